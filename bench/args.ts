@@ -1,0 +1,93 @@
+// Command-line flags of `npm run bench`. Kept tiny and strict: an unknown flag is an error, so a
+// typo never silently runs the default (and slow) configuration.
+
+export type StoreChoice = 'pglite' | 'postgres' | 'both';
+
+export interface BenchArgs {
+  /** Seconds measured per case. */
+  durationS: number;
+  /** Seconds of discarded load before each measured case (JIT, caches, hint bits, pool fill). */
+  warmupS: number;
+  connections: number;
+  store: StoreChoice;
+  /** Workflows in the "small" and "large" accounts. */
+  small: number;
+  large: number;
+  /** Run the server children with --cpu-prof (profiles land in bench/results/profiles). */
+  profile: boolean;
+  /** Only the listed case ids (e.g. "get,list-large"); empty = all. */
+  only: string[];
+}
+
+export const USAGE = `Usage: npm run bench -- [--quick] [--duration N] [--warmup N] [--store pglite|postgres|both]
+                          [--connections N] [--large N] [--profile] [--only case,case]
+  --quick        3 s per case after a 1 s warm-up
+  --duration N   seconds measured per case (default 10)
+  --store        which store(s) to measure (default both)
+  --profile      write a CPU profile of every server child to bench/results/profiles/
+  BENCH_DATABASE_URL  PostgreSQL admin URL (default postgres://postgres@127.0.0.1:5432/postgres)`;
+
+function positiveInt(flag: string, raw: string | undefined, max: number): number {
+  if (raw === undefined || !/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > max) {
+    throw new Error(`${flag} needs a whole number between 1 and ${max}\n${USAGE}`);
+  }
+  return Number(raw);
+}
+
+export function parseArgs(argv: readonly string[]): BenchArgs {
+  const a: BenchArgs = {
+    durationS: 10,
+    warmupS: 2,
+    connections: 50,
+    store: 'both',
+    small: 1_000,
+    large: 100_000,
+    profile: false,
+    only: [],
+  };
+  let durationGiven = false;
+  let warmupGiven = false;
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    switch (flag) {
+      case '--quick':
+        if (!durationGiven) a.durationS = 3;
+        if (!warmupGiven) a.warmupS = 1;
+        break;
+      case '--duration':
+        a.durationS = positiveInt(flag, argv[++i], 600);
+        durationGiven = true;
+        break;
+      case '--warmup':
+        a.warmupS = positiveInt(flag, argv[++i], 60);
+        warmupGiven = true;
+        break;
+      case '--connections':
+        a.connections = positiveInt(flag, argv[++i], 1_000);
+        break;
+      case '--large':
+        a.large = positiveInt(flag, argv[++i], 1_000_000);
+        break;
+      case '--store': {
+        const v = argv[++i];
+        if (v !== 'pglite' && v !== 'postgres' && v !== 'both') throw new Error(`--store must be pglite, postgres or both\n${USAGE}`);
+        a.store = v;
+        break;
+      }
+      case '--profile':
+        a.profile = true;
+        break;
+      case '--only':
+        a.only = (argv[++i] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+        break;
+      case '--help':
+      case '-h':
+        console.log(USAGE);
+        process.exit(0);
+        break;
+      default:
+        throw new Error(`unknown argument ${JSON.stringify(flag)}\n${USAGE}`);
+    }
+  }
+  return a;
+}

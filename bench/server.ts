@@ -1,0 +1,130 @@
+// A server under test, run as its own process so autocannon (in the parent) never shares its
+// event loop. Modes:
+//   --bare                        fastify() with one GET / route: the baseline
+//   --store pglite --data-dir D   Switchboard on PGlite in D
+//   --store postgres              Switchboard on PostgreSQL; the URL comes in BENCH_CHILD_DATABASE_URL
+//                                 (not argv, where `ps` would show a password)
+//   --rate-limit memory|postgres  where the per-key request window is counted (default memory)
+//   --seed SMALL,LARGE            seed two accounts with that many workflows before listening
+// Prints one line `BENCH_READY {"port":…,"seed":…}` when listening. Exits on SIGTERM/SIGINT or
+// when stdin closes (the parent died), closing the app and the store so a --cpu-prof profile is written.
+import type { AddressInfo } from 'node:net';
+import Fastify from 'fastify';
+import type { Config } from '../src/config.js';
+import { configWith } from '../src/config.js';
+import type { Db } from '../src/db/db.js';
+import { migrate } from '../src/db/migrate.js';
+import { openDb } from '../src/db/open.js';
+import { createApp } from '../src/server.js';
+import { READY_PREFIX } from './child.js';
+import { seedBench, type SeedInfo } from './seed.js';
+
+interface ServerArgs {
+  bare: boolean;
+  store: 'pglite' | 'postgres' | null;
+  dataDir: string | null;
+  rateLimit: 'memory' | 'postgres';
+  seed: { small: number; large: number } | null;
+}
+
+function parse(argv: readonly string[]): ServerArgs {
+  const a: ServerArgs = { bare: false, store: null, dataDir: null, rateLimit: 'memory', seed: null };
+  for (let i = 0; i < argv.length; i++) {
+    const v = argv[i];
+    if (v === '--bare') a.bare = true;
+    else if (v === '--store') {
+      const s = argv[++i];
+      if (s !== 'pglite' && s !== 'postgres') throw new Error('--store must be pglite or postgres');
+      a.store = s;
+    } else if (v === '--data-dir') a.dataDir = argv[++i];
+    else if (v === '--rate-limit') {
+      const r = argv[++i];
+      if (r !== 'memory' && r !== 'postgres') throw new Error('--rate-limit must be memory or postgres');
+      a.rateLimit = r;
+    } else if (v === '--seed') {
+      const [small, large] = (argv[++i] ?? '').split(',').map(Number);
+      if (!Number.isInteger(small) || !Number.isInteger(large)) throw new Error('--seed needs SMALL,LARGE');
+      a.seed = { small, large };
+    } else throw new Error(`unknown argument ${v}`);
+  }
+  if (!a.bare && !a.store) throw new Error('give --bare or --store');
+  if (a.store === 'pglite' && !a.dataDir) throw new Error('--store pglite needs --data-dir');
+  return a;
+}
+
+interface Running {
+  close(): Promise<void>;
+  port: number;
+  seed: SeedInfo | null;
+}
+
+async function startBare(): Promise<Running> {
+  const app = Fastify({ logger: false });
+  app.get('/', async () => ({ hello: 'world' }));
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  return { port: portOf(app.server.address()), seed: null, close: () => app.close() };
+}
+
+async function startSwitchboard(a: ServerArgs): Promise<Running> {
+  const url = process.env.BENCH_CHILD_DATABASE_URL ?? null;
+  if (a.store === 'postgres' && !url) throw new Error('--store postgres needs BENCH_CHILD_DATABASE_URL');
+  const config: Config = configWith({
+    host: '127.0.0.1',
+    port: 0,
+    databaseUrl: a.store === 'postgres' ? url : null,
+    dataDir: a.dataDir ?? configWith({}).dataDir,
+    rateLimitStore: a.rateLimit,
+  });
+  const db: Db = await openDb(config);
+  try {
+    await migrate(db);
+    const seed = a.seed ? await seedBench(db, a.seed) : null;
+    // logger off: request logging is an operator's choice, and the baseline logs nothing either.
+    const app = await createApp(config, db, { logger: false });
+    await app.listen({ host: config.host, port: config.port });
+    return {
+      port: portOf(app.server.address()),
+      seed,
+      close: async () => {
+        await app.close();
+        await db.close();
+      },
+    };
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+}
+
+function portOf(addr: AddressInfo | string | null): number {
+  if (!addr || typeof addr === 'string') throw new Error('server has no TCP address');
+  return addr.port;
+}
+
+async function main(): Promise<void> {
+  const args = parse(process.argv.slice(2));
+  const running = args.bare ? await startBare() : await startSwitchboard(args);
+  let closing = false;
+  const shutdown = () => {
+    if (closing) return;
+    closing = true;
+    running.close().then(
+      () => process.exit(0),
+      (err) => {
+        console.error('bench server: close failed', err);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+  process.stdin.on('end', shutdown);
+  process.stdin.on('error', shutdown);
+  process.stdin.resume();
+  process.stdout.write(`${READY_PREFIX}${JSON.stringify({ port: running.port, seed: running.seed })}\n`);
+}
+
+main().catch((err) => {
+  console.error('bench server failed:', err);
+  process.exit(1);
+});

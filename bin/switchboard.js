@@ -1,0 +1,8 @@
+#!/usr/bin/env node
+// The `switchboard` executable: runs the compiled CLI (built by `npm ci` through the `prepare` script).
+import { main } from '../dist/main.js';
+
+main(process.argv.slice(2)).then(
+  (code) => { if (typeof code === 'number') process.exitCode = code; },
+  (err) => { console.error(err instanceof Error ? err.message : String(err)); process.exitCode = 1; },
+);

@@ -1,0 +1,100 @@
+// Workflows, read side: GET /workflows and GET /workflows/{id}. The route file is the contract.
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../http/app.js';
+import { notFound } from '../../http/errors.js';
+import { pageRequest, toPage } from '../../http/pagination.js';
+import { meta, v1Responses } from '../../http/route.js';
+import { DateTime, ListEnvelope, ListQuery, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
+import { iso } from '../../lib/time.js';
+import { getWorkflow, listWorkflows, type WorkflowRow } from './store.js';
+
+const WorkflowStatus = StringEnum(['draft', 'active', 'paused']);
+
+export const Workflow = Type.Object(
+  {
+    id: Uuid,
+    name: Type.String(),
+    description: Type.String({ description: 'May be an empty string.' }),
+    status: WorkflowStatus,
+    project_id: Nullable(Uuid),
+    updated_at: DateTime,
+    last_run: Nullable(
+      Type.Object({ id: Uuid, status: Type.String(), at: DateTime }, { description: 'The most recently created run.' }),
+    ),
+  },
+  { title: 'Workflow' },
+);
+type WorkflowOut = Static<typeof Workflow>;
+
+const ListWorkflowsQuery = Type.Object(
+  {
+    ...ListQuery,
+    status: Type.Optional(WorkflowStatus),
+    project_id: Type.Optional(Uuid),
+  },
+  { additionalProperties: false },
+);
+const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
+
+export function renderWorkflow(r: WorkflowRow): WorkflowOut {
+  return {
+    id: r.id,
+    name: r.name,
+    description: r.description,
+    status: r.status,
+    project_id: r.project_id,
+    updated_at: iso(r.updated_at),
+    last_run: r.run_id ? { id: r.run_id, status: r.run_status!, at: iso(r.run_at!) } : null,
+  };
+}
+
+export function registerWorkflowRoutes(app: FastifyInstance, deps: AppDeps): void {
+  app.get(
+    '/workflows',
+    {
+      config: meta({ scope: 'workflows:read', write: false }),
+      schema: {
+        operationId: 'listWorkflows',
+        summary: 'List workflows',
+        description: 'Every workflow in the account across projects, most recently updated first, each with last_run.',
+        tags: ['Workflows'],
+        querystring: ListWorkflowsQuery,
+        response: v1Responses({ 200: ListEnvelope(Workflow, 'WorkflowList') }),
+      },
+    },
+    async (request) => {
+      const q = request.query as Static<typeof ListWorkflowsQuery>;
+      const page = pageRequest(deps.cursors, request, q, { status: q.status, project_id: q.project_id });
+      const after = page.after ? { updatedAt: new Date(String(page.after[0])), id: String(page.after[1]) } : null;
+      const rows = await listWorkflows(
+        deps.db,
+        request.auth!.accountId,
+        { status: q.status, projectId: q.project_id },
+        after,
+        page.limit + 1,
+      );
+      return toPage(deps.cursors, page, rows, (r) => [iso(r.updated_at), r.id], renderWorkflow);
+    },
+  );
+
+  app.get(
+    '/workflows/:id',
+    {
+      config: meta({ scope: 'workflows:read', write: false }),
+      schema: {
+        operationId: 'getWorkflow',
+        summary: 'Get a workflow',
+        tags: ['Workflows'],
+        params: IdParams,
+        response: v1Responses({ 200: Workflow }),
+      },
+    },
+    async (request) => {
+      const { id } = request.params as Static<typeof IdParams>;
+      const row = await getWorkflow(deps.db, request.auth!.accountId, id);
+      if (!row) throw notFound('workflow');
+      return renderWorkflow(row);
+    },
+  );
+}

@@ -1,0 +1,63 @@
+// Workflows: SQL. Lists use the (account_id, [status|project_id,] updated_at desc, id desc)
+// indexes; last_run is the workflow's most recently created run (one index probe per row).
+import type { Queryable } from '../../db/db.js';
+
+export interface WorkflowRow {
+  id: string;
+  name: string;
+  description: string;
+  status: 'draft' | 'active' | 'paused';
+  project_id: string | null;
+  updated_at: Date;
+  run_id: string | null;
+  run_status: string | null;
+  run_at: Date | null;
+}
+
+const SELECT = `
+  select w.id, w.name, w.description, w.status, w.project_id, w.updated_at,
+         r.id as run_id, r.status as run_status, r.created_at as run_at
+    from workflows w
+    left join lateral (
+      select id, status, created_at from workflow_runs r
+       where r.account_id = w.account_id and r.workflow_id = w.id
+       order by r.created_at desc, r.id desc limit 1
+    ) r on true`;
+
+export interface WorkflowFilters {
+  status?: string;
+  projectId?: string;
+}
+
+export async function listWorkflows(
+  db: Queryable,
+  accountId: string,
+  filters: WorkflowFilters,
+  after: { updatedAt: Date; id: string } | null,
+  limit: number,
+): Promise<WorkflowRow[]> {
+  const params: unknown[] = [accountId];
+  const where = ['w.account_id = $1'];
+  if (filters.status) {
+    params.push(filters.status);
+    where.push(`w.status = $${params.length}`);
+  }
+  if (filters.projectId) {
+    params.push(filters.projectId);
+    where.push(`w.project_id = $${params.length}`);
+  }
+  if (after) {
+    params.push(after.updatedAt, after.id);
+    where.push(`(w.updated_at, w.id) < ($${params.length - 1}, $${params.length})`);
+  }
+  params.push(limit);
+  return db.query<WorkflowRow>(
+    `${SELECT} where ${where.join(' and ')} order by w.updated_at desc, w.id desc limit $${params.length}`,
+    params,
+  );
+}
+
+export async function getWorkflow(db: Queryable, accountId: string, id: string): Promise<WorkflowRow | null> {
+  const rows = await db.query<WorkflowRow>(`${SELECT} where w.account_id = $1 and w.id = $2`, [accountId, id]);
+  return rows[0] ?? null;
+}

@@ -1,0 +1,59 @@
+// The shape shared by operator commands: parse (pure, so the CLI can refuse bad arguments before
+// it opens the store or contacts a server) and run (against an open store). `execute` turns the
+// errors an operator can act on into results, identically wherever the command runs.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Db } from '../db/db.js';
+import { KeyRuleError } from '../keys/store.js';
+import { FixtureError } from '../fixtures/validate.js';
+import { CommandError, UsageError, failed, usageFailed, type CommandContext, type CommandResult } from './result.js';
+
+export interface OperatorCommand<P> {
+  usage: string;
+  /** Validates the arguments (those after the command name); throws UsageError. */
+  parse(args: readonly string[]): P;
+  run(db: Db, parsed: P, ctx: CommandContext): Promise<CommandResult>;
+}
+
+/** Reads input files from disk relative to `cwd`; the message names the file when it cannot be read. */
+export function diskContext(cwd: string = process.cwd()): CommandContext {
+  return {
+    via: 'local',
+    readFile: async (name) => {
+      try {
+        return await fs.readFile(path.resolve(cwd, name), 'utf8');
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : String((err as Error).message);
+        throw new CommandError(`cannot read ${name}: ${why}`);
+      }
+    },
+  };
+}
+
+export function parseOnly<P>(cmd: OperatorCommand<P>, args: readonly string[]): CommandResult | null {
+  try {
+    cmd.parse(args);
+    return null;
+  } catch (err) {
+    if (err instanceof UsageError) return usageFailed(err.message, cmd.usage);
+    throw err;
+  }
+}
+
+export async function execute<P>(cmd: OperatorCommand<P>, db: Db, args: readonly string[], ctx: CommandContext): Promise<CommandResult> {
+  let parsed: P;
+  try {
+    parsed = cmd.parse(args);
+  } catch (err) {
+    if (err instanceof UsageError) return usageFailed(err.message, cmd.usage);
+    throw err;
+  }
+  try {
+    return await cmd.run(db, parsed, ctx);
+  } catch (err) {
+    if (err instanceof UsageError) return usageFailed(err.message, cmd.usage);
+    if (err instanceof CommandError || err instanceof KeyRuleError || err instanceof FixtureError) return failed(err.message);
+    throw err;
+  }
+}

@@ -1,0 +1,75 @@
+// The operator commands by name, and the one entry point both the CLI and the admin socket use to
+// run them: same function, same store semantics, same output.
+import type { Db } from '../db/db.js';
+import { ACCOUNT } from './account.js';
+import { diskContext, execute, parseOnly, type OperatorCommand } from './command.js';
+import { CURSOR_SECRET_CMD } from './cursor-secret.js';
+import { KEYS } from './keys.js';
+import { MIGRATE } from './migrate.js';
+import { CommandError, failed, type CommandContext, type CommandResult } from './result.js';
+import { SEED, seedInputFile } from './seed.js';
+
+const COMMANDS: Readonly<Record<string, OperatorCommand<any>>> = Object.freeze({
+  keys: KEYS,
+  account: ACCOUNT,
+  seed: SEED,
+  'cursor-secret': CURSOR_SECRET_CMD,
+  migrate: MIGRATE,
+});
+
+export const OPERATOR_COMMAND_NAMES = Object.freeze(Object.keys(COMMANDS));
+
+export function isOperatorCommand(name: string | undefined): boolean {
+  return name !== undefined && Object.hasOwn(COMMANDS, name);
+}
+
+// Own properties only: a name like "__proto__" or "toString" must not find Object.prototype's.
+const lookup = (name: string | undefined) => (isOperatorCommand(name) ? COMMANDS[name!] : undefined);
+
+/** Argument errors only (no store needed): a result to print, or null when the arguments are fine. */
+export function checkOperatorArgs(argv: readonly string[]): CommandResult | null {
+  const cmd = lookup(argv[0]);
+  return cmd ? parseOnly(cmd, argv.slice(1)) : failed(`unknown command ${argv[0]}`);
+}
+
+/** Runs `argv` (command name first) against the store. Every commit happens before it resolves. */
+export async function runOperatorCommand(db: Db, argv: readonly string[], ctx: CommandContext = diskContext()): Promise<CommandResult> {
+  const cmd = lookup(argv[0]);
+  if (!cmd) return { code: 2, stdout: '', stderr: `error: ${JSON.stringify(argv[0] ?? '')} is not an operator command\n` };
+  try {
+    return await execute(cmd, db, argv.slice(1), ctx);
+  } catch (err) {
+    // Not a refusal the command foresaw (a store failure, a bug): report it the same way in both paths.
+    return failed(`${argv[0]} failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** An input file as read by the CLI: its text, or why it could not be read. */
+export type InputFiles = Record<string, { text: string } | { error: string }>;
+
+/** Reads the files a command names (seed's FILE) on the CLI's side, relative to its cwd. */
+export async function readInputFiles(argv: readonly string[], cwd: string): Promise<InputFiles> {
+  const files: InputFiles = {};
+  const name = argv[0] === 'seed' ? seedInputFile(argv.slice(1)) : null;
+  if (name !== null) {
+    try {
+      files[name] = { text: await diskContext(cwd).readFile(name) };
+    } catch (err) {
+      files[name] = { error: (err as Error).message };
+    }
+  }
+  return files;
+}
+
+/** A context whose files are those the CLI read (so a server never opens a client's path). */
+export function filesContext(files: InputFiles, via: CommandContext['via']): CommandContext {
+  return {
+    via,
+    readFile: async (name) => {
+      const f = Object.hasOwn(files, name) ? files[name] : undefined;
+      if (!f) throw new CommandError(`${name} was not sent with the command`);
+      if ('error' in f) throw new CommandError(f.error);
+      return f.text;
+    },
+  };
+}

@@ -1,0 +1,57 @@
+// `switchboard seed FILE [--json]`: loads a fixture file (DESIGN 10) in one transaction and prints
+// the refs with their ids and the new keys' values (shown once).
+import type { Db } from '../db/db.js';
+import { loadSecrets } from '../secrets/store.js';
+import { parseCommandArgs } from './args.js';
+import { diskContext, execute, type OperatorCommand } from './command.js';
+import { formatSeedResult } from '../fixtures/format.js';
+import { seedFixture } from '../fixtures/load.js';
+import { CommandError, done, json, type CommandContext, type CommandResult } from './result.js';
+
+export const SEED_USAGE = `Usage:
+  switchboard seed FILE [--json]
+
+  Loads the fixture FILE in one transaction (a bad file is refused whole, nothing written) and prints
+  each ref with its id and the value of every key it created. --json prints the same as one JSON object.`;
+
+/** The secret that keys erased contacts' tombstones; the loader needs it for "erased": true contacts. */
+export const ERASURE_SECRET = 'erasure';
+
+interface SeedArgs {
+  file: string;
+  json: boolean;
+}
+
+function parse(args: readonly string[]): SeedArgs {
+  const p = parseCommandArgs(args, { flags: ['json'], positionals: { min: 1, max: 1 } });
+  return { file: p.positionals[0], json: p.flags.has('json') };
+}
+
+/** The file a seed command reads, so the CLI can send its contents to a running server. */
+export function seedInputFile(args: readonly string[]): string | null {
+  try {
+    return parse(args).file;
+  } catch {
+    return null;
+  }
+}
+
+async function run(db: Db, a: SeedArgs, ctx: CommandContext): Promise<CommandResult> {
+  const text = await ctx.readFile(a.file);
+  let fixture: unknown;
+  try {
+    fixture = JSON.parse(text);
+  } catch (err) {
+    throw new CommandError(`${a.file} is not valid JSON: ${(err as Error).message}`);
+  }
+  const [current] = await loadSecrets(db, ERASURE_SECRET);
+  const result = await seedFixture(db, fixture, { erasureSecret: current.secret });
+  return done(a.json ? json(result) : formatSeedResult(result));
+}
+
+export const SEED: OperatorCommand<SeedArgs> = { usage: SEED_USAGE, parse, run };
+
+/** `seed …` with the arguments after "seed". */
+export function seedCommand(db: Db, args: readonly string[], ctx: CommandContext = diskContext()): Promise<CommandResult> {
+  return execute(SEED, db, args, ctx);
+}

@@ -1,0 +1,127 @@
+// `switchboard serve`: opens the store, migrates (or checks the schema), serves the HTTP API and,
+// on the embedded store, the admin socket; shuts down cleanly on SIGTERM/SIGINT.
+import { pino, type LoggerOptions } from 'pino';
+import type { Config } from '../config.js';
+import type { Db } from '../db/db.js';
+import { appliedVersion, latestVersion, migrate } from '../db/migrate.js';
+import { openDb } from '../db/open.js';
+import { createApp } from '../server.js';
+import type { App } from '../http/app.js';
+import { startAdminServer, type AdminServer } from '../admin/server.js';
+import { socketPath } from '../admin/protocol.js';
+import { choiceArg, parseCommandArgs } from './args.js';
+import { filesContext, runOperatorCommand } from './operator.js';
+
+export const SERVE_USAGE = `Usage:
+  switchboard serve [--role api|worker|all]
+
+  Serves the HTTP API on HOST:PORT (HTTPS when TLS_CERT_FILE and TLS_KEY_FILE are set). The role
+  decides what the process runs (default all: API + engine workers). The engine is not built yet,
+  so today every role runs just the API and nothing else.`;
+
+export type Role = 'api' | 'worker' | 'all';
+
+export function parseServeArgs(args: readonly string[]): { role: Role } {
+  const p = parseCommandArgs(args, { strings: ['role'] });
+  return { role: choiceArg('role', p.strings.get('role') ?? 'all', ['api', 'worker', 'all'] as const) };
+}
+
+export interface Output {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+/** pino options for the app and our own lines; the Authorization header (the API key) is never logged. */
+function loggerOptions(config: Config): LoggerOptions {
+  return { level: config.logLevel, redact: { paths: ['req.headers.authorization'], censor: '[redacted]' } };
+}
+
+/** Where the store is, without credentials (a DATABASE_URL may carry a password). */
+function describeStore(config: Config): string {
+  if (!config.databaseUrl) return `pglite, data dir ${config.dataDir}`;
+  try {
+    const u = new URL(config.databaseUrl);
+    return `postgres ${u.hostname}${u.port ? ':' + u.port : ''}${u.pathname}`;
+  } catch {
+    return 'postgres';
+  }
+}
+
+/** Resolves with the exit code once the server has shut down (or failed to start). */
+export async function serve(config: Config, role: Role, io: Output): Promise<number> {
+  const log = pino(loggerOptions(config));
+  let db: Db | null = null;
+  let app: App | null = null;
+  let admin: AdminServer | null = null;
+  const release = async () => {
+    await Promise.allSettled([app?.close(), admin?.close()]);
+    await db?.close(); // on PGlite this also releases the data-dir lock
+  };
+
+  let address: string;
+  try {
+    db = await openDb(config);
+    if (config.autoMigrate) {
+      const applied = await migrate(db);
+      if (applied.length) log.info({ applied }, 'applied migrations');
+    } else {
+      const have = await appliedVersion(db);
+      const want = latestVersion();
+      // Rolling deploys migrate first; until then /readyz answers 503 and says why.
+      if (have < want) log.warn({ schema: have, expected: want }, 'schema is older than this release; run `switchboard migrate`');
+    }
+    app = await createApp(config, db, { logger: loggerOptions(config) });
+    if (db.kind === 'pglite') {
+      // Only this process may open the data dir, so operator commands come to it over this socket.
+      const store = db;
+      admin = await startAdminServer(
+        socketPath(config.dataDir),
+        (req) => runOperatorCommand(store, req.argv, filesContext(req.files ?? {}, 'server')),
+        log.child({ component: 'admin' }),
+      );
+    }
+    address = await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    await release().catch(() => {});
+    io.err(`error: the server did not start: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+
+  // The engine is not built yet: every role serves just the API; say so rather than pretend.
+  const roleNote = role === 'api' ? 'role api' : `role ${role} (the engine is not built yet: API only)`;
+  io.out(
+    `switchboard listening on ${address}; ${roleNote}; store: ${describeStore(config)}` +
+      (admin ? `; admin socket: ${admin.path}` : '') +
+      '\n',
+  );
+
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        // The operator insists: do not wait for in-flight requests.
+        io.err(`second ${signal}: exiting without waiting\n`);
+        process.exit(1);
+      }
+      stopping = true;
+      log.info({ signal }, 'shutting down: finishing in-flight requests');
+      release().then(
+        () => done(0),
+        (err) => {
+          log.error({ err }, 'shutdown failed');
+          done(1);
+        },
+      );
+    };
+    const done = (code: number) => {
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+      log.info('stopped');
+      // Everything is closed; should a stray handle keep the event loop alive, exit anyway.
+      setTimeout(() => process.exit(code), 3_000).unref();
+      resolve(code);
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  });
+}

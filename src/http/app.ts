@@ -1,0 +1,106 @@
+// The app factory: buildApp(deps) returns a ready-to-listen fastify instance with the whole
+// request pipeline and every route. The listener lives in the serve command; tests use inject().
+import { randomUUID } from 'node:crypto';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from '../config.js';
+import type { Db } from '../db/db.js';
+import type { WindowCounter } from '../limits/window-counter.js';
+import { registerWorkflowRoutes } from '../api/workflows/routes.js';
+import { Authenticator, type AuthContext } from './auth.js';
+import type { CursorCodec } from './cursor.js';
+import { ApiError } from './errors.js';
+import { installErrorHandling } from './error-handler.js';
+import { installPipeline, type RouteMeta } from './pipeline.js';
+import { registerOpsRoutes } from './ops.js';
+import { openapiOptions } from './openapi.js';
+import { RETIREMENTS, type Retirement } from './retirements.js';
+import { RouteTable } from './route-table.js';
+import { ErrorSchema } from './schemas.js';
+import { validatorCompiler } from './validation.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+  interface FastifyContextConfig {
+    meta?: RouteMeta;
+  }
+}
+
+export const BODY_LIMIT = 1_048_576;
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  /** Per-key request windows and per-address failed-auth windows. */
+  counters: { requests: WindowCounter; failedAuth: WindowCounter };
+  cursors: CursorCodec;
+  retirements?: readonly Retirement[];
+  /** fastify logger options; false (tests) silences it. */
+  logger?: FastifyServerOptions['logger'];
+  https?: { cert: Buffer; key: Buffer } | null;
+}
+
+export type App = FastifyInstance;
+
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const { config } = deps;
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    genReqId: () => randomUUID(),
+    logController: new LogController({ requestIdLogLabel: 'request_id' }),
+    requestIdHeader: false, // never trust a caller's id: every response gets one of ours
+    // a hop count or a list of proxies; never a blanket true (config refuses it)
+    trustProxy: config.trustProxy as unknown as string[] | boolean,
+    bodyLimit: BODY_LIMIT,
+    exposeHeadRoutes: false,
+    // While closing, requests already on open connections are still answered normally (in the
+    // spec's shapes); fastify's own 503 would be a body outside the catalogue.
+    return503OnClosing: false,
+    ...(deps.https ? { https: deps.https } : {}),
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as FastifyInstance;
+
+  app.decorateRequest('auth', null);
+  app.setValidatorCompiler(validatorCompiler);
+
+  const routes = new RouteTable();
+  app.addHook('onRoute', (opts) => {
+    for (const m of Array.isArray(opts.method) ? opts.method : [opts.method]) routes.add(m, opts.url);
+  });
+
+  app.addHook('onClose', async () => {
+    for (const c of new Set([deps.counters.requests, deps.counters.failedAuth])) await c.close();
+  });
+  installErrorHandling(app);
+  installPipeline(app, {
+    config,
+    authenticator: new Authenticator(deps.db, deps.counters.failedAuth, (err) => app.log.warn({ err }, 'key touch failed')),
+    requests: deps.counters.requests,
+    retirements: deps.retirements ?? RETIREMENTS,
+  });
+
+  app.setNotFoundHandler((request) => {
+    const path = request.url.split('?')[0];
+    const allowed = routes.allowed(path);
+    if (allowed.length) {
+      throw new ApiError('method_not_allowed', `${request.method} is not allowed here; use ${allowed.join(', ')}.`, {
+        headers: { allow: allowed.join(', ') },
+      });
+    }
+    throw new ApiError('route_not_found', `No endpoint at ${path}.`);
+  });
+
+  app.addSchema(ErrorSchema);
+  await app.register(swagger, openapiOptions());
+  registerOpsRoutes(app, deps);
+  await app.register(
+    async (v1) => {
+      registerWorkflowRoutes(v1, deps);
+    },
+    { prefix: '/v1' },
+  );
+  await app.ready();
+  return app;
+}

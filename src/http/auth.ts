@@ -1,0 +1,70 @@
+// Authentication: Bearer svc_live_… → the key and its account, or the spec's 401. Failures
+// count against the client address; past 20 a minute they are answered 429 too_many_failed_auth.
+import type { FastifyRequest } from 'fastify';
+import { hashKey, isWellFormedKey } from '../lib/api-keys.js';
+import type { Db } from '../db/db.js';
+import { findKeyForAuth, touchKey, type AuthRow } from '../keys/store.js';
+import { FAILED_AUTH_PER_MINUTE, type Tier } from '../limits/tiers.js';
+import type { WindowCounter } from '../limits/window-counter.js';
+import { ApiError } from './errors.js';
+
+export interface AuthContext {
+  keyId: string;
+  keyName: string;
+  keyPrefix: string;
+  accountId: string;
+  scopes: ReadonlySet<string>;
+  state: AuthRow['state'];
+  subscription: AuthRow['subscription'];
+  apiOpen: boolean;
+  tier: Tier;
+  requestsPerMinute: number | null;
+}
+
+const BEARER = /^Bearer[ ]+(\S+)\s*$/i;
+
+export class Authenticator {
+  constructor(
+    private readonly db: Db,
+    private readonly failures: WindowCounter,
+    private readonly onBackgroundError: (err: unknown) => void,
+  ) {}
+
+  async authenticate(request: FastifyRequest): Promise<AuthContext> {
+    const header = request.headers.authorization;
+    if (!header) return this.fail(request, new ApiError('invalid_api_key', 'No API key: send Authorization: Bearer <API_KEY>.'));
+    const m = BEARER.exec(header);
+    if (!m || !isWellFormedKey(m[1])) return this.fail(request, new ApiError('invalid_api_key', 'The API key is malformed.'));
+    const row = await findKeyForAuth(this.db, hashKey(m[1]));
+    if (!row) return this.fail(request, new ApiError('invalid_api_key', 'The API key is not valid.'));
+    if (row.revoked_at) return this.fail(request, new ApiError('api_key_revoked', 'The API key has been revoked.'));
+    if (row.expires_at && row.expires_at.getTime() <= Date.now()) {
+      return this.fail(request, new ApiError('api_key_expired', 'The API key has passed its expiry date.'));
+    }
+    const stale = !row.last_used_at || Date.now() - row.last_used_at.getTime() > 60_000;
+    if (stale) touchKey(this.db, row.key_id).catch(this.onBackgroundError);
+    return {
+      keyId: row.key_id,
+      keyName: row.name,
+      keyPrefix: row.prefix,
+      accountId: row.account_id,
+      scopes: new Set(row.scopes),
+      state: row.state,
+      subscription: row.subscription,
+      apiOpen: row.api_open,
+      tier: row.tier,
+      requestsPerMinute: row.requests_per_minute,
+    };
+  }
+
+  /** Counts the failure against the address; past the limit the answer is 429 instead of the 401. */
+  private async fail(request: FastifyRequest, err: ApiError): Promise<never> {
+    const hit = await this.failures.hit(`fa:${request.ip}`);
+    if (hit.count > FAILED_AUTH_PER_MINUTE) {
+      throw new ApiError('too_many_failed_auth', 'Too many requests with a wrong API key from this address; wait and retry.', {
+        headers: { 'retry-after': String(Math.max(1, Math.ceil(hit.resetMs / 1000))) },
+      });
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,52 @@
+// The one place errors become HTTP answers: ApiError as is; fastify's own validation and
+// body-parsing errors mapped into the catalogue; anything else is a 500 whose details go to the
+// log only (the body carries the request id to quote).
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, toErrorBody } from './errors.js';
+import { validationToApiError } from './validation.js';
+
+function toApiError(err: FastifyError): ApiError | null {
+  if (err instanceof ApiError) return err;
+  if (err.validation) return validationToApiError(err.validation, err.validationContext ?? 'body');
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('body_too_large', 'The body is over 1 MB (1,048,576 bytes).');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError('unsupported_media_type', 'The body must be application/json.');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError('invalid_json', 'The body is not valid JSON.');
+  }
+  if (err instanceof SyntaxError && err.statusCode === 400) return new ApiError('invalid_json', 'The body is not valid JSON.');
+  return null;
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    let apiErr = toApiError(err);
+    if (!apiErr) {
+      request.log.error({ err }, 'internal error');
+      apiErr = new ApiError('internal_error', 'Something went wrong on our side; retry with backoff and quote the request_id.');
+    }
+    if (apiErr.headers) reply.headers(apiErr.headers);
+    reply.header('x-request-id', request.id);
+    return reply.code(apiErr.status).send(toErrorBody(apiErr, request.id));
+  });
+
+  // Bodies: application/json only, parsed by us so every failure maps into the catalogue.
+  // An empty body (any content type) is "no body": run starts take none.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new ApiError('invalid_json', 'The body is not valid JSON.'), undefined);
+    }
+  });
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => {
+    if ((body as Buffer).length === 0) return done(null, undefined);
+    done(new ApiError('unsupported_media_type', 'The body must be application/json.'), undefined);
+  });
+}

@@ -1,0 +1,32 @@
+// Operations endpoints outside /v1: liveness, readiness, the OpenAPI document.
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { appliedVersion, latestVersion } from '../db/migrate.js';
+import type { AppDeps } from './app.js';
+
+export function registerOpsRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const expected = latestVersion();
+
+  app.get(
+    '/healthz',
+    { schema: { hide: true, response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },
+    async () => ({ status: 'ok' as const }),
+  );
+
+  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+    let schema = 0;
+    try {
+      schema = await appliedVersion(deps.db);
+    } catch (err) {
+      return reply.code(503).send({ status: 'unavailable', store: deps.db.kind, reason: 'the store is not reachable' });
+    }
+    if (schema < expected) {
+      return reply
+        .code(503)
+        .send({ status: 'unavailable', store: deps.db.kind, schema_version: schema, reason: `schema ${schema} is older than ${expected}` });
+    }
+    return { status: 'ready', store: deps.db.kind, schema_version: schema };
+  });
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}

@@ -1,0 +1,70 @@
+// The request pipeline, in the spec's order, run in onRequest so it comes before any body is
+// read: request id → early access → authentication → per-account early access → routing (the
+// not-found handler answers 404/405) → account state → scope → per-key rate limit.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+import { limitsFor } from '../limits/tiers.js';
+import type { WindowCounter } from '../limits/window-counter.js';
+import type { Scope } from '../lib/scopes.js';
+import type { Authenticator } from './auth.js';
+import { ApiError } from './errors.js';
+import { retirementHeaders, type Retirement } from './retirements.js';
+
+/** What a /v1 route declares about itself; the pipeline enforces it. */
+export interface RouteMeta {
+  scope: Scope;
+  /** Writes and run starts are refused while the subscription is inactive. */
+  write: boolean;
+}
+
+export interface PipelineDeps {
+  config: Config;
+  authenticator: Authenticator;
+  requests: WindowCounter;
+  retirements: readonly Retirement[];
+}
+
+function isV1(url: string): boolean {
+  return url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?');
+}
+
+export function installPipeline(app: FastifyInstance, deps: PipelineDeps): void {
+  const retire = retirementHeaders(deps.retirements);
+
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('x-request-id', request.id);
+    if (!isV1(request.url)) return;
+    if (!deps.config.apiOpen) throw new ApiError('api_not_available', 'The API is not open yet.');
+
+    const auth = await deps.authenticator.authenticate(request);
+    request.auth = auth;
+    if (!auth.apiOpen) throw new ApiError('api_not_available', 'The API is not open yet for this account.');
+
+    const meta = request.routeOptions.config?.meta;
+    if (!meta) return; // no such route: the not-found handler answers 404 or 405
+
+    if (auth.state === 'suspended') throw new ApiError('account_suspended', 'The account is suspended.');
+    if (auth.state === 'closed') throw new ApiError('account_closed', 'The account is closed.');
+    if (meta.write && auth.subscription !== 'active') {
+      throw new ApiError('subscription_inactive', 'The plan has lapsed or ended: the account is read-only.');
+    }
+    if (!auth.scopes.has(meta.scope)) {
+      throw new ApiError('insufficient_scope', `This key lacks the ${meta.scope} scope.`);
+    }
+
+    const limit = limitsFor(auth.tier, { requests_per_minute: auth.requestsPerMinute }).requestsPerMinute;
+    const hit = await deps.requests.hit(`k:${auth.keyId}`);
+    const resetS = Math.max(1, Math.ceil(hit.resetMs / 1000));
+    reply.header('ratelimit-limit', String(limit));
+    reply.header('ratelimit-remaining', String(Math.max(0, limit - hit.count)));
+    reply.header('ratelimit-reset', String(resetS));
+    if (hit.count > limit) {
+      throw new ApiError('rate_limited', `Too many requests for this key this minute; wait ${resetS} s.`, {
+        headers: { 'retry-after': String(resetS) },
+      });
+    }
+
+    const r = retire.get(`${request.method} ${request.routeOptions.url}`);
+    if (r) reply.headers(r);
+  });
+}

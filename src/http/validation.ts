@@ -1,0 +1,88 @@
+// Request validation: two Ajv instances, because the spec treats the parts differently. Query
+// strings and path params arrive as text and are coerced ("25" → 25); bodies are JSON and are
+// never coerced ("false" is not false). Unknown properties are refused, never dropped.
+import AjvModule from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
+import { ApiError } from './errors.js';
+
+const Ajv = AjvModule.default ?? AjvModule;
+const addFormats = addFormatsModule.default ?? addFormatsModule;
+
+function makeAjv(coerce: boolean) {
+  const ajv = new Ajv({
+    coerceTypes: coerce,
+    useDefaults: true,
+    removeAdditional: false,
+    allErrors: false,
+    strict: false,
+  });
+  addFormats(ajv, ['uuid', 'date-time', 'date', 'email', 'uri']);
+  return ajv;
+}
+
+const textAjv = makeAjv(true);
+const bodyAjv = makeAjv(false);
+
+export function validatorCompiler({ schema, httpPart }: { schema: object; httpPart?: string }) {
+  const validate = (httpPart === 'body' ? bodyAjv : textAjv).compile(schema);
+  return (data: unknown) => (validate(data) ? { value: data } : { error: validate.errors as unknown as Error });
+}
+
+interface AjvError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/** `/contact_ids/3` → `contact_ids`; `/trigger/label` → `trigger.label`: the field as a client names it. */
+function fieldPath(instancePath: string, extra?: string): string {
+  const parts = instancePath.split('/').filter((p) => p !== '' && !/^\d+$/.test(p));
+  if (extra) parts.push(extra);
+  return parts.join('.');
+}
+
+function describe(e: AjvError): string {
+  if (e.keyword === 'format' && e.params.format === 'uuid') return 'must be a UUID';
+  if (e.keyword === 'enum') return `must be one of ${(e.params.allowedValues as unknown[]).map(String).join(', ')}`;
+  return e.message ?? 'is not valid';
+}
+
+/** Turns fastify's validation failure into the spec's error for that part of the request. */
+export function validationToApiError(errors: FastifySchemaValidationError[], context: string): ApiError {
+  const e = errors[0] as unknown as AjvError;
+  if (context === 'params') {
+    const name = fieldPath(e.instancePath) || 'id';
+    return new ApiError('invalid_id', `The ${name} in the path is not a valid UUID.`, { param: name });
+  }
+  if (context === 'querystring') {
+    if (e.keyword === 'additionalProperties') {
+      const p = String(e.params.additionalProperty);
+      return new ApiError('unknown_parameter', `This endpoint does not take the query parameter ${p}.`, { param: p });
+    }
+    const p = fieldPath(e.instancePath);
+    if (e.keyword === 'format' && e.params.format === 'uuid') {
+      return new ApiError('invalid_id', `The query parameter ${p} must be a UUID.`, { param: p });
+    }
+    return new ApiError('invalid_parameter', `The query parameter ${p} ${describe(e)}.`, { param: p });
+  }
+  if (context === 'headers') {
+    const p = fieldPath(e.instancePath, e.keyword === 'required' ? String(e.params.missingProperty) : undefined);
+    return new ApiError('invalid_parameter', `The header ${p} ${describe(e)}.`, { param: p });
+  }
+  // body
+  if (e.instancePath === '' && e.keyword === 'type') {
+    return new ApiError('invalid_body', 'The body must be a JSON object.');
+  }
+  if (e.keyword === 'additionalProperties') {
+    const p = fieldPath(e.instancePath, String(e.params.additionalProperty));
+    return new ApiError('unknown_field', `This endpoint does not take the field ${p}.`, { param: p });
+  }
+  if (e.keyword === 'required') {
+    const p = fieldPath(e.instancePath, String(e.params.missingProperty));
+    return new ApiError('missing_field', `The field ${p} is required.`, { param: p });
+  }
+  const p = fieldPath(e.instancePath);
+  return new ApiError('invalid_field', `The field ${p} ${describe(e)}.`, { param: p });
+}

@@ -1,0 +1,95 @@
+// Fixed-window counters for rate limits. Windows are aligned to the clock (floor(now / 60 s)) in
+// every backend, so processes sharing Redis or PostgreSQL agree on when a window restarts.
+import type { Redis } from 'ioredis';
+import type { Queryable } from '../db/db.js';
+
+export const WINDOW_MS = 60_000;
+
+export interface Hit {
+  /** Hits in the current window, this one included. */
+  count: number;
+  /** Milliseconds until the window restarts. */
+  resetMs: number;
+}
+
+export interface WindowCounter {
+  hit(key: string): Promise<Hit>;
+  close(): Promise<void>;
+}
+
+export function windowOf(now: number): { start: number; resetMs: number } {
+  const start = Math.floor(now / WINDOW_MS) * WINDOW_MS;
+  return { start, resetMs: start + WINDOW_MS - now };
+}
+
+/** One process: a Map, swept of past windows as it goes. */
+export class MemoryCounter implements WindowCounter {
+  private readonly counts = new Map<string, { start: number; count: number }>();
+  private lastSweep = 0;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async hit(key: string): Promise<Hit> {
+    const t = this.now();
+    const { start, resetMs } = windowOf(t);
+    if (start !== this.lastSweep) this.sweep(start);
+    const cur = this.counts.get(key);
+    if (cur && cur.start === start) {
+      cur.count++;
+      return { count: cur.count, resetMs };
+    }
+    this.counts.set(key, { start, count: 1 });
+    return { count: 1, resetMs };
+  }
+
+  private sweep(start: number): void {
+    this.lastSweep = start;
+    for (const [k, v] of this.counts) if (v.start < start) this.counts.delete(k);
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** Shared by every process on one PostgreSQL: one atomic upsert per hit on an UNLOGGED table. */
+export class PostgresCounter implements WindowCounter {
+  constructor(
+    private readonly db: Queryable,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async hit(key: string): Promise<Hit> {
+    const { start, resetMs } = windowOf(this.now());
+    const rows = await this.db.query<{ count: number }>(
+      `insert into rate_counters (key, window_start, count) values ($1, $2, 1)
+       on conflict (key) do update set
+         count = case when rate_counters.window_start = excluded.window_start then rate_counters.count + 1 else 1 end,
+         window_start = excluded.window_start
+       returning count`,
+      [key, start],
+    );
+    return { count: rows[0].count, resetMs };
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** Shared through Redis: INCR on a per-window key that expires after the window. */
+export class RedisCounter implements WindowCounter {
+  constructor(
+    private readonly redis: Redis,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async hit(key: string): Promise<Hit> {
+    const { start, resetMs } = windowOf(this.now());
+    const k = `switchboard:rl:${key}:${start}`;
+    const res = await this.redis.multi().incr(k).pexpire(k, WINDOW_MS + 5_000).exec();
+    const [err, count] = res?.[0] ?? [new Error('redis returned no result'), 0];
+    if (err) throw err;
+    return { count: Number(count), resetMs };
+  }
+
+  async close(): Promise<void> {
+    this.redis.disconnect();
+  }
+}

@@ -1,0 +1,160 @@
+// The `switchboard` command line (DESIGN 1). bin/switchboard.js calls main(argv) and exits with the
+// code it resolves to. Heavy modules (the HTTP stack, the database drivers) are imported only by
+// the commands that need them, so an operator command sent to a running server starts quickly.
+import { loadConfig, type Config } from './config.js';
+import { sendAdminRequest } from './admin/client.js';
+import { checkSocketPath, socketPath, type AdminRequest } from './admin/protocol.js';
+import { checkOperatorArgs, filesContext, isOperatorCommand, readInputFiles, runOperatorCommand, type InputFiles } from './cli/operator.js';
+import { failed, type CommandResult } from './cli/result.js';
+import { KEYS_USAGE } from './cli/keys.js';
+import { ACCOUNT_USAGE } from './cli/account.js';
+import { SEED_USAGE } from './cli/seed.js';
+import { MIGRATE_USAGE } from './cli/migrate.js';
+import { CURSOR_SECRET_USAGE } from './cli/cursor-secret.js';
+import { UsageError } from './cli/result.js';
+
+const USAGE = `Usage: switchboard <command> [options]
+
+Commands:
+  serve [--role api|worker|all]   serve the HTTP API (the engine is not built yet: every role runs just the API)
+  migrate                         apply pending database migrations
+  seed FILE [--json]              load a fixture file in one transaction; print refs, ids and new key values
+  keys create --account ID --by USER_ID --name NAME [--scopes a,b] [--expires ISO] [--cap MICROS] [--json]
+  keys list --account ID [--json]
+  keys revoke --account ID --key KEY_ID
+  keys set-cap --account ID --key KEY_ID --cap MICROS|none
+  account show --account ID [--json]
+  account set --account ID [--tier T] [--state S] [--subscription S] [--credit MICROS] [--api-open true|false]
+      [--requests-per-minute N|default] [--run-starts-per-minute N|default] [--concurrent-runs N|default]
+  cursor-secret rotate            new list-cursor signing secret (running servers use it after a restart)
+  help [COMMAND]                  this text, or a command's
+
+Store: PostgreSQL when DATABASE_URL is set, else the embedded store in SWITCHBOARD_DATA_DIR
+(default ./.switchboard). Only one process may open the embedded store: while \`serve\` runs, the
+operator commands are sent to it over <data dir>/admin.sock and answer exactly as they would locally.
+Exit codes: 0 done, 1 refused or failed, 2 bad usage.`;
+
+const COMMAND_USAGE: Record<string, string> = {
+  keys: KEYS_USAGE,
+  account: ACCOUNT_USAGE,
+  seed: SEED_USAGE,
+  migrate: MIGRATE_USAGE,
+  'cursor-secret': CURSOR_SECRET_USAGE,
+};
+
+/** How long an operator command waits for a server that holds the data dir but is still starting. */
+const LOCK_WAIT_MS = 5_000;
+
+function emit(res: CommandResult): number {
+  if (res.stdout) process.stdout.write(res.stdout);
+  if (res.stderr) process.stderr.write(res.stderr);
+  return res.code;
+}
+
+function usageError(message: string, usage = USAGE): number {
+  process.stderr.write(`error: ${message}\n\n${usage}\n`);
+  return 2;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [cmd, ...rest] = argv;
+  if (cmd === undefined) return usageError('no command given');
+  if (cmd === 'help' || cmd === '--help' || cmd === '-h') {
+    const topic = rest[0];
+    if (topic === 'serve') return emitHelp((await import('./cli/serve.js')).SERVE_USAGE);
+    return emitHelp(topic && Object.hasOwn(COMMAND_USAGE, topic) ? COMMAND_USAGE[topic] : USAGE);
+  }
+  if (cmd === 'serve') {
+    const { SERVE_USAGE, parseServeArgs, serve } = await import('./cli/serve.js');
+    if (rest.includes('--help') || rest.includes('-h')) return emitHelp(SERVE_USAGE);
+    let role;
+    try {
+      role = parseServeArgs(rest).role;
+    } catch (err) {
+      if (err instanceof UsageError) return usageError(err.message, SERVE_USAGE);
+      throw err;
+    }
+    const config = configOrNull();
+    if (!config) return 1;
+    return serve(config, role, { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) });
+  }
+  if (!isOperatorCommand(cmd)) return usageError(`unknown command ${JSON.stringify(cmd)}`);
+  if (rest.includes('--help') || rest.includes('-h')) return emitHelp(COMMAND_USAGE[cmd]);
+  // Bad arguments are refused before the store is opened or a server is asked.
+  const bad = checkOperatorArgs(argv);
+  if (bad) return emit(bad);
+  const config = configOrNull();
+  if (!config) return 1;
+  return emit(await operator(config, argv));
+}
+
+function emitHelp(text: string): number {
+  process.stdout.write(text + '\n');
+  return 0;
+}
+
+function configOrNull(): Config | null {
+  try {
+    return loadConfig();
+  } catch (err) {
+    process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+    return null;
+  }
+}
+
+async function operator(config: Config, argv: string[]): Promise<CommandResult> {
+  // The CLI reads seed's FILE itself; a server never opens a client's path.
+  const files = await readInputFiles(argv, process.cwd());
+  // PostgreSQL: any number of processes share the database, so use it directly.
+  if (config.databaseUrl) return runLocally(config, argv, files);
+
+  const sock = socketPath(config.dataDir);
+  let socketUsable = true;
+  try {
+    checkSocketPath(sock);
+  } catch {
+    socketUsable = false; // a server could not have bound it either
+  }
+  const req: AdminRequest = { argv, cwd: process.cwd(), files };
+  const { DataDirLockedError } = await import('./db/pglite.js');
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    if (socketUsable) {
+      const answer = await sendAdminRequest(sock, req);
+      if (answer) return answer;
+    }
+    try {
+      return await runLocally(config, argv, files);
+    } catch (err) {
+      if (!(err instanceof DataDirLockedError)) throw err;
+      // A server that holds the lock but has not opened its socket yet may just be starting.
+      if (Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 250));
+        continue;
+      }
+      return failed(
+        `${err.message}\nThat process holds the data-dir lock but does not answer on the admin socket ${sock}; ` +
+          'if it is a switchboard server it may still be starting (try again), otherwise stop it.',
+      );
+    }
+  }
+}
+
+/** Opens the store in this process (taking the data-dir lock on PGlite), runs the command, closes. */
+async function runLocally(config: Config, argv: string[], files: InputFiles): Promise<CommandResult> {
+  const { openDb } = await import('./db/open.js');
+  const { appliedVersion, latestVersion, migrate } = await import('./db/migrate.js');
+  const db = await openDb(config);
+  try {
+    // The store may be brand new (seed before the first serve): bring the schema up as serve would.
+    if (argv[0] !== 'migrate') {
+      if (config.autoMigrate) await migrate(db);
+      else if ((await appliedVersion(db)) < latestVersion()) {
+        return failed('the database schema is older than this release; run `switchboard migrate` first');
+      }
+    }
+    return await runOperatorCommand(db, argv, filesContext(files, 'local'));
+  } finally {
+    await db.close();
+  }
+}

@@ -1,0 +1,42 @@
+// Wires a Config and an open Db into the app's dependencies: counters for the rate limits (memory,
+// PostgreSQL or Redis, chosen by config), the cursor codec with its persisted secrets.
+import fs from 'node:fs';
+import { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import type { Db } from './db/db.js';
+import { buildApp, type App, type AppDeps } from './http/app.js';
+import { CursorCodec } from './http/cursor.js';
+import type { Retirement } from './http/retirements.js';
+import { MemoryCounter, PostgresCounter, RedisCounter, type WindowCounter } from './limits/window-counter.js';
+import { loadSecrets } from './secrets/store.js';
+
+export const CURSOR_SECRET = 'cursor';
+
+export function makeCounters(config: Config, db: Db): { requests: WindowCounter; failedAuth: WindowCounter } {
+  let c: WindowCounter;
+  if (config.rateLimitStore === 'redis') {
+    c = new RedisCounter(new Redis(config.redisUrl!, { maxRetriesPerRequest: 2 }));
+  } else if (config.rateLimitStore === 'postgres') {
+    c = new PostgresCounter(db);
+  } else {
+    c = new MemoryCounter();
+  }
+  // Keys are namespaced ("k:" per key, "fa:" per address), so one counter serves both limits.
+  return { requests: c, failedAuth: c };
+}
+
+export interface StartOptions {
+  logger?: AppDeps['logger'];
+  retirements?: readonly Retirement[];
+}
+
+/** Builds the app over an open, migrated store. Closing the app releases its counters, not the store. */
+export async function createApp(config: Config, db: Db, opts: StartOptions = {}): Promise<App> {
+  const counters = makeCounters(config, db);
+  const cursors = new CursorCodec(await loadSecrets(db, CURSOR_SECRET));
+  const https = config.tls
+    ? { cert: fs.readFileSync(config.tls.certFile), key: fs.readFileSync(config.tls.keyFile) }
+    : null;
+  const app = await buildApp({ config, db, counters, cursors, logger: opts.logger, retirements: opts.retirements, https });
+  return app;
+}
