@@ -22,7 +22,7 @@ export interface ChildOptions {
   args: string[];
   env?: Record<string, string>;
   readyTimeoutMs: number;
-  /** Directory for a --cpu-prof profile (named by label); null = no profile. */
+  /** Directory for --cpu-prof profiles (a subdirectory per label); null = no profile. */
   profileDir: string | null;
   label: string;
 }
@@ -46,7 +46,9 @@ function exited(child: ChildProcess, ms: number): Promise<boolean> {
 }
 
 export async function startServer(o: ChildOptions): Promise<ServerChild> {
-  const node = o.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${o.profileDir}`, `--cpu-prof-name=${o.label}.cpuprofile`] : [];
+  // A directory per child and V8's default file names: tsx runs its loader in a worker thread,
+  // which writes a profile of its own, and a fixed --cpu-prof-name would let it overwrite the main one.
+  const node = o.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.join(o.profileDir, o.label)}`] : [];
   const t0 = performance.now();
   // stdin is a pipe the child watches: if this process dies, the pipe closes and the child exits.
   const child = spawn(process.execPath, [...node, '--import', 'tsx', path.join('bench', 'server.ts'), ...o.args], {

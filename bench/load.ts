@@ -1,4 +1,4 @@
-// One measured case: a discarded warm-up, then a timed autocannon run at N connections.
+// One case: a discarded warm-up, then a timed autocannon run at N connections.
 // Latencies are collected per response as floats: autocannon's own histogram keeps whole
 // milliseconds, too coarse to compare a 1 ms p50 with a 1.4 ms one.
 import autocannon from 'autocannon';
@@ -35,12 +35,16 @@ function percentile(sorted: Float64Array, p: number): number {
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
-export async function measure(o: LoadOptions): Promise<Measurement> {
-  const base = { url: o.url, headers: o.headers, connections: o.connections, timeout: 10 };
-  if (o.warmupS > 0) await autocannon({ ...base, duration: o.warmupS });
+const base = (o: LoadOptions) => ({ url: o.url, headers: o.headers, connections: o.connections, timeout: 10 });
 
+/** Load whose results are thrown away: JIT, the pool's connections, PostgreSQL's caches. */
+export async function warmUp(o: LoadOptions): Promise<void> {
+  if (o.warmupS > 0) await autocannon({ ...base(o), duration: o.warmupS });
+}
+
+export async function measure(o: LoadOptions): Promise<Measurement> {
   const latencies: number[] = [];
-  const run = autocannon({ ...base, duration: o.durationS });
+  const run = autocannon({ ...base(o), duration: o.durationS });
   run.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
     if (status >= 200 && status < 300) latencies.push(ms);
   });

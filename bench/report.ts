@@ -1,5 +1,6 @@
 // The results table and the acceptance checks. Checks are computed from the rows measured in
 // this run only; a store that was not run gives SKIP lines rather than silently passing.
+import type { CpuSplit } from './cpu.js';
 import type { Measurement } from './load.js';
 
 export type CaseId = 'bare' | 'get' | 'list-small' | 'list-large';
@@ -11,6 +12,7 @@ export interface Row {
   label: string;
   rateLimit: 'memory' | 'postgres' | '-';
   m: Measurement;
+  cpu: CpuSplit | null;
   /** req/s over the bare-Fastify baseline of this run. */
   ratio: number | null;
 }
@@ -24,7 +26,9 @@ const pad = (s: string, n: number, right = false) => (right ? s.padStart(n) : s.
 const fmt = (n: number, d = 2) => (Number.isFinite(n) ? n.toFixed(d) : '-');
 
 export function formatTable(rows: readonly Row[]): string {
-  const head = ['store', 'case', 'rate limit', 'req/s', 'p50 ms', 'p99 ms', 'x bare', 'non-2xx'];
+  // cpu: percent of one core used by the server / load generator / PostgreSQL / anything else, and
+  // the machine's idle share; "other" well above 0 means someone else's work skewed the case.
+  const head = ['store', 'case', 'rate limit', 'req/s', 'p50 ms', 'p99 ms', 'x bare', 'non-2xx', 'cpu srv/gen/pg/other, idle'];
   const body = rows.map((r) => [
     r.store,
     r.label,
@@ -35,9 +39,10 @@ export function formatTable(rows: readonly Row[]): string {
     r.ratio === null ? '-' : `${(r.ratio * 100).toFixed(1)}%`,
     // Errors and timeouts are failures too; show them beside non-2xx rather than hide them.
     String(r.m.non2xx) + (r.m.errors || r.m.timeouts ? ` (+${r.m.errors} err, ${r.m.timeouts} t/o)` : ''),
+    r.cpu ? `${r.cpu.serverPct}/${r.cpu.loadgenPct}/${r.cpu.postgresPct}/${r.cpu.otherPct}%, ${r.cpu.idlePct}%` : '-',
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const numeric = [false, false, false, true, true, true, true, true];
+  const numeric = [false, false, false, true, true, true, true, true, true];
   const line = (cells: string[]) => cells.map((c, i) => pad(c, widths[i], numeric[i])).join('  ');
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
 }
@@ -57,6 +62,14 @@ export function acceptance(rows: readonly Row[], stores: readonly StoreName[]): 
       ? `every response 2xx: ${bad.map((r) => `${r.store} ${r.label} (${JSON.stringify(r.m.statusCodes)}, ${r.m.errors} errors, ${r.m.timeouts} timeouts)`).join('; ')}`
       : 'every response 2xx, no errors or timeouts',
   });
+
+  const noisy = rows.filter((r) => r.cpu && r.cpu.otherPct > 15);
+  if (noisy.length) {
+    checks.push({
+      status: 'INFO',
+      text: `other processes used CPU during ${noisy.map((r) => `${r.store} ${r.label} (${r.cpu!.otherPct}% of a core)`).join(', ')}: those figures are low`,
+    });
+  }
 
   const pg = stores.includes('postgres');
   const targets: Array<[CaseId, number]> = [

@@ -8,7 +8,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { parseArgs, type BenchArgs } from './args.js';
 import { killAllChildren, ROOT, startServer, type ServerChild } from './child.js';
-import { measure, type Measurement } from './load.js';
+import { cpuMeter } from './cpu.js';
+import { measure, warmUp, type Measurement } from './load.js';
 import { summariseProfiles } from './profile.js';
 import { acceptance, formatTable, type CaseId, type Row, type StoreName } from './report.js';
 import type { SeedInfo } from './seed.js';
@@ -78,15 +79,13 @@ async function runCase(
   if (wrong) throw new Error(`${store} ${label}: sanity request failed: ${wrong}`);
 
   log(`  ${store} ${label}${rateLimit === 'postgres' ? ' [postgres rate counter]' : ''}: ${ctx.args.warmupS} s warm-up + ${ctx.args.durationS} s`);
-  const m: Measurement = await measure({
-    url,
-    headers,
-    connections: ctx.args.connections,
-    durationS: ctx.args.durationS,
-    warmupS: ctx.args.warmupS,
-  });
+  const load = { url, headers, connections: ctx.args.connections, durationS: ctx.args.durationS, warmupS: ctx.args.warmupS };
+  await warmUp(load);
+  const stopMeter = cpuMeter(server.pid);
+  const m: Measurement = await measure(load);
+  const cpu = stopMeter();
   log(`    ${n(m.reqPerSec)} req/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms, non-2xx ${m.non2xx}`);
-  ctx.rows.push({ store, caseId, label, rateLimit, m, ratio: null });
+  ctx.rows.push({ store, caseId, label, rateLimit, m, cpu, ratio: null });
 }
 
 const wanted = (ctx: Ctx, id: string) => ctx.args.only.length === 0 || ctx.args.only.includes(id);
@@ -219,6 +218,13 @@ async function main(): Promise<void> {
   watchdog.unref();
 
   log(`bench: ${args.connections} connections, ${args.warmupS} s warm-up + ${args.durationS} s per case, stores: ${stores.join(', ')}`);
+  // A second of the machine at rest: on a shared 2-core box, someone's test run halves our figures.
+  const stopIdleMeter = cpuMeter(0);
+  await new Promise((r) => setTimeout(r, 1_000));
+  const atRest = stopIdleMeter();
+  if (atRest && atRest.otherPct > 15) {
+    log(`bench: WARNING other processes are using ${atRest.otherPct}% of a core before we start; the figures will be low and noisy`);
+  }
   await runBare(ctx, 'start');
   let pgVersion: string | null = null;
   for (const store of stores) {
@@ -248,6 +254,7 @@ async function main(): Promise<void> {
     generated_at: started.toISOString(),
     machine: { node: process.version, cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model ?? null, platform: `${os.platform()} ${os.release()}`, postgres: pgVersion },
     options: { ...args, stores },
+    machine_busy_before_start: atRest,
     baseline_req_per_sec: Math.round(baseline),
     seeding: ctx.seeding,
     rows: ctx.rows,

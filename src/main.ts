@@ -5,13 +5,12 @@ import { loadConfig, type Config } from './config.js';
 import { sendAdminRequest } from './admin/client.js';
 import { checkSocketPath, socketPath, type AdminRequest } from './admin/protocol.js';
 import { checkOperatorArgs, filesContext, isOperatorCommand, readInputFiles, runOperatorCommand, type InputFiles } from './cli/operator.js';
-import { failed, type CommandResult } from './cli/result.js';
+import { UsageError, failed, type CommandResult } from './cli/result.js';
 import { KEYS_USAGE } from './cli/keys.js';
 import { ACCOUNT_USAGE } from './cli/account.js';
 import { SEED_USAGE } from './cli/seed.js';
 import { MIGRATE_USAGE } from './cli/migrate.js';
 import { CURSOR_SECRET_USAGE } from './cli/cursor-secret.js';
-import { UsageError } from './cli/result.js';
 
 const USAGE = `Usage: switchboard <command> [options]
 

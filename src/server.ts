@@ -11,6 +11,7 @@ import { MemoryCounter, PostgresCounter, RedisCounter, type WindowCounter } from
 import { loadSecrets } from './secrets/store.js';
 
 export const CURSOR_SECRET = 'cursor';
+const SECRET_REFRESH_MS = 60_000;
 
 export function makeCounters(config: Config, db: Db): { requests: WindowCounter; failedAuth: WindowCounter } {
   let c: WindowCounter;
@@ -37,6 +38,17 @@ export async function createApp(config: Config, db: Db, opts: StartOptions = {})
   const https = config.tls
     ? { cert: fs.readFileSync(config.tls.certFile), key: fs.readFileSync(config.tls.keyFile) }
     : null;
-  const app = await buildApp({ config, db, counters, cursors, logger: opts.logger, retirements: opts.retirements, https });
+  const onClose: (() => void)[] = [];
+  const app = await buildApp({ config, db, counters, cursors, logger: opts.logger, retirements: opts.retirements, https, onClose });
+  // A rotated cursor secret (switchboard cursor-secret rotate, from any process) reaches this
+  // process within a minute; until then it signs with the previous secret, which stays valid.
+  const refresh = setInterval(() => {
+    loadSecrets(db, CURSOR_SECRET).then(
+      (s) => cursors.setSecrets(s),
+      (err) => app.log.warn({ err }, 'could not reload the cursor secrets'),
+    );
+  }, SECRET_REFRESH_MS);
+  refresh.unref();
+  onClose.push(() => clearInterval(refresh));
   return app;
 }

@@ -4,10 +4,9 @@ import type { Db } from '../db/db.js';
 import { createKey, listKeys, revokeKey, setKeyCap, type KeyListRow } from '../keys/store.js';
 import type { Scope } from '../lib/scopes.js';
 import { getAccount } from '../accounts/store.js';
-import { execute, type OperatorCommand } from './command.js';
+import { diskContext, execute, type OperatorCommand } from './command.js';
 import { intArg, isoDateArg, nameArg, parseCommandArgs, scopesArg, uuidArg, show } from './args.js';
 import { CommandError, UsageError, done, iso, json, table, type CommandContext, type CommandResult } from './result.js';
-import { diskContext } from './command.js';
 
 export const KEYS_USAGE = `Usage:
   switchboard keys create --account ID --by USER_ID --name NAME [--scopes a,b] [--expires ISO] [--cap MICROS] [--json]

@@ -1,4 +1,5 @@
 // PostgreSQL store: a `pg` pool. Any number of processes may share the database.
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Db, Queryable } from './db.js';
 
@@ -7,6 +8,19 @@ const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
     oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
+
+// Parameterised statements are prepared once per connection under a name derived from their text:
+// the server parses and plans the hot queries (key lookup, lists) once, not on every request.
+const names = new Map<string, string>();
+function statement(sql: string, params?: readonly unknown[]): pg.QueryConfig {
+  if (!params || params.length === 0) return { text: sql };
+  let name = names.get(sql);
+  if (!name) {
+    name = 'sb_' + createHash('sha1').update(sql).digest('hex').slice(0, 20);
+    names.set(sql, name);
+  }
+  return { name, text: sql, values: params as unknown[] };
+}
 
 export class PostgresDb implements Db {
   readonly kind = 'postgres' as const;
@@ -21,7 +35,7 @@ export class PostgresDb implements Db {
   }
 
   async query<T>(sql: string, params?: readonly unknown[]): Promise<T[]> {
-    const res = await this.pool.query(sql, params as unknown[] | undefined);
+    const res = await this.pool.query(statement(sql, params));
     return res.rows as T[];
   }
 
@@ -35,7 +49,7 @@ export class PostgresDb implements Db {
       await client.query('begin');
       const result = await fn({
         query: async <R>(sql: string, params?: readonly unknown[]) =>
-          (await client.query(sql, params as unknown[] | undefined)).rows as R[],
+          (await client.query(statement(sql, params))).rows as R[],
       });
       await client.query('commit');
       return result;

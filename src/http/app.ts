@@ -1,7 +1,13 @@
 // The app factory: buildApp(deps) returns a ready-to-listen fastify instance with the whole
 // request pipeline and every route. The listener lives in the serve command; tests use inject().
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
@@ -10,14 +16,14 @@ import type { WindowCounter } from '../limits/window-counter.js';
 import { registerWorkflowRoutes } from '../api/workflows/routes.js';
 import { Authenticator, type AuthContext } from './auth.js';
 import type { CursorCodec } from './cursor.js';
-import { ApiError } from './errors.js';
+import { ApiError, toErrorBody } from './errors.js';
 import { installErrorHandling } from './error-handler.js';
 import { installPipeline, type RouteMeta } from './pipeline.js';
 import { registerOpsRoutes } from './ops.js';
 import { openapiOptions } from './openapi.js';
 import { RETIREMENTS, type Retirement } from './retirements.js';
 import { RouteTable } from './route-table.js';
-import { ErrorSchema } from './schemas.js';
+import { ErrorSchema, NoQuery } from './schemas.js';
 import { validatorCompiler } from './validation.js';
 
 declare module 'fastify' {
@@ -41,6 +47,8 @@ export interface AppDeps {
   /** fastify logger options; false (tests) silences it. */
   logger?: FastifyServerOptions['logger'];
   https?: { cert: Buffer; key: Buffer } | null;
+  /** Run when the app closes (timers and the like the caller started); read at close time. */
+  onClose?: (() => void | Promise<void>)[];
 }
 
 export type App = FastifyInstance;
@@ -56,6 +64,17 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     trustProxy: config.trustProxy as unknown as string[] | boolean,
     bodyLimit: BODY_LIMIT,
     exposeHeadRoutes: false,
+    // Long path segments reach validation (400 invalid_id) instead of fastify's own 414.
+    maxParamLength: 2048,
+    // Undecodable URLs and the like get the spec's error body and a request id too.
+    frameworkErrors: (err, request, reply) => {
+      reply.header('x-request-id', request.id);
+      const apiErr =
+        err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? new ApiError('invalid_id', 'An id in the path is far too long to be an id.')
+          : new ApiError('route_not_found', 'No endpoint at that path (it is not a valid URL).');
+      (reply as unknown as FastifyReply).code(apiErr.status).send(toErrorBody(apiErr, request.id));
+    },
     // While closing, requests already on open connections are still answered normally (in the
     // spec's shapes); fastify's own 503 would be a body outside the catalogue.
     return503OnClosing: false,
@@ -68,28 +87,38 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const routes = new RouteTable();
   app.addHook('onRoute', (opts) => {
     for (const m of Array.isArray(opts.method) ? opts.method : [opts.method]) routes.add(m, opts.url);
+    // Unknown query parameters are refused on every /v1 route, also on those that take none.
+    if (opts.url.startsWith('/v1') && !opts.schema?.querystring) {
+      opts.schema = { ...opts.schema, querystring: NoQuery };
+    }
   });
 
   app.addHook('onClose', async () => {
+    for (const fn of deps.onClose ?? []) await fn();
     for (const c of new Set([deps.counters.requests, deps.counters.failedAuth])) await c.close();
   });
   installErrorHandling(app);
+  const routingError = (request: FastifyRequest): ApiError => {
+    const path = request.url.split('?')[0];
+    const allowed = routes.allowed(path);
+    if (allowed.length) {
+      return new ApiError('method_not_allowed', `${request.method} is not allowed here; use ${allowed.join(', ')}.`, {
+        headers: { allow: allowed.join(', ') },
+      });
+    }
+    return new ApiError('route_not_found', `No endpoint at ${path}.`);
+  };
   installPipeline(app, {
     config,
+    routingError,
     authenticator: new Authenticator(deps.db, deps.counters.failedAuth, (err) => app.log.warn({ err }, 'key touch failed')),
     requests: deps.counters.requests,
     retirements: deps.retirements ?? RETIREMENTS,
   });
 
+  // Outside /v1 (the pipeline answers /v1 paths itself, before any body is read).
   app.setNotFoundHandler((request) => {
-    const path = request.url.split('?')[0];
-    const allowed = routes.allowed(path);
-    if (allowed.length) {
-      throw new ApiError('method_not_allowed', `${request.method} is not allowed here; use ${allowed.join(', ')}.`, {
-        headers: { allow: allowed.join(', ') },
-      });
-    }
-    throw new ApiError('route_not_found', `No endpoint at ${path}.`);
+    throw routingError(request);
   });
 
   app.addSchema(ErrorSchema);

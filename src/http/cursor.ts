@@ -41,6 +41,7 @@ export class CursorCodec {
   /** The position inside a cursor issued for this scope, or 400 invalid_cursor. */
   decode(scope: string, cursor: string): Position {
     const bad = () => new ApiError('invalid_cursor', 'The cursor was not given out by this endpoint with these filters.', { param: 'cursor' });
+    if (cursor.length > 4096) throw bad();
     const dot = cursor.indexOf('.');
     if (dot <= 0) throw bad();
     const payload = cursor.slice(0, dot);

@@ -24,7 +24,7 @@ export function pageRequest(
   filters: Record<string, unknown>,
 ): PageRequest {
   const scope = CursorCodec.scope(request.auth!.accountId, `${request.method} ${request.routeOptions.url}`, filters);
-  return { limit: query.limit ?? 25, after: query.cursor ? codec.decode(scope, query.cursor) : null, scope };
+  return { limit: query.limit ?? 25, after: query.cursor !== undefined ? codec.decode(scope, query.cursor) : null, scope };
 }
 
 export function toPage<R, T>(

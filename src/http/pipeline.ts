@@ -22,10 +22,29 @@ export interface PipelineDeps {
   authenticator: Authenticator;
   requests: WindowCounter;
   retirements: readonly Retirement[];
+  /** 404 route_not_found or 405 method_not_allowed for a request no route matched. */
+  routingError: (request: FastifyRequest) => ApiError;
 }
 
-function isV1(url: string): boolean {
-  return url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?');
+/** The path as the router sees it: percent-decoded, without the query. */
+function decodedPath(url: string): string {
+  const q = url.indexOf('?');
+  const raw = q < 0 ? url : url.slice(0, q);
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/**
+ * Whether the request is for the API. Decided on the matched route when there is one, else on
+ * the decoded path, so an encoded prefix (/%761/…) cannot slip past the pipeline.
+ */
+function isV1(request: FastifyRequest): boolean {
+  const route = request.routeOptions.url;
+  const path = route ?? decodedPath(request.url);
+  return path === '/v1' || path.startsWith('/v1/');
 }
 
 export function installPipeline(app: FastifyInstance, deps: PipelineDeps): void {
@@ -33,15 +52,17 @@ export function installPipeline(app: FastifyInstance, deps: PipelineDeps): void 
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header('x-request-id', request.id);
-    if (!isV1(request.url)) return;
+    if (!isV1(request)) return;
     if (!deps.config.apiOpen) throw new ApiError('api_not_available', 'The API is not open yet.');
 
     const auth = await deps.authenticator.authenticate(request);
     request.auth = auth;
     if (!auth.apiOpen) throw new ApiError('api_not_available', 'The API is not open yet for this account.');
 
+    // Routing comes before the account, scope, limits and any body parsing.
+    if (request.is404) throw deps.routingError(request);
     const meta = request.routeOptions.config?.meta;
-    if (!meta) return; // no such route: the not-found handler answers 404 or 405
+    if (!meta) throw new Error(`route ${request.routeOptions.url} declares no scope`);
 
     if (auth.state === 'suspended') throw new ApiError('account_suspended', 'The account is suspended.');
     if (auth.state === 'closed') throw new ApiError('account_closed', 'The account is closed.');

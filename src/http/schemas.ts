@@ -58,7 +58,11 @@ export const ListEnvelope = <T extends TSchema>(item: T, title: string) =>
     { title },
   );
 
+/** The query schema of routes that take no query parameters: any parameter is unknown. */
+export const NoQuery = Type.Object({}, { additionalProperties: false });
+
 export const ListQuery = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 25, description: '1 to 100; default 25.' })),
-  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'next_cursor of the previous page.' })),
+  // Any string: one this endpoint did not give out (empty, too long, forged) is 400 invalid_cursor.
+  cursor: Type.Optional(Type.String({ description: 'next_cursor of the previous page.' })),
 };

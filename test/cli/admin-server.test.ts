@@ -26,10 +26,18 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-adm-'));
   admin = await startAdminServer(socketPath(dir), (req) => runOperatorCommand(t.db, req.argv, filesContext(req.files ?? {}, 'server')), quiet);
 });
+const scratch: string[] = [];
+/** A fresh directory for one socket, removed after the file. */
+function tmpSocket(): string {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-adm-'));
+  scratch.push(d);
+  return socketPath(d);
+}
+
 afterAll(async () => {
   await admin?.close();
   await t?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  for (const d of [dir, ...scratch]) fs.rmSync(d, { recursive: true, force: true });
 });
 
 const send = (argv: string[], files = {}) => sendAdminRequest(admin.path, { argv, cwd: '/', files }, { connectTimeoutMs: 2000, responseTimeoutMs: 10_000 });
@@ -86,7 +94,7 @@ describe('admin socket server', () => {
   });
 
   it('lets a command in flight finish and answer before it closes', async () => {
-    const p = socketPath(fs.mkdtempSync(path.join(os.tmpdir(), 'sb-adm-')));
+    const p = tmpSocket();
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const slow = await startAdminServer(p, async () => {
@@ -110,7 +118,7 @@ describe('admin socket server', () => {
 
 describe('stale and foreign socket files', () => {
   it('the client treats a stale socket as no server, and a new server replaces it', async () => {
-    const p = socketPath(fs.mkdtempSync(path.join(os.tmpdir(), 'sb-adm-')));
+    const p = tmpSocket();
     staleSocket(p);
     expect(await sendAdminRequest(p, { argv: ['migrate'], cwd: '/' })).toBeNull();
     const s = await startAdminServer(p, async () => ({ code: 0, stdout: 'ok\n', stderr: '' }), quiet);

@@ -161,4 +161,28 @@ describe('admin socket (embedded store, real processes)', () => {
     expect(offline.code, offline.stderr).toBe(0);
     expect(JSON.parse(offline.stdout).keys.length).toBe(JSON.parse(listed.stdout).keys.length);
   });
+
+  // Same reason as above: the data-dir lock and the socket exist only for the embedded store.
+  it.skipIf(onPostgres())('without a server: a stale socket is ignored, a live lock holder that does not answer is named', { timeout: 120_000 }, async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-sock-'));
+    dirs.push(dir);
+    const env = { SWITCHBOARD_DATA_DIR: dir, HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+    // A socket file left by a process killed while listening, and no lock: the CLI opens the store.
+    const sock = path.join(dir, 'admin.sock');
+    const script = `require('net').createServer().listen(${JSON.stringify(sock)}, () => process.kill(process.pid, 'SIGKILL'))`;
+    await exited(spawn(process.execPath, ['-e', script]), 10_000);
+    expect(fs.lstatSync(sock).isSocket()).toBe(true);
+    const local = await cli(['account', 'show', '--account', '0190a8a0-0000-7000-8000-000000000000'], env);
+    expect(local).toMatchObject({ code: 1, stderr: 'error: no account 0190a8a0-0000-7000-8000-000000000000\n' });
+    expect(fs.existsSync(path.join(dir, 'switchboard.lock'))).toBe(false); // released on close
+
+    // A live process holds the lock but nobody answers on the socket: say so, do not hang.
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)']);
+    started.push(holder);
+    fs.writeFileSync(path.join(dir, 'switchboard.lock'), String(holder.pid));
+    const refused = await cli(['keys', 'list', '--account', '0190a8a0-0000-7000-8000-000000000000'], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(`in use by process ${holder.pid}`);
+    expect(refused.stderr).toMatch(/does not answer on the admin socket/);
+  });
 });

@@ -32,7 +32,7 @@ describe('seed', () => {
     expect(r.stdout).toMatch(/^Seeded 1 account with 3 API keys\./);
     expect(r.stdout).toMatch(/account acme\s+[0-9a-f-]{36}/);
     expect(r.stdout).not.toContain('correct horse battery staple'); // passwords are never printed
-    const keys = r.stdout.match(/svc_live_[0-9A-Za-z]{38}/g) ?? [];
+    const keys: string[] = r.stdout.match(/svc_live_[0-9A-Za-z]{38}/g) ?? [];
     expect(keys.length).toBe(3);
     expect(await findKeyForAuth(t.db, hashKey(keys[0]))).toMatchObject({ name: 'CRM sync', revoked_at: null });
   });

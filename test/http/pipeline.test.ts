@@ -41,7 +41,7 @@ beforeAll(async () => {
       limits: { requests_per_minute: 1 },
       workflows: [{ ref: 'w' }],
     }),
-    account('team', { workflows: [{ ref: 'w' }] }),
+    account('team', { workflows: [{ ref: 'w' }], keys: [{}, { ref: 'future', expires_at: '2099-01-01T00:00:00Z' }] }),
     account('closedapi', { api_open: false, workflows: [{ ref: 'w' }] }),
     account('susp', { state: 'suspended', keys: [{}, { ref: 'revoked', revoked: true }, { ref: 'noscope', scopes: [] }] }),
     account('closed', { state: 'closed', keys: [{}, { ref: 'revoked', revoked: true }] }),
@@ -122,24 +122,33 @@ describe('CORS', () => {
 });
 
 describe('early access', () => {
-  it('deployment-wide (apiOpen=false): every /v1 request is 404 api_not_available, before authentication', async () => {
-    const closed = await testApp({ apiOpen: false });
-    try {
-      const [a] = Object.values(await seed(closed.db, account('x', { workflows: [{ ref: 'w' }] })));
+  describe('deployment-wide (apiOpen=false)', () => {
+    let closed: TestApp;
+    let x: AccountSeedResult;
+    beforeAll(async () => {
+      closed = await testApp({ apiOpen: false });
+      ({ x } = await seed(closed.db, account('x', { workflows: [{ ref: 'w' }] })));
+    });
+    afterAll(() => closed?.close());
+    const send = (o: InjectOptions) => closed.app.inject({ remoteAddress: nextIp(), ...o });
+
+    it('every /v1 request is 404 api_not_available, before authentication', async () => {
       const cases: InjectOptions[] = [
         { method: 'GET', url: '/v1/workflows' },
         { method: 'GET', url: '/v1/workflows', headers: bearer('garbage') },
-        { method: 'GET', url: '/v1/workflows', headers: bearer(a.keys.main) },
-        { method: 'GET', url: `/v1/workflows/${a.workflows.w}`, headers: bearer(a.keys.main) },
-        { method: 'GET', url: '/v1/unknown', headers: bearer(a.keys.main) },
+        { method: 'GET', url: '/v1/workflows', headers: bearer(x.keys.main) },
+        { method: 'GET', url: `/v1/workflows/${x.workflows.w}`, headers: bearer(x.keys.main) },
+        { method: 'GET', url: '/v1/unknown', headers: bearer(x.keys.main) },
         { method: 'POST', url: '/v1/workflows' },
       ];
-      for (const c of cases) {
-        expectError(await closed.app.inject({ remoteAddress: nextIp(), ...c }), 404, 'not_found', 'api_not_available');
+      for (const c of cases) expectError(await send(c), 404, 'not_found', 'api_not_available');
+    });
+
+    it('also when the /v1 prefix is percent-encoded', async () => {
+      for (const headers of [{}, bearer(x.keys.main)]) {
+        expectError(await send({ method: 'GET', url: '/%761/workflows', headers }), 404, 'not_found', 'api_not_available');
       }
-    } finally {
-      await closed.close();
-    }
+    });
   });
 
   it('per account (api_open=false): 404 api_not_available after authentication', async () => {
@@ -189,10 +198,27 @@ describe('authentication', () => {
     expectError(await get('/v1/workflows', acme.keys.expired), 401, 'authentication', 'api_key_expired');
   });
 
+  it('a key with an expiry date still to come works', async () => {
+    expect((await get('/v1/workflows', accts.team.keys.future)).statusCode).toBe(200);
+  });
+
   it('revocation acts from the very next request', async () => {
     expect((await get('/v1/workflows', acme.keys.temp)).statusCode).toBe(200);
     expect(await revokeKey(t.db, acme.id, acme.key_ids.temp)).toBe('revoked');
     expectError(await get('/v1/workflows', acme.keys.temp), 401, 'authentication', 'api_key_revoked');
+  });
+
+  // The router decodes %76 to "v": the pipeline must not be skipped for a path that reaches a /v1
+  // route, or authentication, scope and rate limit are bypassed.
+  it.each(['/%761/workflows', '/v%31/workflows', '/%76%31/workflows/{wf}'])('a percent-encoded /v1 path (%s) goes through the whole pipeline', async (raw) => {
+    const url = raw.replace('{wf}', wf);
+    expectError(await get(url), 401, 'authentication', 'invalid_api_key');
+    expectError(await get(url, generateKey().value), 401, 'authentication', 'invalid_api_key');
+    expectError(await get(url, acme.keys.other), 403, 'permission', 'insufficient_scope');
+    expectError(await get(url, accts.susp.keys.main), 403, 'permission', 'account_suspended');
+    const ok = await get(url, teamKey());
+    expect(ok.statusCode).toBe(200);
+    expect(ok.headers['ratelimit-limit']).toBe('120');
   });
 
   it('authentication comes before routing: an unknown /v1 path without a key is 401', async () => {
@@ -208,6 +234,21 @@ describe('routing', () => {
     for (const url of ['/nothing-here', '/v2/workflows', '/']) {
       expectError(await get(url), 404, 'not_found', 'route_not_found');
     }
+  });
+
+  // The router refuses these before any hook: they must still be the spec's error with a request id.
+  it.each(['/v1/%', '/v1/workflows/%E0%A4%A', '/%'])('an undecodable path (%s) → a catalogued 400/404 error with X-Request-Id', async (url) => {
+    const res = await get(url, teamKey());
+    expect(res.headers['x-request-id']).toMatch(UUID_RE);
+    const code = res.json().error?.code;
+    expect(['route_not_found', 'invalid_id']).toContain(code);
+    if (code === 'route_not_found') expectError(res, 404, 'not_found', 'route_not_found');
+    else expectError(res, 400, 'invalid_request', 'invalid_id', 'id');
+  });
+
+  it('an over-long path id → 400 invalid_id (param id) with X-Request-Id', async () => {
+    const res = await get(`/v1/workflows/${'a'.repeat(500)}`, teamKey());
+    expectError(res, 400, 'invalid_request', 'invalid_id', 'id');
   });
 
   it.each(['POST', 'DELETE', 'PUT', 'PATCH', 'OPTIONS'] as const)('%s on a GET-only path → 405 with Allow: GET', async (method) => {

@@ -52,7 +52,7 @@ describe('unknown_parameter', () => {
 });
 
 describe('invalid_parameter', () => {
-  it.each(['0', '101', 'abc', '1.5', '-1', '', '1e2', '10abc'])('limit=%j → 400 invalid_parameter (param limit)', async (v) => {
+  it.each(['0', '101', 'abc', '1.5', '-1', '', '10abc', '1.0x'])('limit=%j → 400 invalid_parameter (param limit)', async (v) => {
     expectError(await listA(`?limit=${encodeURIComponent(v)}`), 400, 'invalid_request', 'invalid_parameter', 'limit');
   });
 
