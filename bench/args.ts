@@ -13,7 +13,10 @@ export interface BenchArgs {
   /** Workflows in the "small" and "large" accounts. */
   small: number;
   large: number;
-  /** Run the server children with --cpu-prof (profiles land in bench/results/profiles). */
+  /**
+   * Profile each server child's main thread over each measured window (bench/results/profiles/).
+   * Sampling slows the server a little, so a profiled run's figures are for reading the profile.
+   */
   profile: boolean;
   /** Only the listed case ids (e.g. "get,list-large"); empty = all. */
   only: string[];
@@ -24,7 +27,8 @@ export const USAGE = `Usage: npm run bench -- [--quick] [--duration N] [--warmup
   --quick        3 s per case after a 1 s warm-up
   --duration N   seconds measured per case (default 10)
   --store        which store(s) to measure (default both)
-  --profile      write a CPU profile of every server child to bench/results/profiles/
+  --profile      CPU-profile the server over each measured case (bench/results/profiles/)
+  --only LIST    only these cases: get, list-small, list-large, get-pgcounter (bare always runs)
   BENCH_DATABASE_URL  PostgreSQL admin URL (default postgres://postgres@127.0.0.1:5432/postgres)`;
 
 function positiveInt(flag: string, raw: string | undefined, max: number): number {

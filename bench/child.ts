@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { SeedInfo } from './seed.js';
 
 export const READY_PREFIX = 'BENCH_READY ';
+export const DONE_PREFIX = 'BENCH_DONE ';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface ServerChild {
@@ -15,6 +16,8 @@ export interface ServerChild {
   seed: SeedInfo | null;
   /** Milliseconds from spawn to ready (includes seeding when asked). */
   startMs: number;
+  /** Sends a command line to the child and waits (bounded) for its BENCH_DONE answer. */
+  command(line: string, timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -22,8 +25,6 @@ export interface ChildOptions {
   args: string[];
   env?: Record<string, string>;
   readyTimeoutMs: number;
-  /** Directory for --cpu-prof profiles (a subdirectory per label); null = no profile. */
-  profileDir: string | null;
   label: string;
 }
 
@@ -46,12 +47,9 @@ function exited(child: ChildProcess, ms: number): Promise<boolean> {
 }
 
 export async function startServer(o: ChildOptions): Promise<ServerChild> {
-  // A directory per child and V8's default file names: tsx runs its loader in a worker thread,
-  // which writes a profile of its own, and a fixed --cpu-prof-name would let it overwrite the main one.
-  const node = o.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.join(o.profileDir, o.label)}`] : [];
   const t0 = performance.now();
   // stdin is a pipe the child watches: if this process dies, the pipe closes and the child exits.
-  const child = spawn(process.execPath, [...node, '--import', 'tsx', path.join('bench', 'server.ts'), ...o.args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join('bench', 'server.ts'), ...o.args], {
     cwd: ROOT,
     env: { ...process.env, ...o.env },
     stdio: ['pipe', 'pipe', 'inherit'],
@@ -59,12 +57,18 @@ export async function startServer(o: ChildOptions): Promise<ServerChild> {
   live.add(child);
   child.once('exit', () => live.delete(child));
 
+  // Answers to command() calls, in order (the child handles one command at a time).
+  const waiting: Array<(answer: string) => void> = [];
+  const lines = readline.createInterface({ input: child.stdout! });
   const ready = await new Promise<{ port: number; seed: SeedInfo | null }>((resolve, reject) => {
     const timer = setTimeout(() => {
       reject(new Error(`${o.label}: not ready after ${o.readyTimeoutMs} ms`));
     }, o.readyTimeoutMs);
-    const lines = readline.createInterface({ input: child.stdout! });
     lines.on('line', (line) => {
+      if (line.startsWith(DONE_PREFIX)) {
+        waiting.shift()?.(line.slice(DONE_PREFIX.length));
+        return;
+      }
       if (!line.startsWith(READY_PREFIX)) {
         process.stderr.write(`[${o.label}] ${line}\n`);
         return;
@@ -87,6 +91,16 @@ export async function startServer(o: ChildOptions): Promise<ServerChild> {
     port: ready.port,
     seed: ready.seed,
     startMs: Math.round(performance.now() - t0),
+    command: (line, timeoutMs = 30_000) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`${o.label}: no answer to "${line}" in ${timeoutMs} ms`)), timeoutMs);
+        waiting.push((answer) => {
+          clearTimeout(timer);
+          if (answer.includes(' failed:')) reject(new Error(`${o.label}: ${answer}`));
+          else resolve();
+        });
+        child.stdin!.write(`${line}\n`);
+      }),
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       process.kill(child.pid!, 'SIGTERM');

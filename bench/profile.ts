@@ -1,6 +1,6 @@
 // Summarises V8 .cpuprofile files (from --profile): where the server child spent its CPU time,
 // by function (self time) and by origin (our src/, each node_modules package, node internals).
-// A profile covers the child's whole life; run with --only CASE to profile one case.
+// Each profile covers one measured case (bench/server.ts starts and stops it around the window).
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -94,24 +94,10 @@ export function formatSummary(s: ProfileSummary): string {
   return lines.join('\n');
 }
 
-/**
- * One summary per child: each has a subdirectory holding a profile per thread (main thread and
- * tsx's loader worker); the main thread is the one with the most busy time.
- */
 export function summariseProfiles(dir: string): string {
   if (!fs.existsSync(dir)) return `no profiles in ${dir}`;
-  const out: string[] = [];
-  for (const sub of fs.readdirSync(dir).sort()) {
-    const full = path.join(dir, sub);
-    const files = fs.statSync(full).isDirectory()
-      ? fs.readdirSync(full).filter((f) => f.endsWith('.cpuprofile')).map((f) => path.join(full, f))
-      : full.endsWith('.cpuprofile') ? [full] : [];
-    const summaries = files.map((f) => summariseProfile(f));
-    if (!summaries.length) continue;
-    const main = summaries.reduce((a, b) => (b.totalMs - b.idleMs > a.totalMs - a.idleMs ? b : a));
-    out.push(`[${sub}] ${formatSummary(main)}`);
-  }
-  return out.join('\n\n');
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort();
+  return files.map((f) => formatSummary(summariseProfile(path.join(dir, f)))).join('\n\n');
 }
 
 // `tsx bench/profile.ts FILE_OR_DIR…` summarises profiles on their own.

@@ -81,9 +81,13 @@ async function runCase(
   log(`  ${store} ${label}${rateLimit === 'postgres' ? ' [postgres rate counter]' : ''}: ${ctx.args.warmupS} s warm-up + ${ctx.args.durationS} s`);
   const load = { url, headers, connections: ctx.args.connections, durationS: ctx.args.durationS, warmupS: ctx.args.warmupS };
   await warmUp(load);
+  const slug = `${store}-${label}-${rateLimit}`.replace(/[^A-Za-z0-9]+/g, '-').replace(/-+$/, '');
+  const profile = ctx.profileDir ? path.join(ctx.profileDir, `${slug}.cpuprofile`) : null;
+  if (profile) await server.command('profile-start');
   const stopMeter = cpuMeter(server.pid);
   const m: Measurement = await measure(load);
   const cpu = stopMeter();
+  if (profile) await server.command(`profile-stop ${profile}`);
   log(`    ${n(m.reqPerSec)} req/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms, non-2xx ${m.non2xx}`);
   ctx.rows.push({ store, caseId, label, rateLimit, m, cpu, ratio: null });
 }
@@ -91,7 +95,7 @@ async function runCase(
 const wanted = (ctx: Ctx, id: string) => ctx.args.only.length === 0 || ctx.args.only.includes(id);
 
 async function runBare(ctx: Ctx, label: string): Promise<void> {
-  const server = await startServer({ args: ['--bare'], readyTimeoutMs: 30_000, profileDir: ctx.profileDir, label: `bare-${label}` });
+  const server = await startServer({ args: ['--bare'], readyTimeoutMs: 30_000, label: `bare-${label}` });
   try {
     await runCase(ctx, server, 'fastify', 'bare', `GET / hello world (${label})`, '-', '/', null, (b) =>
       b?.hello === 'world' ? null : `unexpected body ${JSON.stringify(b)}`,
@@ -131,7 +135,6 @@ async function runPglite(ctx: Ctx): Promise<void> {
     const server = await startServer({
       args: ['--store', 'pglite', '--data-dir', dir, '--seed', `${ctx.args.small},${ctx.args.large}`],
       readyTimeoutMs: READY_TIMEOUT_MS,
-      profileDir: ctx.profileDir,
       label: 'pglite',
     });
     try {
@@ -161,8 +164,7 @@ async function runPostgres(ctx: Ctx, adminUrl: string): Promise<string> {
         args: ['--store', 'postgres', '--rate-limit', 'memory', '--seed', `${ctx.args.small},${ctx.args.large}`],
         env,
         readyTimeoutMs: READY_TIMEOUT_MS,
-        profileDir: ctx.profileDir,
-        label: 'postgres',
+          label: 'postgres',
       });
       const seed = server.seed!;
       try {
@@ -178,8 +180,7 @@ async function runPostgres(ctx: Ctx, adminUrl: string): Promise<string> {
           args: ['--store', 'postgres', '--rate-limit', 'postgres'],
           env,
           readyTimeoutMs: 60_000,
-          profileDir: ctx.profileDir,
-          label: 'postgres-pgcounter',
+              label: 'postgres-pgcounter',
         });
         try {
           await runWorkflowCases(ctx, shared, 'postgres', seed, 'postgres');

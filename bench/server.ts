@@ -6,9 +6,13 @@
 //                                 (not argv, where `ps` would show a password)
 //   --rate-limit memory|postgres  where the per-key request window is counted (default memory)
 //   --seed SMALL,LARGE            seed two accounts with that many workflows before listening
-// Prints one line `BENCH_READY {"port":…,"seed":…}` when listening. Exits on SIGTERM/SIGINT or
-// when stdin closes (the parent died), closing the app and the store so a --cpu-prof profile is written.
+// Prints one line `BENCH_READY {"port":…,"seed":…}` when listening, then takes profiler commands
+// on stdin. Exits on SIGTERM/SIGINT or when stdin closes (the parent died), closing app and store.
+import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import readline from 'node:readline';
 import Fastify from 'fastify';
 import type { Config } from '../src/config.js';
 import { configWith } from '../src/config.js';
@@ -16,7 +20,7 @@ import type { Db } from '../src/db/db.js';
 import { migrate } from '../src/db/migrate.js';
 import { openDb } from '../src/db/open.js';
 import { createApp } from '../src/server.js';
-import { READY_PREFIX } from './child.js';
+import { DONE_PREFIX, READY_PREFIX } from './child.js';
 import { seedBench, type SeedInfo } from './seed.js';
 
 interface ServerArgs {
@@ -96,6 +100,32 @@ async function startSwitchboard(a: ServerArgs): Promise<Running> {
   }
 }
 
+/**
+ * The main thread's CPU profile over exactly the window the parent measures (not the seeding nor
+ * the warm-up, as --cpu-prof would include). Written as a .cpuprofile, readable by bench/profile.ts
+ * or Chrome DevTools.
+ */
+class Profiler {
+  private session: Session | null = null;
+
+  async start(): Promise<void> {
+    this.session = new Session();
+    this.session.connect();
+    await this.session.post('Profiler.enable');
+    await this.session.post('Profiler.setSamplingInterval', { interval: 250 }); // µs
+    await this.session.post('Profiler.start');
+  }
+
+  async stop(file: string): Promise<void> {
+    if (!this.session) throw new Error('profiler not started');
+    const { profile } = await this.session.post('Profiler.stop');
+    this.session.disconnect();
+    this.session = null;
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, JSON.stringify(profile));
+  }
+}
+
 function portOf(addr: AddressInfo | string | null): number {
   if (!addr || typeof addr === 'string') throw new Error('server has no TCP address');
   return addr.port;
@@ -120,7 +150,16 @@ async function main(): Promise<void> {
   process.on('SIGINT', shutdown);
   process.stdin.on('end', shutdown);
   process.stdin.on('error', shutdown);
-  process.stdin.resume();
+  // Commands from the parent, one per line: "profile-start" and "profile-stop FILE".
+  const profiler = new Profiler();
+  readline.createInterface({ input: process.stdin }).on('line', (line) => {
+    const [cmd, arg] = line.split(' ');
+    const done = cmd === 'profile-start' ? profiler.start() : cmd === 'profile-stop' ? profiler.stop(arg) : null;
+    done?.then(
+      () => process.stdout.write(`${DONE_PREFIX}${cmd}\n`),
+      (err) => process.stdout.write(`${DONE_PREFIX}${cmd} failed: ${String(err)}\n`),
+    );
+  });
   process.stdout.write(`${READY_PREFIX}${JSON.stringify({ port: running.port, seed: running.seed })}\n`);
 }
 

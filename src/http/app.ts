@@ -65,7 +65,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     bodyLimit: BODY_LIMIT,
     exposeHeadRoutes: false,
     // Long path segments reach validation (400 invalid_id) instead of fastify's own 414.
-    maxParamLength: 2048,
+    routerOptions: { maxParamLength: 2048 },
     // Undecodable URLs and the like get the spec's error body and a request id too.
     frameworkErrors: (err, request, reply) => {
       reply.header('x-request-id', request.id);
