@@ -21,6 +21,38 @@ export interface Config {
   readonly logLevel: string;
   /** How long an `in_progress` idempotency row may stay locked before its outcome is called unknown. */
   readonly idempotencyLockTimeoutMs: number;
+  readonly engine: EngineConfig;
+  readonly llm: LlmConfig;
+}
+
+export interface EngineConfig {
+  /** Runs a process works on at once. */
+  concurrency: number;
+  /** Lease on a claimed run; heartbeats renew it; an expired lease lets another worker take over. */
+  leaseMs: number;
+  /** Idle poll interval (NOTIFY wakes workers sooner on PostgreSQL). */
+  pollMs: number;
+  /** Delay between queuing a run and its start (0 = as soon as a worker is free). */
+  startDelayMs: number;
+  /** A run stops `partial` after this long. The spec: up to two minutes. */
+  runTimeLimitMs: number;
+  /** A run stops `partial` after this many block executions. */
+  stepLimit: number;
+  /** source.web: hosts the operator allows even though they resolve to private addresses. */
+  webAllowHosts: readonly string[];
+  webTimeoutMs: number;
+  webMaxBytes: number;
+}
+
+export interface LlmConfig {
+  /** 'local' is the deterministic offline development provider. */
+  provider: 'local' | 'openai-compatible';
+  baseUrl: string | null;
+  apiKey: string | null;
+  model: string;
+  /** Billing: micros per 1,000 tokens (input and output alike). */
+  microsPer1kTokens: number;
+  timeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -75,6 +107,28 @@ function rateLimitStore(env: Env, databaseUrl: string | null): Config['rateLimit
   throw new ConfigError(`SWITCHBOARD_RATE_LIMIT_STORE must be auto, memory, postgres or redis, got ${JSON.stringify(raw)}`);
 }
 
+function llmConfig(env: Env, environment: string): LlmConfig {
+  const provider = (env.SWITCHBOARD_LLM_PROVIDER ?? 'local').trim() || 'local';
+  if (provider !== 'local' && provider !== 'openai-compatible') {
+    throw new ConfigError(`SWITCHBOARD_LLM_PROVIDER must be local or openai-compatible, got ${JSON.stringify(provider)}`);
+  }
+  const baseUrl = env.SWITCHBOARD_LLM_BASE_URL?.trim() || null;
+  if (provider === 'openai-compatible' && !baseUrl) {
+    throw new ConfigError('SWITCHBOARD_LLM_PROVIDER=openai-compatible needs SWITCHBOARD_LLM_BASE_URL');
+  }
+  if (environment === 'production' && provider === 'local') {
+    throw new ConfigError('SWITCHBOARD_ENV=production refuses the local development LLM provider; set SWITCHBOARD_LLM_PROVIDER');
+  }
+  return {
+    provider,
+    baseUrl,
+    apiKey: env.SWITCHBOARD_LLM_API_KEY?.trim() || null,
+    model: env.SWITCHBOARD_LLM_MODEL?.trim() || 'gpt-4o-mini',
+    microsPer1kTokens: int(env, 'SWITCHBOARD_LLM_MICROS_PER_1K_TOKENS', 2_000, 0, 100_000_000),
+    timeoutMs: int(env, 'SWITCHBOARD_LLM_TIMEOUT_MS', 60_000, 100, 600_000),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const environment = (env.SWITCHBOARD_ENV ?? 'development').trim() || 'development';
   if (environment !== 'development' && environment !== 'production') {
@@ -104,6 +158,18 @@ export function loadConfig(env: Env = process.env): Config {
     tls: certFile ? { certFile, keyFile } : null,
     logLevel: env.LOG_LEVEL?.trim() || 'info',
     idempotencyLockTimeoutMs: int(env, 'SWITCHBOARD_IDEMPOTENCY_LOCK_TIMEOUT_MS', 120_000, 1_000, 86_400_000),
+    engine: Object.freeze({
+      concurrency: int(env, 'SWITCHBOARD_WORKER_CONCURRENCY', 8, 1, 1000),
+      leaseMs: int(env, 'SWITCHBOARD_LEASE_MS', 30_000, 1_000, 3_600_000),
+      pollMs: int(env, 'SWITCHBOARD_POLL_MS', 500, 10, 60_000),
+      startDelayMs: int(env, 'SWITCHBOARD_RUN_START_DELAY_MS', 0, 0, 60_000),
+      runTimeLimitMs: int(env, 'SWITCHBOARD_RUN_TIME_LIMIT_MS', 120_000, 100, 3_600_000),
+      stepLimit: int(env, 'SWITCHBOARD_RUN_STEP_LIMIT', 50, 1, 10_000),
+      webAllowHosts: Object.freeze((env.SWITCHBOARD_WEB_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
+      webTimeoutMs: int(env, 'SWITCHBOARD_WEB_TIMEOUT_MS', 10_000, 100, 120_000),
+      webMaxBytes: int(env, 'SWITCHBOARD_WEB_MAX_BYTES', 1_048_576, 1_024, 104_857_600),
+    }),
+    llm: Object.freeze(llmConfig(env, environment)),
   };
   return Object.freeze(cfg);
 }

@@ -49,4 +49,11 @@ export function installErrorHandling(app: FastifyInstance): void {
     if ((body as Buffer).length === 0) return done(null, undefined);
     done(new ApiError('unsupported_media_type', 'The body must be application/json.'), undefined);
   });
+
+  // No body at all is validated as {} (fastify would validate it as null): run starts take
+  // "nothing or {}", and routes with required fields answer missing_field. A JSON null stays a
+  // body that is not an object (422 invalid_body).
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
+  });
 }

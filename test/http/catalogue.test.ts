@@ -54,16 +54,6 @@ const SPEC_TABLE: [number, string, string][] = [
 
 // Codes whose endpoints are not built yet, with the issue that raises them. Shrinks to empty.
 const NOT_YET_RAISED: Record<string, string> = {
-  missing_idempotency_key: 'issue 3 (run starts) / issue 4 (enrollments)',
-  invalid_idempotency_key: 'issue 3',
-  idempotency_in_progress: 'issue 3',
-  idempotency_outcome_unknown: 'issue 3',
-  idempotency_key_reused: 'issue 3',
-  account_out_of_credit: 'issue 3',
-  key_spend_cap_reached: 'issue 3',
-  workflow_empty: 'issue 3',
-  run_rate_limited: 'issue 3',
-  concurrency_limited: 'issue 3',
   automation_not_published: 'issue 4',
   contact_exists: 'issue 5',
   contact_do_not_contact: 'issue 5',

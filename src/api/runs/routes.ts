@@ -1,0 +1,174 @@
+// Workflow runs: start a run, list a workflow's runs, get a run. The route file is the contract.
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../http/app.js';
+import { notFound } from '../../http/errors.js';
+import { pageRequest, toPage } from '../../http/pagination.js';
+import { meta, v1Responses } from '../../http/route.js';
+import { DateTime, ListEnvelope, ListQuery, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
+import { idempotent } from '../../idempotency/index.js';
+import { RUN_STATUSES, RUN_TRIGGERS, STEP_STATUSES } from '../../engine/run-status.js';
+import { iso, isoOrNull } from '../../lib/time.js';
+import { getWorkflow } from '../workflows/store.js';
+import { startApiRun } from './service.js';
+import { getRun, getRunSteps, listRuns, type RunListRow, type RunStepRow } from './store.js';
+
+const RunStatus = StringEnum(RUN_STATUSES);
+const RunTrigger = StringEnum(RUN_TRIGGERS);
+
+export const StartedRun = Type.Object(
+  { id: Uuid, workflow_id: Uuid, status: RunStatus, trigger: RunTrigger, created_at: DateTime },
+  { title: 'StartedRun' },
+);
+
+const runListFields = {
+  id: Uuid,
+  workflow_id: Uuid,
+  status: RunStatus,
+  trigger: RunTrigger,
+  summary: Type.String({ description: 'One line on how it went.' }),
+  created_at: DateTime,
+  started_at: Nullable(DateTime),
+  finished_at: Nullable(DateTime),
+};
+export const RunInList = Type.Object(runListFields, { title: 'RunInList' });
+export const RunDetail = Type.Object(
+  {
+    ...runListFields,
+    billed_micros: Type.Integer({ description: 'Billed so far, in micros; 1,000,000 micros = US$1.' }),
+    steps: Type.Array(
+      Type.Object({
+        node_id: Type.String(),
+        node_kind: Type.String(),
+        status: StringEnum(STEP_STATUSES),
+        ms: Type.Integer(),
+        error: Nullable(Type.String()),
+      }),
+      { description: 'One per block, in the order they ran.' },
+    ),
+  },
+  { title: 'RunDetail' },
+);
+
+const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
+const StartBody = Type.Object({}, { additionalProperties: false, description: 'Empty, or {}: the body takes no inputs in v1.' });
+const StartHeaders = Type.Object({
+  'idempotency-key': Type.Optional(Type.String({ description: 'Required: 8 to 64 printable characters without spaces.' })),
+});
+const ListRunsQuery = Type.Object(ListQuery, { additionalProperties: false });
+
+function renderListRun(r: RunListRow): Static<typeof RunInList> {
+  return {
+    id: r.id,
+    workflow_id: r.workflow_id,
+    status: r.status,
+    trigger: r.trigger,
+    summary: r.summary,
+    created_at: iso(r.created_at),
+    started_at: isoOrNull(r.started_at),
+    finished_at: isoOrNull(r.finished_at),
+  };
+}
+
+function stepMs(s: RunStepRow, now: number): number {
+  // A step still running reports the time elapsed so far.
+  if (s.status === 'running' && s.started_at) return Math.max(0, Math.round(now - s.started_at.getTime()));
+  return s.ms;
+}
+
+export function registerRunRoutes(app: FastifyInstance, deps: AppDeps): void {
+  app.post(
+    '/workflows/:id/runs',
+    {
+      config: meta({ scope: 'workflows:run', write: true }),
+      schema: {
+        operationId: 'startRun',
+        summary: 'Start a run',
+        description:
+          'Starts a run of the workflow; answers at once with the queued run. Idempotency-Key is required: a retry with the same key ' +
+          'and request returns the first answer with Idempotent-Replay: true and never starts a second run.',
+        tags: ['Workflow runs'],
+        params: IdParams,
+        headers: StartHeaders,
+        body: StartBody,
+        response: v1Responses({ 202: StartedRun }, [402, 409, 415, 413, 422]),
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params as Static<typeof IdParams>;
+      const auth = request.auth!;
+      const run = await idempotent(
+        request,
+        reply,
+        { db: deps.db, accountId: auth.accountId, lockTimeoutMs: deps.config.idempotencyLockTimeoutMs, required: true },
+        async (tx) => {
+          const r = await startApiRun(tx, {
+            accountId: auth.accountId,
+            keyId: auth.keyId,
+            workflowId: id,
+            startDelayMs: deps.config.engine.startDelayMs,
+          });
+          return {
+            status: 202,
+            body: { id: r.id, workflow_id: r.workflow_id, status: r.status, trigger: r.trigger, created_at: iso(r.created_at) },
+          };
+        },
+      );
+      return run;
+    },
+  );
+
+  app.get(
+    '/workflows/:id/runs',
+    {
+      config: meta({ scope: 'workflows:read', write: false }),
+      schema: {
+        operationId: 'listWorkflowRuns',
+        summary: "List a workflow's runs",
+        description: 'Newest first, however started.',
+        tags: ['Workflow runs'],
+        params: IdParams,
+        querystring: ListRunsQuery,
+        response: v1Responses({ 200: ListEnvelope(RunInList, 'RunList') }),
+      },
+    },
+    async (request) => {
+      const { id } = request.params as Static<typeof IdParams>;
+      const q = request.query as Static<typeof ListRunsQuery>;
+      const accountId = request.auth!.accountId;
+      const page = pageRequest(deps.cursors, request, q, { workflow_id: id });
+      if (!(await getWorkflow(deps.db, accountId, id))) throw notFound('workflow');
+      const after = page.after ? { createdAt: new Date(String(page.after[0])), id: String(page.after[1]) } : null;
+      const rows = await listRuns(deps.db, accountId, id, after, page.limit + 1);
+      return toPage(deps.cursors, page, rows, (r) => [iso(r.created_at), r.id], renderListRun);
+    },
+  );
+
+  app.get(
+    '/runs/:id',
+    {
+      config: meta({ scope: 'workflows:read', write: false }),
+      schema: {
+        operationId: 'getRun',
+        summary: 'Get a run',
+        description: 'Poll until status is final; every few seconds is sufficient.',
+        tags: ['Workflow runs'],
+        params: IdParams,
+        response: v1Responses({ 200: RunDetail }),
+      },
+    },
+    async (request) => {
+      const { id } = request.params as Static<typeof IdParams>;
+      const accountId = request.auth!.accountId;
+      const run = await getRun(deps.db, accountId, id);
+      if (!run) throw notFound('run');
+      const steps = await getRunSteps(deps.db, accountId, id);
+      const now = Date.now();
+      return {
+        ...renderListRun(run),
+        billed_micros: run.billed_micros,
+        steps: steps.map((s) => ({ node_id: s.node_id, node_kind: s.node_kind, status: s.status as never, ms: stepMs(s, now), error: s.error })),
+      };
+    },
+  );
+}

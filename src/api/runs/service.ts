@@ -1,0 +1,51 @@
+// Starting a workflow run through the API: the checks of the spec's Start-a-run row, in order,
+// inside the idempotent transaction (so a replay of a started run never meets its own limits).
+import type { Queryable } from '../../db/db.js';
+import { accountOutOfCredit, keyCapReached } from '../../engine/billing/index.js';
+import { ApiError, notFound } from '../../http/errors.js';
+import { limitsFor } from '../../limits/tiers.js';
+import { apiRunCounts, insertRun, lockAccountForStart, workflowForStart, type StartedRunRow } from './store.js';
+
+export interface StartInput {
+  accountId: string;
+  keyId: string;
+  workflowId: string;
+  startDelayMs: number;
+}
+
+export async function startApiRun(tx: Queryable, input: StartInput): Promise<StartedRunRow> {
+  const wf = await workflowForStart(tx, input.accountId, input.workflowId);
+  if (!wf) throw notFound('workflow');
+  if (wf.blocks === 0) throw new ApiError('workflow_empty', 'This workflow has no blocks, so there is nothing to run.');
+
+  const account = await lockAccountForStart(tx, input.accountId);
+  if (await accountOutOfCredit(tx, input.accountId)) {
+    throw new ApiError('account_out_of_credit', 'The account is out of AI credit; no run was started.');
+  }
+  if (await keyCapReached(tx, input.accountId, input.keyId)) {
+    throw new ApiError('key_spend_cap_reached', "This key has used its monthly spend cap; no run was started.");
+  }
+
+  const limits = limitsFor(account.tier, account);
+  const counts = await apiRunCounts(tx, input.accountId);
+  if (limits.runStartsPerMinute !== null && counts.recent >= limits.runStartsPerMinute) {
+    // A start fits again when the oldest start that pushes the count over leaves the 60 s window.
+    const oldest = counts.recentTimes[counts.recent - limits.runStartsPerMinute];
+    const wait = Math.max(1, Math.ceil((oldest.getTime() + 60_000 - Date.now()) / 1000));
+    throw new ApiError('run_rate_limited', `The account started ${counts.recent} API runs in the last minute, as many as its plan allows.`, {
+      headers: { 'retry-after': String(wait) },
+    });
+  }
+  if (limits.concurrentRuns !== null && counts.active >= limits.concurrentRuns) {
+    throw new ApiError('concurrency_limited', `The account has ${counts.active} API runs queued or running, as many as its plan allows.`, {
+      headers: { 'retry-after': '10' },
+    });
+  }
+  return insertRun(tx, {
+    accountId: input.accountId,
+    workflowId: input.workflowId,
+    trigger: 'api',
+    keyId: input.keyId,
+    startDelayMs: input.startDelayMs,
+  });
+}
