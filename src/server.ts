@@ -8,10 +8,12 @@ import { buildApp, type App, type AppDeps } from './http/app.js';
 import { CursorCodec } from './http/cursor.js';
 import type { Retirement } from './http/retirements.js';
 import { MemoryCounter, PostgresCounter, RedisCounter, type WindowCounter } from './limits/window-counter.js';
+import { deleteExpiredKeys } from './idempotency/store.js';
 import { loadSecrets } from './secrets/store.js';
 
 export const CURSOR_SECRET = 'cursor';
 const SECRET_REFRESH_MS = 60_000;
+const IDEMPOTENCY_REAP_MS = 10 * 60_000;
 
 export function makeCounters(config: Config, db: Db): { requests: WindowCounter; failedAuth: WindowCounter } {
   let c: WindowCounter;
@@ -49,6 +51,12 @@ export async function createApp(config: Config, db: Db, opts: StartOptions = {})
     );
   }, SECRET_REFRESH_MS);
   refresh.unref();
-  onClose.push(() => clearInterval(refresh));
+  // Idempotency keys are remembered for 24 hours; the reaper removes older ones (a lookup also
+  // treats an expired row as absent, so the reaper only keeps the table small).
+  const reaper = setInterval(() => {
+    deleteExpiredKeys(db).catch((err) => app.log.warn({ err }, 'idempotency reaper failed'));
+  }, IDEMPOTENCY_REAP_MS);
+  reaper.unref();
+  onClose.push(() => clearInterval(refresh), () => clearInterval(reaper));
   return app;
 }

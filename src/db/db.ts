@@ -28,6 +28,12 @@ export interface Db extends Queryable {
    * process owns PGlite, so there it is an in-process mutex).
    */
   withLock<T>(key: number, fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Calls onNotify for every NOTIFY on `channel` (payload as sent) until the returned function is
+   * called. Delivery is best effort: a listener may miss notifications while it reconnects, so
+   * callers also poll.
+   */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 

@@ -116,6 +116,14 @@ export class PgliteDb implements Db {
     return this.lockMutex.run(() => this.transaction(fn));
   }
 
+  async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
+    // In-process: a NOTIFY committed by any query on this instance reaches the callback.
+    const unsubscribe = await this.pg.listen(channel, onNotify);
+    return async () => {
+      if (!this.closed) await unsubscribe();
+    };
+  }
+
   /** A copy of the whole database (tests build a migrated template once and load it per file). */
   dump(): Promise<File | Blob> {
     return this.pg.dumpDataDir('none');

@@ -27,8 +27,12 @@ export class PostgresDb implements Db {
   readonly capabilities = Object.freeze({ multiProcess: true, notify: true });
   readonly pool: pg.Pool;
   private closed = false;
+  private readonly listeners = new Set<() => Promise<void>>();
 
-  constructor(connectionString: string, max = 10) {
+  constructor(
+    private readonly connectionString: string,
+    max = 10,
+  ) {
     this.pool = new pg.Pool({ connectionString, max, types });
     // An idle client that errors (server restart) must not crash the process; the pool drops it.
     this.pool.on('error', () => {});
@@ -68,9 +72,76 @@ export class PostgresDb implements Db {
     });
   }
 
+  /**
+   * LISTEN needs a connection of its own that stays open (a pooled one goes back to the pool).
+   * On an error or a dropped connection it reconnects with a growing delay, and calls onNotify
+   * once after reconnecting, since notifications sent in the gap are lost.
+   */
+  async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
+    let client: pg.Client | null = null;
+    let stopped = false;
+    let retry: NodeJS.Timeout | null = null;
+    let delay = 100;
+    const discard = (c: pg.Client) => {
+      c.removeAllListeners();
+      c.on('error', () => {}); // a late error from a client being discarded must not crash us
+      c.end().catch(() => {});
+    };
+    const reconnectLater = () => {
+      if (stopped || retry) return;
+      retry = setTimeout(() => {
+        retry = null;
+        connect().then(
+          () => onNotify(''),
+          () => reconnectLater(),
+        );
+      }, delay);
+      delay = Math.min(delay * 2, 5_000);
+    };
+    const connect = async (): Promise<void> => {
+      const c = new pg.Client({ connectionString: this.connectionString, types });
+      const lost = () => {
+        discard(c);
+        if (client === c) client = null;
+        reconnectLater();
+      };
+      c.on('notification', (msg) => {
+        if (msg.channel === channel) onNotify(msg.payload ?? '');
+      });
+      c.on('error', lost);
+      c.on('end', lost);
+      try {
+        await c.connect();
+        await c.query(`listen ${pg.escapeIdentifier(channel)}`);
+      } catch (err) {
+        discard(c);
+        throw err;
+      }
+      if (stopped) return discard(c);
+      client = c;
+      delay = 100;
+    };
+    await connect();
+    const unlisten = async () => {
+      stopped = true;
+      this.listeners.delete(unlisten);
+      if (retry) clearTimeout(retry);
+      const c = client;
+      client = null;
+      if (c) {
+        c.removeAllListeners();
+        c.on('error', () => {});
+        await c.end().catch(() => {});
+      }
+    };
+    this.listeners.add(unlisten);
+    return unlisten;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await Promise.allSettled([...this.listeners].map((u) => u()));
     await this.pool.end();
   }
 }

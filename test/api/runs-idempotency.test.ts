@@ -149,3 +149,15 @@ describe('idempotency on run starts', () => {
     expect(await runs(S.a.id)).toBe(before + 1);
   });
 });
+
+describe('idempotency key retention', () => {
+  it('the reaper deletes keys older than 24 hours and keeps the rest', async () => {
+    const { deleteExpiredKeys } = await import('../../src/idempotency/store.js');
+    await post(S.a.workflows.wf, 'reap-keep-1');
+    await post(S.a.workflows.wf, 'reap-drop-1');
+    await t.db.query(`update idempotency_keys set expires_at = now() - interval '1 second' where key = 'reap-drop-1'`);
+    expect(await deleteExpiredKeys(t.db)).toBeGreaterThanOrEqual(1);
+    const left = await t.db.query<{ key: string }>(`select key from idempotency_keys where key in ('reap-keep-1', 'reap-drop-1')`);
+    expect(left.map((r) => r.key)).toEqual(['reap-keep-1']);
+  });
+});

@@ -1,0 +1,130 @@
+// Checks on a workflow definition as a whole (run when it is saved: fixture, hub) and the order
+// the executor runs its blocks in.
+import type { Block, BlockDef, EdgeDef } from '../types.js';
+import { BLOCK_ID_RE, placeholders } from './text.js';
+
+/** Config fields holding `{{block_id}}` templates, by kind: their names must be inputs. */
+const TEMPLATE_FIELDS: Record<string, string> = { agent: 'prompt', 'transform.template': 'template' };
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const q = JSON.stringify;
+
+/**
+ * null when the definition is acceptable, else one message naming the block or edge at fault.
+ * Defensive about shapes: definitions arrive as parsed JSON.
+ */
+export function validateWorkflow(
+  blocks: readonly BlockDef[],
+  edges: readonly EdgeDef[],
+  registry: ReadonlyMap<string, Block>,
+): string | null {
+  if (!Array.isArray(blocks)) return 'blocks must be an array';
+  if (!Array.isArray(edges)) return 'edges must be an array';
+  const kinds = [...registry.keys()].join(', ');
+  const ids = new Set<string>();
+  for (const [i, b] of blocks.entries()) {
+    if (!isObject(b)) return `blocks[${i}] must be an object with id, kind and config`;
+    if (typeof b.id !== 'string' || !BLOCK_ID_RE.test(b.id)) {
+      return `blocks[${i}].id must be 1 to 64 letters, digits, '_', '.' or '-' (starting with a letter or digit)`;
+    }
+    if (ids.has(b.id)) return `duplicate block id ${q(b.id)}`;
+    ids.add(b.id);
+    const block = typeof b.kind === 'string' ? registry.get(b.kind) : undefined;
+    if (!block) return `block ${q(b.id)}: ${q(b.kind)} is not a block kind (kinds: ${kinds})`;
+    if (!isObject(b.config)) return `block ${q(b.id)}: config must be an object`;
+    const bad = block.validate(b.config);
+    if (bad) return `block ${q(b.id)} (${b.kind}): ${bad}`;
+  }
+  const seen = new Set<string>();
+  for (const [i, e] of edges.entries()) {
+    if (!isObject(e) || typeof e.from !== 'string' || typeof e.to !== 'string') {
+      return `edges[${i}] must be an object with from and to block ids`;
+    }
+    for (const end of ['from', 'to'] as const) {
+      const id = e[end] as string;
+      if (!ids.has(id)) return `edges[${i}].${end}: no block with id ${q(id)}`;
+    }
+    if (e.from === e.to) return `edges form a cycle: ${e.from} → ${e.to} (a workflow is a DAG)`;
+    const pair = `${e.from}\u0000${e.to}`;
+    if (seen.has(pair)) return `duplicate edge ${e.from} → ${e.to}`;
+    seen.add(pair);
+  }
+  const cycle = findCycle(blocks, edges);
+  if (cycle) return `edges form a cycle: ${cycle.join(' → ')} (a workflow is a DAG)`;
+  // A placeholder naming a block that does not feed this one would render as nothing: refuse it.
+  for (const b of blocks) {
+    const field = TEMPLATE_FIELDS[b.kind];
+    if (!field) continue;
+    const feeding = new Set(edges.filter((e) => e.to === b.id).map((e) => e.from));
+    for (const name of placeholders(String(b.config[field]))) {
+      if (!feeding.has(name)) {
+        return ids.has(name)
+          ? `block ${q(b.id)}: config.${field} uses {{${name}}} but ${q(name)} does not feed it (add an edge ${name} → ${b.id})`
+          : `block ${q(b.id)}: config.${field} uses {{${name}}} but there is no block ${q(name)}`;
+      }
+    }
+  }
+  return null;
+}
+
+/** The first cycle met by a depth-first search in array order, spelled out, or null. */
+function findCycle(blocks: readonly BlockDef[], edges: readonly EdgeDef[]): string[] | null {
+  const out = new Map<string, string[]>(blocks.map((b) => [b.id, []]));
+  for (const e of edges) out.get(e.from)?.push(e.to);
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  // Iterative, so a long chain cannot overflow the stack.
+  for (const start of blocks) {
+    if (state.has(start.id)) continue;
+    const stack: Array<{ id: string; next: number }> = [{ id: start.id, next: 0 }];
+    state.set(start.id, 'open');
+    path.push(start.id);
+    while (stack.length) {
+      const top = stack[stack.length - 1];
+      const succ = out.get(top.id)!;
+      if (top.next < succ.length) {
+        const to = succ[top.next++];
+        if (state.get(to) === 'open') return [...path.slice(path.indexOf(to)), to];
+        if (!state.has(to)) {
+          state.set(to, 'open');
+          path.push(to);
+          stack.push({ id: to, next: 0 });
+        }
+      } else {
+        state.set(top.id, 'done');
+        path.pop();
+        stack.pop();
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * The blocks in an order where every block comes after the blocks feeding it. Stable: among the
+ * blocks ready at any moment, the one earliest in the array goes first, so a chain written in
+ * order runs in that order. Throws on a cycle or an edge to an unknown block (validate first).
+ */
+export function topologicalOrder(blocks: readonly BlockDef[], edges: readonly EdgeDef[]): BlockDef[] {
+  const index = new Map(blocks.map((b, i) => [b.id, i]));
+  const indegree = blocks.map(() => 0);
+  const succ: number[][] = blocks.map(() => []);
+  for (const e of edges) {
+    const from = index.get(e.from);
+    const to = index.get(e.to);
+    if (from === undefined || to === undefined) throw new Error(`edge ${e.from} → ${e.to} names an unknown block`);
+    succ[from].push(to);
+    indegree[to]++;
+  }
+  const done = blocks.map(() => false);
+  const order: BlockDef[] = [];
+  // O(n²) scan for the earliest ready block: workflows are small, and this keeps the tie rule obvious.
+  while (order.length < blocks.length) {
+    const next = indegree.findIndex((d, i) => d === 0 && !done[i]);
+    if (next < 0) throw new Error('edges form a cycle (a workflow is a DAG)');
+    done[next] = true;
+    order.push(blocks[next]);
+    for (const t of succ[next]) indegree[t]--;
+  }
+  return order;
+}

@@ -1,0 +1,39 @@
+// Providers chosen by configuration (DESIGN 8): the LLM and source.web's guarded GET.
+import type { Config } from '../../config.js';
+import type { Providers } from '../types.js';
+import { createLocalLlm } from './llm/local.js';
+import { createOpenAiCompatibleLlm } from './llm/openai-compatible.js';
+import { fetchText, type WebOptions } from './web.js';
+
+export { blockedAddressReason, isPublicAddress } from './address.js';
+export { WebFetchError } from './web.js';
+export { LlmError, chatCompletionsUrl } from './llm/openai-compatible.js';
+export { createLocalLlm, estimateTokens } from './llm/local.js';
+export { createOpenAiCompatibleLlm } from './llm/openai-compatible.js';
+
+export function createProviders(
+  config: Pick<Config, 'llm' | 'engine'>,
+  /** Test seam for the web resolver. */
+  web: Pick<WebOptions, 'resolve'> = {},
+): Providers {
+  const { llm } = config;
+  const provider =
+    llm.provider === 'openai-compatible'
+      ? createOpenAiCompatibleLlm({
+          // config.ts refuses openai-compatible without a base URL; this guards hand-built configs.
+          baseUrl: llm.baseUrl ?? missing('SWITCHBOARD_LLM_BASE_URL'),
+          apiKey: llm.apiKey,
+          model: llm.model,
+          timeoutMs: llm.timeoutMs,
+        })
+      : createLocalLlm();
+  const webOptions: WebOptions = { allowHosts: config.engine.webAllowHosts.map((h) => h.toLowerCase()), ...web };
+  return {
+    llm: provider,
+    fetchText: (url, opts) => fetchText(url, opts, webOptions),
+  };
+}
+
+function missing(name: string): never {
+  throw new Error(`the openai-compatible LLM provider needs ${name}`);
+}

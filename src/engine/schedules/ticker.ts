@@ -1,0 +1,52 @@
+// Starts the runs of workflows whose schedule is due (trigger `schedule`). Occurrences missed
+// while no process was running are not replayed one by one: a late tick starts one run and moves
+// the schedule to its next future occurrence. Schedule runs never count toward the API limits.
+import type { Db } from '../../db/db.js';
+import { insertRun } from '../../api/runs/store.js';
+import { nextOccurrence } from './cron.js';
+import { claimDueSchedule, setNextAt } from './store.js';
+
+/** Starts every due scheduled run (one transaction each); returns how many started. */
+export async function tickSchedules(db: Db, startDelayMs: number, max = 100): Promise<number> {
+  let started = 0;
+  for (; started < max; started++) {
+    const did = await db.transaction(async (tx) => {
+      const due = await claimDueSchedule(tx);
+      if (!due) return false;
+      await insertRun(tx, { accountId: due.account_id, workflowId: due.id, trigger: 'schedule', keyId: null, startDelayMs });
+      const now = new Date();
+      const from = due.schedule_next_at > now ? due.schedule_next_at : now;
+      await setNextAt(tx, due.account_id, due.id, nextOccurrence(due.schedule, due.schedule_timezone, from));
+      return true;
+    });
+    if (!did) break;
+  }
+  return started;
+}
+
+/** Runs tickSchedules every `everyMs` until stopped. */
+export class ScheduleTicker {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly db: Db,
+    private readonly startDelayMs: number,
+    private readonly everyMs: number,
+    private readonly onError: (err: unknown) => void,
+  ) {}
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      this.running = tickSchedules(this.db, this.startDelayMs).catch(this.onError);
+    }, this.everyMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+}
