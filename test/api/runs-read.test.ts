@@ -30,7 +30,7 @@ beforeAll(async () => {
           ],
           workflows: [
             { ref: 'wf', name: 'w', blocks, edges: [{ from: 'src', to: 'tpl' }] },
-            { ref: 'quiet', name: 'never run', blocks, edges: [] },
+            { ref: 'quiet', name: 'never run', blocks, edges: [{ from: 'src', to: 'tpl' }] },
           ],
         })),
       },
