@@ -25,10 +25,17 @@ export interface Check {
 const pad = (s: string, n: number, right = false) => (right ? s.padStart(n) : s.padEnd(n));
 const fmt = (n: number, d = 2) => (Number.isFinite(n) ? n.toFixed(d) : '-');
 
+/** Percent of a core at a request rate → µs of CPU per request. */
+export function perRequest(pctOfCore: number, reqPerSec: number): string {
+  return reqPerSec > 0 ? String(Math.round((pctOfCore / 100 / reqPerSec) * 1e6)) : '-';
+}
+
 export function formatTable(rows: readonly Row[]): string {
   // cpu: percent of one core used by the server / load generator / PostgreSQL / anything else, and
   // the machine's idle share; "other" well above 0 means someone else's work skewed the case.
-  const head = ['store', 'case', 'rate limit', 'req/s', 'p50 ms', 'p99 ms', 'x bare', 'non-2xx', 'cpu srv/gen/pg/other, idle'];
+  // µs/req: CPU time the server (and PostgreSQL) spent per request — steadier than req/s when
+  // other work shares the machine, so it is the figure to compare between runs.
+  const head = ['store', 'case', 'rate limit', 'req/s', 'p50 ms', 'p99 ms', 'x bare', 'non-2xx', 'cpu srv/gen/pg/other, idle', 'srv µs/req', 'pg µs/req'];
   const body = rows.map((r) => [
     r.store,
     r.label,
@@ -40,9 +47,11 @@ export function formatTable(rows: readonly Row[]): string {
     // Errors and timeouts are failures too; show them beside non-2xx rather than hide them.
     String(r.m.non2xx) + (r.m.errors || r.m.timeouts ? ` (+${r.m.errors} err, ${r.m.timeouts} t/o)` : ''),
     r.cpu ? `${r.cpu.serverPct}/${r.cpu.loadgenPct}/${r.cpu.postgresPct}/${r.cpu.otherPct}%, ${r.cpu.idlePct}%` : '-',
+    r.cpu ? perRequest(r.cpu.serverPct, r.m.reqPerSec) : '-',
+    r.cpu && r.store === 'postgres' ? perRequest(r.cpu.postgresPct, r.m.reqPerSec) : '-',
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const numeric = [false, false, false, true, true, true, true, true, true];
+  const numeric = [false, false, false, true, true, true, true, true, true, true, true];
   const line = (cells: string[]) => cells.map((c, i) => pad(c, widths[i], numeric[i])).join('  ');
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
 }

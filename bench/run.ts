@@ -1,6 +1,7 @@
 // `npm run bench`: bare Fastify vs Switchboard's workflow reads, on PGlite and PostgreSQL, at 50
 // connections, each server in its own child process and the load generator here. Prints a table
 // and the acceptance checks, and writes bench/results/latest.json. See bench/args.ts for flags.
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -49,6 +50,17 @@ async function dropPending(): Promise<void> {
     log(`bench: could not drop ${pendingDrop.name}: ${(err as Error).message}`);
   } finally {
     await c.end().catch(() => {});
+  }
+}
+
+/** Which code was measured: others edit src/ while benches run, so a result names its tree. */
+function sourceVersion(): { commit: string | null; modified: string[] } {
+  const git = (args: string[]) => execFileSync('git', args, { cwd: ROOT, timeout: 5_000, encoding: 'utf8' }).trim();
+  try {
+    const modified = git(['status', '--porcelain', '--', 'src']).split('\n').filter(Boolean).map((l) => l.slice(3));
+    return { commit: git(['rev-parse', '--short', 'HEAD']), modified };
+  } catch {
+    return { commit: null, modified: [] };
   }
 }
 
@@ -204,6 +216,7 @@ async function main(): Promise<void> {
   assertLoopback(adminUrl);
   const stores: Array<'pglite' | 'postgres'> = args.store === 'both' ? ['pglite', 'postgres'] : [args.store];
   const started = new Date();
+  const source = sourceVersion();
   const profileDir = args.profile ? path.join(RESULTS, 'profiles', started.toISOString().replace(/[:.]/g, '-')) : null;
   const ctx: Ctx = { args, profileDir, rows: [], seeding: {} };
 
@@ -244,6 +257,7 @@ async function main(): Promise<void> {
   console.log('');
   console.log(formatTable(ctx.rows));
   console.log(`\nbaseline (bare Fastify, mean of start and end): ${n(Math.round(baseline))} req/s`);
+  console.log(`source: ${source.commit ?? 'unknown commit'}${source.modified.length ? ` + uncommitted changes in ${source.modified.join(', ')}` : ''}`);
   for (const [store, s] of Object.entries(ctx.seeding)) {
     console.log(`seeding ${store}: ${(s.seedMs / 1000).toFixed(1)} s (child ready after ${(s.readyMs / 1000).toFixed(1)} s)`);
   }
@@ -256,6 +270,7 @@ async function main(): Promise<void> {
     machine: { node: process.version, cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model ?? null, platform: `${os.platform()} ${os.release()}`, postgres: pgVersion },
     options: { ...args, stores },
     machine_busy_before_start: atRest,
+    source,
     baseline_req_per_sec: Math.round(baseline),
     seeding: ctx.seeding,
     rows: ctx.rows,

@@ -11,11 +11,13 @@ import { ACCOUNT_USAGE } from './cli/account.js';
 import { SEED_USAGE } from './cli/seed.js';
 import { MIGRATE_USAGE } from './cli/migrate.js';
 import { CURSOR_SECRET_USAGE } from './cli/cursor-secret.js';
+import { RUNS_USAGE } from './cli/runs.js';
 
 const USAGE = `Usage: switchboard <command> [options]
 
 Commands:
-  serve [--role api|worker|all]   serve the HTTP API (the engine is not built yet: every role runs just the API)
+  serve [--role api|worker|all]   serve the HTTP API and run the engine (role all, the default), or one of them
+  worker                          the engine only, no HTTP (serve --role worker); PostgreSQL only
   migrate                         apply pending database migrations
   seed FILE [--json]              load a fixture file in one transaction; print refs, ids and new key values
   keys create --account ID --by USER_ID --name NAME [--scopes a,b] [--expires ISO] [--cap MICROS] [--json]
@@ -25,6 +27,8 @@ Commands:
   account show --account ID [--json]
   account set --account ID [--tier T] [--state S] [--subscription S] [--credit MICROS] [--api-open true|false]
       [--requests-per-minute N|default] [--run-starts-per-minute N|default] [--concurrent-runs N|default]
+  runs start --workflow ID [--account ID] [--json]
+  runs show|approve|reject|cancel RUN_ID [--account ID]
   cursor-secret rotate            new list-cursor signing secret (running servers use it after a restart)
   help [COMMAND]                  this text, or a command's
 
@@ -39,6 +43,7 @@ const COMMAND_USAGE: Record<string, string> = {
   seed: SEED_USAGE,
   migrate: MIGRATE_USAGE,
   'cursor-secret': CURSOR_SECRET_USAGE,
+  runs: RUNS_USAGE,
 };
 
 /** How long an operator command waits for a server that holds the data dir but is still starting. */
@@ -61,7 +66,16 @@ export async function main(argv: string[]): Promise<number> {
   if (cmd === 'help' || cmd === '--help' || cmd === '-h') {
     const topic = rest[0];
     if (topic === 'serve') return emitHelp((await import('./cli/serve.js')).SERVE_USAGE);
+    if (topic === 'worker') return emitHelp((await import('./cli/serve.js')).WORKER_USAGE);
     return emitHelp(topic && Object.hasOwn(COMMAND_USAGE, topic) ? COMMAND_USAGE[topic] : USAGE);
+  }
+  if (cmd === 'worker') {
+    const { WORKER_USAGE, serve } = await import('./cli/serve.js');
+    if (rest.includes('--help') || rest.includes('-h')) return emitHelp(WORKER_USAGE);
+    if (rest.length) return usageError(`worker takes no arguments, got ${JSON.stringify(rest[0])}`, WORKER_USAGE);
+    const config = configOrNull();
+    if (!config) return 1;
+    return serve(config, 'worker', { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) });
   }
   if (cmd === 'serve') {
     const { SERVE_USAGE, parseServeArgs, serve } = await import('./cli/serve.js');

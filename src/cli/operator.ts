@@ -8,6 +8,7 @@ import { KEYS } from './keys.js';
 import { MIGRATE } from './migrate.js';
 import { CommandError, failed, type CommandContext, type CommandResult } from './result.js';
 import { SEED, seedInputFile } from './seed.js';
+import { RUNS } from './runs.js';
 
 const COMMANDS: Readonly<Record<string, OperatorCommand<any>>> = Object.freeze({
   keys: KEYS,
@@ -15,6 +16,7 @@ const COMMANDS: Readonly<Record<string, OperatorCommand<any>>> = Object.freeze({
   seed: SEED,
   'cursor-secret': CURSOR_SECRET_CMD,
   migrate: MIGRATE,
+  runs: RUNS,
 });
 
 export const OPERATOR_COMMAND_NAMES = Object.freeze(Object.keys(COMMANDS));

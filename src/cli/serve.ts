@@ -1,5 +1,6 @@
 // `switchboard serve`: opens the store, migrates (or checks the schema), serves the HTTP API and,
-// on the embedded store, the admin socket; shuts down cleanly on SIGTERM/SIGINT.
+// on the embedded store, the admin socket, and runs the engine (role all or worker); shuts down
+// cleanly on SIGTERM/SIGINT. `switchboard worker` is `serve --role worker`: the engine only.
 import { pino, type LoggerOptions } from 'pino';
 import type { Config } from '../config.js';
 import type { Db } from '../db/db.js';
@@ -11,13 +12,29 @@ import { startAdminServer, type AdminServer } from '../admin/server.js';
 import { socketPath } from '../admin/protocol.js';
 import { choiceArg, parseCommandArgs } from './args.js';
 import { filesContext, runOperatorCommand } from './operator.js';
+import { createEngine, type Engine } from '../engine/engine.js';
 
 export const SERVE_USAGE = `Usage:
   switchboard serve [--role api|worker|all]
 
   Serves the HTTP API on HOST:PORT (HTTPS when TLS_CERT_FILE and TLS_KEY_FILE are set). The role
-  decides what the process runs (default all: API + engine workers). The engine is not built yet,
-  so today every role runs just the API and nothing else.`;
+  decides what the process runs:
+    all     (default) the API and the engine that executes workflow runs
+    api     the API only; runs are executed by worker processes
+    worker  the engine only, no HTTP (the same as \`switchboard worker\`); PostgreSQL only
+  Any number of api and worker processes may share one PostgreSQL database.`;
+
+export const WORKER_USAGE = `Usage:
+  switchboard worker
+
+  Runs the engine only (no HTTP): claims queued workflow runs and executes them, up to
+  SWITCHBOARD_WORKER_CONCURRENCY at once. The same as \`switchboard serve --role worker\`. Needs
+  PostgreSQL (DATABASE_URL): the embedded store is owned by one process, and there
+  \`switchboard serve\` runs the engine itself.`;
+
+export const WORKER_NEEDS_POSTGRES =
+  'a separate worker needs PostgreSQL (set DATABASE_URL): the embedded store is owned by one process, ' +
+  'and there `switchboard serve` (role all) runs the engine itself';
 
 export type Role = 'api' | 'worker' | 'all';
 
@@ -53,12 +70,18 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
   let db: Db | null = null;
   let app: App | null = null;
   let admin: AdminServer | null = null;
+  let engine: Engine | null = null;
   const release = async () => {
-    await Promise.allSettled([app?.close(), admin?.close()]);
+    // The engine finishes or releases its runs while the store is still open.
+    await Promise.allSettled([engine?.stop(), app?.close(), admin?.close()]);
     await db?.close(); // on PGlite this also releases the data-dir lock
   };
+  if (role === 'worker' && !config.databaseUrl) {
+    io.err(`error: ${WORKER_NEEDS_POSTGRES}\n`);
+    return 1;
+  }
 
-  let address: string;
+  let address: string | null = null;
   try {
     db = await openDb(config);
     if (config.autoMigrate) {
@@ -70,8 +93,8 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
       // Rolling deploys migrate first; until then /readyz answers 503 and says why.
       if (have < want) log.warn({ schema: have, expected: want }, 'schema is older than this release; run `switchboard migrate`');
     }
-    app = await createApp(config, db, { logger: loggerOptions(config) });
-    if (db.kind === 'pglite') {
+    if (role !== 'worker') app = await createApp(config, db, { logger: loggerOptions(config) });
+    if (app && db.kind === 'pglite') {
       // Only this process may open the data dir, so operator commands come to it over this socket.
       const store = db;
       admin = await startAdminServer(
@@ -80,20 +103,24 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
         log.child({ component: 'admin' }),
       );
     }
-    address = await app.listen({ port: config.port, host: config.host });
+    if (app) address = await app.listen({ port: config.port, host: config.host });
+    if (role !== 'api') {
+      engine = createEngine(db, config, log.child({ component: 'engine' }));
+      await engine.start();
+    }
   } catch (err) {
     await release().catch(() => {});
     io.err(`error: the server did not start: ${err instanceof Error ? err.message : String(err)}\n`);
     return 1;
   }
 
-  // The engine is not built yet: every role serves just the API; say so rather than pretend.
-  const roleNote = role === 'api' ? 'role api' : `role ${role} (the engine is not built yet: API only)`;
-  io.out(
-    `switchboard listening on ${address}; ${roleNote}; store: ${describeStore(config)}` +
-      (admin ? `; admin socket: ${admin.path}` : '') +
-      '\n',
-  );
+  // Development providers are named at start-up (DESIGN 8), where an operator sees them.
+  const engineNote = engine
+    ? `engine: up to ${config.engine.concurrency} runs at once, LLM provider ${config.llm.provider}` +
+      (config.llm.provider === 'local' ? ' (development, offline)' : '')
+    : 'no engine';
+  const head = address ? `switchboard listening on ${address}; role ${role}` : `switchboard worker running (owner ${engine!.owner})`;
+  io.out(`${head}; ${engineNote}; store: ${describeStore(config)}` + (admin ? `; admin socket: ${admin.path}` : '') + '\n');
 
   return new Promise<number>((resolve) => {
     let stopping = false;

@@ -129,7 +129,7 @@ describe('main', () => {
     }
     expect(c.out()).toMatch(/Usage: switchboard <command>/);
     expect(c.out()).toMatch(/switchboard keys set-cap/);
-    expect(c.out()).toMatch(/every role runs just the API/);
+    expect(c.out()).toMatch(/serve the HTTP API and run the engine/);
     expect(c.err()).toBe('');
   });
 });

@@ -2,6 +2,8 @@
 // once even with several tickers, never counted toward the API limits; bad schedules are refused
 // when the fixture is loaded.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configWith } from '../../src/config.js';
+import { createEngine } from '../../src/engine/engine.js';
 import { nextOccurrence } from '../../src/engine/schedules/cron.js';
 import { tickSchedules } from '../../src/engine/schedules/ticker.js';
 import { FixtureError } from '../../src/fixtures/read.js';
@@ -72,6 +74,26 @@ describe('workflow schedules', () => {
     expect(await tickSchedules(t.db, 0)).toBe(1);
     expect((await runsOf(S.a.workflows.paris)).length).toBe(1);
     expect((await nextAt(S.a.workflows.paris))!.getTime()).toBeGreaterThan(Date.now());
+  });
+
+  it('a running engine starts due schedules and runs them to the end', async () => {
+    const config = configWith({});
+    const engine = createEngine(t.db, configWith({ engine: { ...config.engine, pollMs: 50 } }));
+    await engine.start();
+    try {
+      await t.db.query(`update workflows set schedule_next_at = now() where id = $1`, [S.a.workflows.plain]);
+      await t.db.query(`update workflows set schedule = '*/5 * * * *' where id = $1`, [S.a.workflows.plain]);
+      const deadline = Date.now() + 10_000;
+      let runs: { status: string; trigger: string }[] = [];
+      while (Date.now() < deadline) {
+        runs = await t.db.query('select status, trigger from workflow_runs where workflow_id = $1', [S.a.workflows.plain]);
+        if (runs.length && runs[0].status === 'succeeded') break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(runs).toEqual([{ status: 'succeeded', trigger: 'schedule' }]);
+    } finally {
+      await engine.stop();
+    }
   });
 
   it('refuses a bad cron expression or time zone when the fixture is loaded', async () => {

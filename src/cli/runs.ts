@@ -1,0 +1,146 @@
+// `switchboard runs start|show|approve|reject|cancel`: what the hub does with workflow runs.
+// Manual starts never count toward the API's run limits (those count `api` runs only). The moves
+// follow the run state machine (run-status.ts): a run in a state that cannot move is refused with
+// exit code 1 and says what state it is in.
+import type { Db } from '../db/db.js';
+import { getRun, getRunSteps, insertRun } from '../api/runs/store.js';
+import { isUuid } from '../lib/ids.js';
+import { canMove, type RunStatus } from '../engine/run-status.js';
+import { approveRun, cancelRun, findRun, findWorkflowToStart, rejectRun, type RunState } from '../engine/scheduler/store.js';
+import { diskContext, execute, type OperatorCommand } from './command.js';
+import { parseCommandArgs, show, uuidArg, type ParsedArgs } from './args.js';
+import { CommandError, UsageError, done, iso, json, table, type CommandContext, type CommandResult } from './result.js';
+
+export const RUNS_USAGE = `Usage:
+  switchboard runs start --workflow ID [--account ID] [--json]
+  switchboard runs show RUN_ID [--account ID] [--json]
+  switchboard runs approve RUN_ID [--account ID]
+  switchboard runs reject RUN_ID [--account ID]
+  switchboard runs cancel RUN_ID [--account ID]
+
+  start    queues a run (trigger "manual"); the account is the workflow's unless given.
+           Manual runs never count toward the API's run limits.
+  approve  a run awaiting approval continues from its approval block
+  reject   a run awaiting approval ends "rejected"
+  cancel   a queued, running or awaiting run ends "cancelled"; a worker executing it stops
+  --account  narrows the lookup to one account (ids are unique anyway)`;
+
+type Move = 'approve' | 'reject' | 'cancel';
+
+type RunsArgs =
+  | { action: 'start'; workflowId: string; accountId: string | null; json: boolean }
+  | { action: 'show'; runId: string; accountId: string | null; json: boolean }
+  | { action: Move; runId: string; accountId: string | null };
+
+function optionalAccount(p: ParsedArgs): string | null {
+  return p.strings.has('account') ? uuidArg(p, 'account') : null;
+}
+
+function runIdArg(p: ParsedArgs): string {
+  const id = p.positionals[0];
+  if (id === undefined) throw new UsageError('the run id is required');
+  if (!isUuid(id)) throw new UsageError(`the run id must be a UUID, got ${show(id)}`);
+  return id.toLowerCase();
+}
+
+function parse(args: readonly string[]): RunsArgs {
+  const [action, ...rest] = args;
+  switch (action) {
+    case 'start': {
+      const p = parseCommandArgs(rest, { strings: ['workflow', 'account'], flags: ['json'] });
+      return { action, workflowId: uuidArg(p, 'workflow'), accountId: optionalAccount(p), json: p.flags.has('json') };
+    }
+    case 'show': {
+      const p = parseCommandArgs(rest, { strings: ['account'], flags: ['json'], positionals: { min: 0, max: 1 } });
+      return { action, runId: runIdArg(p), accountId: optionalAccount(p), json: p.flags.has('json') };
+    }
+    case 'approve':
+    case 'reject':
+    case 'cancel': {
+      const p = parseCommandArgs(rest, { strings: ['account'], positionals: { min: 0, max: 1 } });
+      return { action, runId: runIdArg(p), accountId: optionalAccount(p) };
+    }
+    case undefined:
+      throw new UsageError('runs needs an action: start, show, approve, reject or cancel');
+    default:
+      throw new UsageError(`unknown runs action ${show(action)}`);
+  }
+}
+
+const TARGET: Record<Move, RunStatus> = { approve: 'running', reject: 'rejected', cancel: 'cancelled' };
+const PAST: Record<Move, string> = { approve: 'approved', reject: 'rejected', cancel: 'cancelled' };
+const WHO_CAN: Record<Move, string> = {
+  approve: 'only a run awaiting approval can be approved',
+  reject: 'only a run awaiting approval can be rejected',
+  cancel: 'a run that has ended cannot be cancelled',
+};
+const DO: Record<Move, typeof approveRun> = { approve: approveRun, reject: rejectRun, cancel: cancelRun };
+
+async function requireRun(db: Db, runId: string, accountId: string | null): Promise<RunState> {
+  const run = await findRun(db, runId, accountId);
+  if (!run) throw new CommandError(accountId ? `no run ${runId} in account ${accountId}` : `no run ${runId}`);
+  return run;
+}
+
+async function move(db: Db, action: Move, runId: string, accountId: string | null): Promise<CommandResult> {
+  const run = await requireRun(db, runId, accountId);
+  // The state machine decides; the UPDATE re-checks the status, so a run that moved since the
+  // read above (finished, cancelled elsewhere) is refused rather than overwritten.
+  if (canMove(run.status, TARGET[action]) && (await db.transaction((tx) => DO[action](tx, run.account_id, run.id)))) {
+    const next = action === 'approve' ? '; it continues from its approval block' : '';
+    return done(`run ${run.id} ${PAST[action]}${next}`);
+  }
+  const now = await requireRun(db, runId, accountId);
+  throw new CommandError(`run ${run.id} is ${now.status}: ${WHO_CAN[action]}`);
+}
+
+async function run(db: Db, a: RunsArgs): Promise<CommandResult> {
+  switch (a.action) {
+    case 'start': {
+      const wf = await findWorkflowToStart(db, a.workflowId, a.accountId);
+      if (!wf) throw new CommandError(a.accountId ? `no workflow ${a.workflowId} in account ${a.accountId}` : `no workflow ${a.workflowId}`);
+      if (wf.block_count === 0) throw new CommandError(`workflow ${wf.id} has no blocks: add blocks before starting it`);
+      const started = await db.transaction((tx) =>
+        insertRun(tx, { accountId: wf.account_id, workflowId: wf.id, trigger: 'manual', keyId: null, startDelayMs: 0 }),
+      );
+      if (a.json) {
+        return done(json({ ...started, account_id: wf.account_id, created_at: iso(started.created_at) }));
+      }
+      return done(`started run ${started.id} of workflow ${wf.id} (account ${wf.account_id}); status ${started.status}`);
+    }
+    case 'show': {
+      const found = await requireRun(db, a.runId, a.accountId);
+      const detail = (await getRun(db, found.account_id, found.id))!;
+      const steps = await getRunSteps(db, found.account_id, found.id);
+      if (a.json) {
+        return done(
+          json({
+            id: detail.id,
+            account_id: found.account_id,
+            workflow_id: detail.workflow_id,
+            status: detail.status,
+            trigger: detail.trigger,
+            summary: detail.summary,
+            created_at: iso(detail.created_at),
+            started_at: iso(detail.started_at),
+            finished_at: iso(detail.finished_at),
+            billed_micros: Number(detail.billed_micros),
+            steps: steps.map((s) => ({ ...s, started_at: iso(s.started_at), finished_at: iso(s.finished_at) })),
+          }),
+        );
+      }
+      const head = `run ${detail.id} of workflow ${detail.workflow_id}: ${detail.status} (${detail.summary}); billed ${detail.billed_micros} micros\n`;
+      if (!steps.length) return done(head + 'no steps yet');
+      return done(head + table(['BLOCK', 'KIND', 'STATUS', 'MS', 'ERROR'], steps.map((s) => [s.node_id, s.node_kind, s.status, String(s.ms), s.error ?? ''])));
+    }
+    default:
+      return move(db, a.action, a.runId, a.accountId);
+  }
+}
+
+export const RUNS: OperatorCommand<RunsArgs> = { usage: RUNS_USAGE, parse, run: (db, a) => run(db, a) };
+
+/** `runs …` with the arguments after "runs". */
+export function runsCommand(db: Db, args: readonly string[], ctx: CommandContext = diskContext()): Promise<CommandResult> {
+  return execute(RUNS, db, args, ctx);
+}

@@ -1,0 +1,195 @@
+// The engine (DESIGN 8): claims ready workflow runs from the runs table and executes them, up to
+// config.engine.concurrency at once. It is a small loop over three parts that share one resources
+// object: the Waker (when to look for work), the scheduler (claim, lease, heartbeat) and the
+// executor (one run's blocks and steps). Any number of engines may share a PostgreSQL database;
+// SKIP LOCKED claims and fenced writes keep each run with exactly one of them at a time.
+import os from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { Config } from '../config.js';
+import type { Db } from '../db/db.js';
+import type { Billing, Block, Providers } from './types.js';
+import { executeRun, type RunOutcome } from './executor/executor.js';
+import { Lease } from './scheduler/lease.js';
+import { silentLog, type EngineLog } from './scheduler/log.js';
+import { claimRuns, releaseLease, type ClaimedRun } from './scheduler/store.js';
+import { ScheduleTicker } from './schedules/ticker.js';
+import { Waker } from './waker.js';
+import { createBlockRegistry } from './blocks/index.js';
+import { createProviders } from './providers/index.js';
+import { createBilling } from './billing/index.js';
+
+export type { EngineLog } from './scheduler/log.js';
+
+export interface EngineResources {
+  db: Db;
+  config: Config;
+  blocks: ReadonlyMap<string, Block>;
+  providers: Providers;
+  billing: Billing;
+  log: EngineLog;
+  /** Written into lease_owner: which process holds a run (`host:pid:random`). */
+  owner: string;
+}
+
+export interface EngineOptions extends Omit<EngineResources, 'log' | 'owner'> {
+  log?: EngineLog;
+  owner?: string;
+  /** How long stop() lets in-flight blocks finish before it releases their runs (default 5 s). */
+  stopGraceMs?: number;
+}
+
+export interface EngineStats {
+  claimed: number;
+  /** Runs this engine took to an end (succeeded, failed, partial) or to awaiting approval. */
+  settled: number;
+  /** Runs this engine stopped working on because the lease was lost or the run cancelled. */
+  lost: number;
+  /** Runs that threw (store errors): their lease was released for a retry. */
+  errored: number;
+}
+
+export function engineOwner(): string {
+  return `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+}
+
+interface InFlight {
+  lease: Lease;
+  done: Promise<void>;
+}
+
+/** Cron schedules fire on minute boundaries; a one-second tick starts them within a second. */
+const SCHEDULE_TICK_MS = 1_000;
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
+
+export class Engine {
+  readonly resources: EngineResources;
+  readonly stats: EngineStats = { claimed: 0, settled: 0, lost: 0, errored: 0 };
+  private readonly waker: Waker;
+  /** Starts the runs of workflows whose cron schedule is due (trigger `schedule`). */
+  private readonly schedules: ScheduleTicker;
+  private readonly inFlight = new Map<string, InFlight>();
+  private readonly stopGraceMs: number;
+  private loop: Promise<void> | null = null;
+  private stopping = false;
+
+  constructor(opts: EngineOptions) {
+    const { log, owner, stopGraceMs, ...rest } = opts;
+    this.resources = Object.freeze({ ...rest, log: log ?? silentLog, owner: owner ?? engineOwner() });
+    this.stopGraceMs = stopGraceMs ?? 5_000;
+    this.waker = new Waker(this.resources.db, this.resources.config.engine.pollMs, this.resources.log);
+    this.schedules = new ScheduleTicker(this.resources.db, this.resources.config.engine.startDelayMs, SCHEDULE_TICK_MS, (err) =>
+      this.resources.log.error({ err }, 'starting scheduled runs failed'),
+    );
+  }
+
+  get owner(): string {
+    return this.resources.owner;
+  }
+
+  /** Runs executing now. */
+  get busy(): number {
+    return this.inFlight.size;
+  }
+
+  /** Resolves once the engine listens for new runs; the first claim is already under way. */
+  async start(): Promise<void> {
+    if (this.loop) throw new Error('the engine is already started');
+    await this.waker.start();
+    this.schedules.start();
+    this.loop = this.claimLoop();
+    this.resources.log.info({ owner: this.owner, concurrency: this.resources.config.engine.concurrency }, 'engine started');
+  }
+
+  /**
+   * No new claims; in-flight runs get stopGraceMs to finish their blocks; runs still going then
+   * are released (lease expired now, so another worker takes them over at once, resuming at the
+   * step they were in) and this engine writes nothing more to them.
+   */
+  async stop(): Promise<void> {
+    if (!this.loop || this.stopping) return;
+    this.stopping = true;
+    await this.schedules.stop();
+    await this.waker.stop();
+    await this.loop;
+    const settled = Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
+    await Promise.race([settled, sleep(this.stopGraceMs)]);
+    const left = [...this.inFlight.values()];
+    for (const f of left) f.lease.lose('the engine is stopping');
+    await Promise.allSettled(left.map((f) => releaseLease(this.resources.db, f.lease.fence)));
+    // The executors saw the lease lost and write nothing more; give them a moment to unwind.
+    await Promise.race([Promise.allSettled(left.map((f) => f.done)), sleep(1_000)]);
+    this.resources.log.info({ owner: this.owner, released: left.length }, 'engine stopped');
+  }
+
+  private async claimLoop(): Promise<void> {
+    const { db, config, owner, log } = this.resources;
+    while (!this.stopping) {
+      const free = config.engine.concurrency - this.inFlight.size;
+      let claimed = 0;
+      if (free > 0) {
+        try {
+          const runs = await claimRuns(db, owner, config.engine.leaseMs, free);
+          for (const run of runs) this.launch(run);
+          claimed = runs.length;
+        } catch (err) {
+          // The store is down or busy: the next poll tries again.
+          log.error({ err }, 'claiming runs failed');
+        }
+      }
+      // Found work and still has room: there may be more (a claim can come up short when another
+      // worker locked some candidates first), so look again at once; the queue is drained only
+      // when a claim finds nothing.
+      if (claimed > 0 && this.inFlight.size < config.engine.concurrency) continue;
+      await this.waker.wait();
+    }
+  }
+
+  private launch(run: ClaimedRun): void {
+    const { db, config, log, owner } = this.resources;
+    this.stats.claimed++;
+    const fence = { accountId: run.account_id, runId: run.id, attempt: run.attempt, owner };
+    const lease = new Lease(fence, db, config.engine.leaseMs, log);
+    lease.start();
+    const key = `${run.account_id}/${run.id}`;
+    log.debug({ runId: run.id, attempt: run.attempt, resumed: run.previous_status === 'running' }, 'run claimed');
+    const done = executeRun(this.resources, run, lease)
+      .then(
+        (outcome: RunOutcome) => {
+          if (outcome === 'lost') {
+            this.stats.lost++;
+            log.info({ runId: run.id, attempt: run.attempt, reason: lease.reason }, 'stopped working on a run');
+          } else {
+            this.stats.settled++;
+            log.debug({ runId: run.id, outcome }, 'run settled');
+          }
+        },
+        async (err: unknown) => {
+          // A store error mid-run: let another attempt (perhaps ours) resume it from its steps now
+          // rather than after the lease runs out.
+          this.stats.errored++;
+          log.error({ err, runId: run.id, attempt: run.attempt }, 'run execution failed; releasing it for a retry');
+          lease.lose('execution failed');
+          await releaseLease(db, fence).catch(() => {});
+        },
+      )
+      .finally(() => {
+        lease.stop();
+        this.inFlight.delete(key);
+        this.waker.wake(); // a slot came free
+      });
+    this.inFlight.set(key, { lease, done });
+  }
+}
+
+/** The engine a server or worker process runs: the real blocks, providers and billing. */
+export function createEngine(db: Db, config: Config, log?: EngineLog): Engine {
+  return new Engine({
+    db,
+    config,
+    blocks: createBlockRegistry(config),
+    providers: createProviders(config),
+    billing: createBilling(db),
+    log,
+  });
+}

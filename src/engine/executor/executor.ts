@@ -1,0 +1,285 @@
+// Executes one claimed run: its blocks in plan order, each recorded as a step before and after
+// it runs, until the run ends (succeeded, failed, partial), parks at an approval, or the lease is
+// lost. Resumable: a block whose step already succeeded is not run again (its stored output feeds
+// its successors); a step found `running` (the previous worker died in it) runs again with the
+// same effectKey, so blocks and billing that record that key do their side effect once.
+import { performance } from 'node:perf_hooks';
+import type { Config } from '../../config.js';
+import type { Db, Queryable } from '../../db/db.js';
+import type { Billing, Block, BlockContext, BlockDef, BlockOutput, BlockResult, Providers, RunRef } from '../types.js';
+import { Lease, LeaseLost } from '../scheduler/lease.js';
+import type { EngineLog } from '../scheduler/log.js';
+import { fencedTouch, finishRun, parkForApproval, runTiming, type ClaimedRun, type FinalStatus } from '../scheduler/store.js';
+import { planWorkflow, type Plan } from './plan.js';
+import { endStep, insertRunningStep, insertSkippedStep, loadRunDefinition, loadSteps, type StepRow } from './store.js';
+
+/** What the executor needs from the engine (the engine's shared resources). */
+export interface ExecutorResources {
+  db: Db;
+  config: Config;
+  blocks: ReadonlyMap<string, Block>;
+  providers: Providers;
+  billing: Billing;
+  log: EngineLog;
+}
+
+export type RunOutcome = FinalStatus | 'awaiting_approval' | 'lost';
+
+export const TIME_LIMIT = 'Stopped: time limit reached';
+export const STEP_LIMIT = 'Stopped: step limit reached';
+export const SPEND_LIMIT = 'Stopped: spend limit reached';
+/**
+ * A run claimed this many times without ending is ended `failed`: something (a block that kills
+ * its process, a bug) stops every worker that tries it, and retrying forever would hide that.
+ * Generous, since approvals and clean shutdowns also count as claims.
+ */
+export const MAX_ATTEMPTS = 25;
+
+/** One line for a summary: whitespace collapsed, cut short. */
+function oneLine(s: string, max = 300): string {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > max ? t.slice(0, max - 1) + '…' : t;
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Resolves when the signal aborts (never rejects), and cleans up its listener when asked. */
+function whenAborted(signal: AbortSignal): { promise: Promise<{ status: 'aborted' }>; dispose(): void } {
+  let onAbort: () => void = () => {};
+  const promise = new Promise<{ status: 'aborted' }>((resolve) => {
+    onAbort = () => resolve({ status: 'aborted' });
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return { promise, dispose: () => signal.removeEventListener('abort', onAbort) };
+}
+
+export async function executeRun(res: ExecutorResources, claimed: ClaimedRun, lease: Lease): Promise<RunOutcome> {
+  try {
+    return await new RunExecution(res, claimed, lease).run();
+  } catch (err) {
+    if (err instanceof LeaseLost) {
+      lease.lose(err.message);
+      return 'lost';
+    }
+    throw err;
+  }
+}
+
+class RunExecution {
+  private readonly accountId: string;
+  private readonly runId: string;
+
+  constructor(
+    private readonly res: ExecutorResources,
+    private readonly claimed: ClaimedRun,
+    private readonly lease: Lease,
+  ) {
+    this.accountId = claimed.account_id;
+    this.runId = claimed.id;
+  }
+
+  async run(): Promise<RunOutcome> {
+    const { db, config } = this.res;
+    if (this.claimed.attempt > MAX_ATTEMPTS) {
+      return this.finish('failed', `Failed: the run was started ${MAX_ATTEMPTS} times without finishing (its workers kept stopping)`);
+    }
+    const def = await loadRunDefinition(db, this.accountId, this.runId);
+    if (!def) throw new LeaseLost('the run no longer exists');
+    if (!def.workflow_found) return this.finish('failed', 'Failed: the workflow no longer exists');
+    const planned = planWorkflow(def.blocks, def.edges);
+    if (!planned.ok) return this.finish('failed', oneLine(`Failed: ${planned.error}`));
+    const plan = planned.plan;
+
+    const steps = new Map<string, StepRow>((await loadSteps(db, this.accountId, this.runId)).map((s) => [s.node_id, s]));
+    const timing = await runTiming(db, this.accountId, this.runId);
+    // The deadline on this process's monotonic clock, from the database's view of elapsed time
+    // (no dependence on this machine's wall clock agreeing with the database's).
+    const deadline = performance.now() + config.engine.runTimeLimitMs - (timing?.elapsed_ms ?? 0);
+    const ref: RunRef = {
+      accountId: this.accountId,
+      runId: this.runId,
+      workflowId: def.workflow_id,
+      projectId: def.project_id,
+      keyId: def.key_id,
+      attempt: this.claimed.attempt,
+    };
+    return this.runBlocks(plan, steps, ref, deadline);
+  }
+
+  private async runBlocks(plan: Plan, steps: Map<string, StepRow>, ref: RunRef, deadline: number): Promise<RunOutcome> {
+    const { config } = this.res;
+    const total = plan.order.length;
+    const outputs = new Map<string, BlockOutput>();
+    let done = 0;
+    // Every step row is one block execution started; seq numbers them in start order.
+    let executions = steps.size;
+    let nextSeq = Math.max(0, ...[...steps.values()].map((s) => s.seq)) + 1;
+    const running = (n: number) => `Running: ${n} of ${total} blocks`;
+
+    for (const block of plan.order) {
+      const prior = steps.get(block.id);
+      if (prior?.status === 'succeeded') {
+        outputs.set(block.id, prior.output ?? { text: '' });
+        done++;
+        continue;
+      }
+      if (prior && (prior.status === 'failed' || prior.status === 'skipped')) {
+        // The step's end and the run's end are written together, so this means the run row was
+        // changed by hand; end it as the step did.
+        return this.finish('failed', oneLine(`Failed: ${block.id}: ${prior.error ?? 'the step failed'}`));
+      }
+      if (!prior && performance.now() >= deadline) return this.stopBefore(block, nextSeq, TIME_LIMIT);
+      if (!prior && executions >= config.engine.stepLimit) return this.stopBefore(block, nextSeq, STEP_LIMIT);
+
+      let seq: number;
+      if (prior) {
+        // Resuming: a step left `running` by a dead worker, or `awaiting` after an approval. It keeps
+        // its row and effectKey; an awaiting step stays `awaiting` until the block answers, so a
+        // crash here still resumes it as approved.
+        seq = prior.seq;
+        if (performance.now() >= deadline) {
+          return this.finishWithStep(seq, 'partial', TIME_LIMIT, { status: 'failed', ms: prior.ms, error: TIME_LIMIT });
+        }
+        await this.fenced(running(done), async () => {});
+      } else {
+        seq = nextSeq++;
+        executions++;
+        await this.fenced(running(done), (tx) =>
+          insertRunningStep(tx, {
+            accountId: this.accountId,
+            runId: this.runId,
+            seq,
+            nodeId: block.id,
+            nodeKind: block.kind,
+            effectKey: `${this.runId}:${block.id}`,
+          }),
+        );
+      }
+
+      const inputs: Record<string, BlockOutput> = {};
+      for (const p of plan.preds.get(block.id) ?? []) inputs[p] = outputs.get(p)!;
+      const started = performance.now();
+      const { result, timedOut } = await this.execute(block, ref, inputs, prior?.status === 'awaiting', deadline);
+      const ms = Math.max(0, Math.round(performance.now() - started)) + (prior?.ms ?? 0);
+      if (this.lease.lost) return 'lost';
+
+      if (timedOut) return this.finishWithStep(seq, 'partial', TIME_LIMIT, { status: 'failed', ms, error: TIME_LIMIT });
+      switch (result.status) {
+        case 'succeeded': {
+          outputs.set(block.id, result.output);
+          done++;
+          await this.fenced(done === total ? null : running(done), (tx) =>
+            endStep(tx, this.accountId, this.runId, seq, { status: 'succeeded', ms, output: result.output }),
+          );
+          break;
+        }
+        case 'awaiting':
+          return this.park(block, seq, ms);
+        case 'limit':
+          return this.finishWithStep(seq, 'partial', SPEND_LIMIT, { status: 'failed', ms, error: result.error });
+        case 'failed':
+          return this.finishWithStep(seq, 'failed', oneLine(`Failed: ${block.id}: ${result.error}`), { status: 'failed', ms, error: result.error });
+      }
+    }
+    return this.finish('succeeded', null);
+  }
+
+  /**
+   * Runs one block under the run's time limit and the lease: the block's signal aborts at
+   * whichever comes first, and the executor stops waiting for it then even if the block ignores
+   * its signal (its late answer is dropped).
+   */
+  private async execute(
+    block: BlockDef,
+    run: RunRef,
+    inputs: Record<string, BlockOutput>,
+    approved: boolean,
+    deadline: number,
+  ): Promise<{ result: BlockResult; timedOut: boolean }> {
+    const impl = this.res.blocks.get(block.kind);
+    if (!impl) return { result: { status: 'failed', error: `unknown block kind ${JSON.stringify(block.kind)}` }, timedOut: false };
+    const invalid = impl.validate(block.config);
+    if (invalid !== null) return { result: { status: 'failed', error: `invalid config: ${invalid}` }, timedOut: false };
+
+    const timeLimit = new AbortController();
+    const timer = setTimeout(() => timeLimit.abort(new Error(TIME_LIMIT)), Math.max(0, deadline - performance.now()));
+    const signal = AbortSignal.any([timeLimit.signal, this.lease.signal]);
+    const stop = whenAborted(signal);
+    const ctx: BlockContext = {
+      run,
+      block,
+      inputs,
+      db: this.res.db,
+      providers: this.res.providers,
+      billing: this.res.billing,
+      effectKey: `${this.runId}:${block.id}`,
+      signal,
+      approved,
+    };
+    try {
+      const answer = await Promise.race([
+        Promise.resolve()
+          .then(() => impl.execute(ctx))
+          .catch((err: unknown): BlockResult => ({ status: 'failed', error: message(err) || 'the block threw an error' })),
+        stop.promise,
+      ]);
+      const timedOut = timeLimit.signal.aborted;
+      if (answer.status === 'aborted') return { result: { status: 'failed', error: TIME_LIMIT }, timedOut };
+      return { result: answer, timedOut: timedOut && answer.status !== 'succeeded' };
+    } finally {
+      clearTimeout(timer);
+      stop.dispose();
+    }
+  }
+
+  /**
+   * One fenced transaction: renews the lease and sets the summary (null keeps it) while locking
+   * the run row, then runs `fn`. A lost fence throws LeaseLost, which rolls `fn` back too.
+   */
+  private async fenced(summary: string | null, fn: (tx: Queryable) => Promise<void>): Promise<void> {
+    if (this.lease.lost) throw new LeaseLost(this.lease.reason ?? 'lease lost');
+    await this.res.db.transaction(async (tx) => {
+      if (!(await fencedTouch(tx, this.lease.fence, this.res.config.engine.leaseMs, summary))) {
+        throw new LeaseLost('the lease was lost (taken over by another worker, or the run was cancelled)');
+      }
+      await fn(tx);
+    });
+  }
+
+  private async finish(status: FinalStatus, summary: string | null, step?: (tx: Queryable) => Promise<void>): Promise<RunOutcome> {
+    if (this.lease.lost) return 'lost';
+    await this.res.db.transaction(async (tx) => {
+      // The run's end first: it is the fence, and it locks the run row for the step write.
+      if (!(await finishRun(tx, this.lease.fence, status, summary))) throw new LeaseLost('the lease was lost before the run could end');
+      if (step) await step(tx);
+    });
+    return status;
+  }
+
+  private finishWithStep(seq: number, status: FinalStatus, summary: string, end: Parameters<typeof endStep>[4]): Promise<RunOutcome> {
+    return this.finish(status, summary, (tx) => endStep(tx, this.accountId, this.runId, seq, end));
+  }
+
+  /** A limit reached before `block` could start: the run ends `partial`, the block shows why. */
+  private stopBefore(block: BlockDef, seq: number, reason: string): Promise<RunOutcome> {
+    return this.finish('partial', reason, (tx) =>
+      insertSkippedStep(tx, { accountId: this.accountId, runId: this.runId, seq, nodeId: block.id, nodeKind: block.kind }, reason),
+    );
+  }
+
+  private async park(block: BlockDef, seq: number, ms: number): Promise<RunOutcome> {
+    if (this.lease.lost) return 'lost';
+    await this.res.db.transaction(async (tx) => {
+      if (!(await parkForApproval(tx, this.lease.fence, oneLine(`Awaiting approval: ${block.id}`)))) {
+        throw new LeaseLost('the lease was lost before the run could wait for approval');
+      }
+      await endStep(tx, this.accountId, this.runId, seq, { status: 'awaiting', ms });
+    });
+    // The run no longer has a worker: the heartbeat must not try to renew a lease it gave up.
+    this.lease.stop();
+    return 'awaiting_approval';
+  }
+}

@@ -1,0 +1,268 @@
+// The workflow_runs table as the engine's queue (DESIGN 8): claiming, lease renewal and release,
+// and the fenced writes a worker makes to a run it holds. Every write after a claim carries the
+// Fence: it matches only while this worker's attempt still owns a `running` run, so a worker whose
+// lease was taken over, or whose run was cancelled, changes nothing.
+import type { Queryable } from '../../db/db.js';
+import { RUNS_CHANNEL } from '../../api/runs/store.js';
+import type { RunStatus } from '../run-status.js';
+
+/** Who may write to a claimed run: the claim's attempt, by this owner. */
+export interface Fence {
+  accountId: string;
+  runId: string;
+  attempt: number;
+  owner: string;
+}
+
+export interface ClaimedRun {
+  account_id: string;
+  id: string;
+  workflow_id: string;
+  key_id: string | null;
+  attempt: number;
+  /** queued on first claim; running when an expired lease or an approval is picked up. */
+  previous_status: 'queued' | 'running';
+}
+
+// A run is ready when it is queued, or running without a live lease (its worker died, it was
+// released at shutdown, or it was just approved), and its run_at has come.
+const ready = (t: string): string =>
+  `${t}.status in ('queued', 'running') and ${t}.run_at <= now()
+   and (${t}.lease_expires_at is null or ${t}.lease_expires_at < now())`;
+
+/**
+ * Claims up to `limit` ready runs in one statement, fairly across accounts: every account with
+ * ready work gets its oldest run in the first round, its second oldest in the second round, and so
+ * on (round-robin by rank), so one account's thousands of queued runs cannot starve another's one.
+ *
+ * - `accts` lists the accounts with non-final runs by a loose index scan (one index probe per
+ *   account, not one row per queued run).
+ * - `ranked` takes each account's oldest ready runs (at most `limit` each) without locking;
+ *   `candidates` keeps the first rounds of them, with room to spare for rows that a concurrent
+ *   claimer locks first (a claim that comes up short is simply followed by another).
+ * - the inner select looks the candidates up by primary key (the `= any (array(...))` conditions
+ *   steer the planner to the index; a plain join lets it scan the whole table), and locks them
+ *   in round order with SKIP LOCKED, so concurrent claimers
+ *   never take the same run and never wait on each other; the locked rows are re-checked against
+ *   the ready condition, so a run claimed by another worker in between is not taken twice.
+ * The same statement reclaims a `running` run whose lease expired: that is the reaper.
+ */
+export async function claimRuns(db: Queryable, owner: string, leaseMs: number, limit: number): Promise<ClaimedRun[]> {
+  return db.query<ClaimedRun>(
+    `with recursive accts as (
+       (select account_id from workflow_runs where status in ('queued', 'running') order by account_id limit 1)
+       union all
+       select (select w.account_id from workflow_runs w
+                where w.status in ('queued', 'running') and w.account_id > a.account_id
+                order by w.account_id limit 1)
+         from accts a where a.account_id is not null
+     ),
+     ranked as (
+       select c.account_id, c.id, c.run_at,
+              row_number() over (partition by c.account_id order by c.run_at, c.id) as round
+         from accts a
+         cross join lateral (
+           select w.account_id, w.id, w.run_at from workflow_runs w
+            where w.account_id = a.account_id and ${ready('w')}
+            order by w.run_at, w.id limit $3
+         ) c
+        where a.account_id is not null
+     ),
+     candidates as (
+       select * from ranked order by round, run_at, id limit $3 * 2 + 8
+     )
+     update workflow_runs r
+        set status = 'running',
+            started_at = coalesce(r.started_at, now()),
+            summary = case when r.status = 'queued' then 'Running' else r.summary end,
+            lease_owner = $1,
+            lease_expires_at = now() + ($2::int * interval '1 millisecond'),
+            attempt = r.attempt + 1
+       from (select w.account_id, w.id, w.status as previous_status
+               from workflow_runs w join candidates c on c.account_id = w.account_id and c.id = w.id
+              where w.account_id = any (array(select account_id from candidates))
+                and w.id = any (array(select id from candidates))
+                and ${ready('w')}
+              order by c.round, c.run_at, c.id
+              limit $3
+              for update of w skip locked) picked
+      where r.account_id = picked.account_id and r.id = picked.id
+      returning r.account_id, r.id, r.workflow_id, r.key_id, r.attempt, picked.previous_status`,
+    [owner, leaseMs, limit],
+  );
+}
+
+const FENCE = `account_id = $1 and id = $2 and attempt = $3 and lease_owner = $4 and status = 'running'`;
+const fenceParams = (f: Fence): unknown[] => [f.accountId, f.runId, f.attempt, f.owner];
+
+/** Renews the lease; false when it is lost (taken over, cancelled, released): stop at once. */
+export async function renewLease(db: Queryable, f: Fence, leaseMs: number): Promise<boolean> {
+  const rows = await db.query(
+    `update workflow_runs set lease_expires_at = now() + ($5::int * interval '1 millisecond')
+      where ${FENCE} returning 1`,
+    [...fenceParams(f), leaseMs],
+  );
+  return rows.length === 1;
+}
+
+/** Shutdown: the lease ends now, so another worker may take the run over at once. */
+export async function releaseLease(db: Queryable, f: Fence): Promise<boolean> {
+  const rows = await db.query(`update workflow_runs set lease_expires_at = now() where ${FENCE} returning 1`, fenceParams(f));
+  return rows.length === 1;
+}
+
+/**
+ * The first statement of every fenced transaction: locks the run row (so a concurrent claim
+ * waits for this transaction, then sees the renewed lease), renews the lease and optionally sets
+ * the summary. false = the lease is lost and the caller must roll back and stop.
+ */
+export async function fencedTouch(tx: Queryable, f: Fence, leaseMs: number, summary: string | null): Promise<boolean> {
+  const rows = await tx.query(
+    `update workflow_runs
+        set lease_expires_at = now() + ($5::int * interval '1 millisecond'),
+            summary = coalesce($6, summary)
+      where ${FENCE} returning 1`,
+    [...fenceParams(f), leaseMs, summary],
+  );
+  return rows.length === 1;
+}
+
+export type FinalStatus = 'succeeded' | 'failed' | 'partial';
+
+/**
+ * Ends the run (fenced). A `null` summary for `succeeded` is computed from the database clock:
+ * "Succeeded in 3.2 s", the run's time from its start, not counting any wait for approval.
+ */
+export async function finishRun(tx: Queryable, f: Fence, status: FinalStatus, summary: string | null): Promise<boolean> {
+  const rows = await tx.query(
+    `update workflow_runs
+        set status = $5,
+            summary = coalesce($6, 'Succeeded in ' ||
+              to_char(greatest(0, extract(epoch from now() - started_at) - paused_ms / 1000.0), 'FM9999999990.0') || ' s'),
+            finished_at = now(), lease_owner = null, lease_expires_at = null
+      where ${FENCE} returning 1`,
+    [...fenceParams(f), status, summary],
+  );
+  return rows.length === 1;
+}
+
+/** Parks the run at an approval block: no lease, no worker, until someone approves or rejects. */
+export async function parkForApproval(tx: Queryable, f: Fence, summary: string): Promise<boolean> {
+  const rows = await tx.query(
+    `update workflow_runs
+        set status = 'awaiting_approval', summary = $5, awaiting_since = now(),
+            lease_owner = null, lease_expires_at = null
+      where ${FENCE} returning 1`,
+    [...fenceParams(f), summary],
+  );
+  return rows.length === 1;
+}
+
+export interface RunTiming {
+  /** The run's own time so far (from started_at, less time spent awaiting approval). */
+  elapsed_ms: number;
+}
+
+export async function runTiming(db: Queryable, accountId: string, runId: string): Promise<RunTiming | null> {
+  const rows = await db.query<RunTiming>(
+    `select greatest(0, (extract(epoch from now() - started_at) * 1000)::bigint - paused_ms)::bigint as elapsed_ms
+       from workflow_runs where account_id = $1 and id = $2`,
+    [accountId, runId],
+  );
+  return rows[0] ?? null;
+}
+
+// ---- Moves made from outside the engine (operator commands, the hub): not fenced, since no
+// worker holds a run that is awaiting approval, and a cancel is meant to win over its worker.
+
+export interface RunState {
+  account_id: string;
+  id: string;
+  status: RunStatus;
+}
+
+/** A run by id; the account narrows it when given (operator commands may omit it). */
+export async function findRun(db: Queryable, runId: string, accountId: string | null): Promise<RunState | null> {
+  const rows = await db.query<RunState>(
+    `select account_id, id, status from workflow_runs where id = $1 and ($2::uuid is null or account_id = $2::uuid)`,
+    [runId, accountId],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * awaiting_approval → running, with no lease and run_at now, so the next claim resumes it; the
+ * time spent waiting is set aside so it does not count toward the run time limit. Notifies the
+ * workers (delivered on commit).
+ */
+export async function approveRun(tx: Queryable, accountId: string, runId: string): Promise<boolean> {
+  const rows = await tx.query(
+    `update workflow_runs
+        set status = 'running', summary = 'Approved; continuing', run_at = now(),
+            lease_owner = null, lease_expires_at = null,
+            paused_ms = paused_ms + greatest(0, (extract(epoch from now() - coalesce(awaiting_since, now())) * 1000)::bigint),
+            awaiting_since = null
+      where account_id = $1 and id = $2 and status = 'awaiting_approval' returning 1`,
+    [accountId, runId],
+  );
+  if (rows.length === 1) await tx.query(`select pg_notify($1, '')`, [RUNS_CHANNEL]);
+  return rows.length === 1;
+}
+
+/** awaiting_approval → rejected; the awaiting step fails with "Rejected". */
+export async function rejectRun(tx: Queryable, accountId: string, runId: string): Promise<boolean> {
+  const rows = await tx.query(
+    `update workflow_runs
+        set status = 'rejected', summary = 'Rejected', finished_at = now(), awaiting_since = null,
+            lease_owner = null, lease_expires_at = null
+      where account_id = $1 and id = $2 and status = 'awaiting_approval' returning 1`,
+    [accountId, runId],
+  );
+  if (rows.length === 0) return false;
+  await tx.query(
+    `update workflow_run_steps set status = 'failed', error = 'Rejected', finished_at = now()
+      where account_id = $1 and run_id = $2 and status = 'awaiting'`,
+    [accountId, runId],
+  );
+  return true;
+}
+
+/**
+ * Any non-final status → cancelled. A worker executing the run finds its fence gone at its next
+ * write or heartbeat and stops; the step it was in ends `failed` "Cancelled" here, at once.
+ */
+export async function cancelRun(tx: Queryable, accountId: string, runId: string): Promise<boolean> {
+  const rows = await tx.query(
+    `update workflow_runs
+        set status = 'cancelled', summary = 'Cancelled', finished_at = now(), awaiting_since = null,
+            lease_owner = null, lease_expires_at = null
+      where account_id = $1 and id = $2 and status in ('queued', 'running', 'awaiting_approval') returning 1`,
+    [accountId, runId],
+  );
+  if (rows.length === 0) return false;
+  await tx.query(
+    `update workflow_run_steps
+        set status = 'failed', error = 'Cancelled', finished_at = now(),
+            ms = case when started_at is null then ms
+                      else greatest(ms, (extract(epoch from now() - started_at) * 1000)::int) end
+      where account_id = $1 and run_id = $2 and status in ('running', 'awaiting')`,
+    [accountId, runId],
+  );
+  return true;
+}
+
+export interface WorkflowToStart {
+  account_id: string;
+  id: string;
+  block_count: number;
+}
+
+/** The workflow a manual run starts (by id, the account narrowing it when given). */
+export async function findWorkflowToStart(db: Queryable, workflowId: string, accountId: string | null): Promise<WorkflowToStart | null> {
+  const rows = await db.query<WorkflowToStart>(
+    `select account_id, id, case when jsonb_typeof(blocks) = 'array' then jsonb_array_length(blocks) else 0 end as block_count
+       from workflows where id = $1 and ($2::uuid is null or account_id = $2::uuid)`,
+    [workflowId, accountId],
+  );
+  return rows[0] ?? null;
+}
