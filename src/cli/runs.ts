@@ -3,7 +3,7 @@
 // follow the run state machine (run-status.ts): a run in a state that cannot move is refused with
 // exit code 1 and says what state it is in.
 import type { Db } from '../db/db.js';
-import { getRun, getRunSteps, insertRun } from '../api/runs/store.js';
+import { getRun, getRunSteps, insertRun, pagesCreatedByRun } from '../api/runs/store.js';
 import { isUuid } from '../lib/ids.js';
 import { canMove, type RunStatus } from '../engine/run-status.js';
 import { approveRun, cancelRun, findRun, findWorkflowToStart, rejectRun, type RunState } from '../engine/scheduler/store.js';
@@ -112,6 +112,7 @@ async function run(db: Db, a: RunsArgs): Promise<CommandResult> {
       const found = await requireRun(db, a.runId, a.accountId);
       const detail = (await getRun(db, found.account_id, found.id))!;
       const steps = await getRunSteps(db, found.account_id, found.id);
+      const pages = await pagesCreatedByRun(db, found.account_id, found.id);
       if (a.json) {
         return done(
           json({
@@ -126,12 +127,16 @@ async function run(db: Db, a: RunsArgs): Promise<CommandResult> {
             finished_at: iso(detail.finished_at),
             billed_micros: Number(detail.billed_micros),
             steps: steps.map((s) => ({ ...s, started_at: iso(s.started_at), finished_at: iso(s.finished_at) })),
+            pages_created: pages,
           }),
         );
       }
       const head = `run ${detail.id} of workflow ${detail.workflow_id}: ${detail.status} (${detail.summary}); billed ${detail.billed_micros} micros\n`;
       if (!steps.length) return done(head + 'no steps yet');
-      return done(head + table(['BLOCK', 'KIND', 'STATUS', 'MS', 'ERROR'], steps.map((s) => [s.node_id, s.node_kind, s.status, String(s.ms), s.error ?? ''])));
+      const made = pages.map((p) => `\ncreated page ${p.id} "${p.title}" in project ${p.project_id}`).join('');
+      return done(
+        head + table(['BLOCK', 'KIND', 'STATUS', 'MS', 'ERROR'], steps.map((s) => [s.node_id, s.node_kind, s.status, String(s.ms), s.error ?? ''])) + made,
+      );
     }
     default:
       return move(db, a.action, a.runId, a.accountId);

@@ -150,3 +150,12 @@ export async function apiRunCounts(tx: Queryable, accountId: string): Promise<Ap
   );
   return { active: active.n, recent: recent.length, recentTimes: recent.map((r) => r.created_at) };
 }
+
+/** Pages a run created through its output.project blocks (their effect keys start with the run id). */
+export async function pagesCreatedByRun(db: Queryable, accountId: string, runId: string): Promise<{ id: string; title: string; project_id: string }[]> {
+  return db.query(
+    `select id, title, project_id from content_items
+      where account_id = $1 and kind = 'page' and attrs->>'effect_key' like $2 order by created_at, id`,
+    [accountId, `${runId}:%`],
+  );
+}
