@@ -59,6 +59,7 @@ describe('crash of a worker process', () => {
           {
             ref: 'acme',
             name: 'Acme',
+            credit_micros: 10_000_000,
             projects: [{ ref: 'site', name: 'Site' }],
             workflows: [
               {
@@ -67,13 +68,15 @@ describe('crash of a worker process', () => {
                 status: 'active',
                 project: 'site',
                 blocks: [
-                  { id: 'intro', kind: 'source.text', config: { text: 'Our news' } },
+                  { id: 'intro', kind: 'source.text', config: { text: 'Our news. It is good.' } },
+                  { id: 'ai', kind: 'agent', config: { prompt: 'Write it up: {{intro}}', max_tokens: 100 } },
                   { id: 'page', kind: 'output.project', config: { title: 'Crash test page' } },
                   { id: 'web', kind: 'source.web', config: { url: `http://127.0.0.1:${port}/news` } },
                   { id: 'tpl', kind: 'transform.template', config: { template: 'Latest: {{web}}' } },
                 ],
                 edges: [
-                  { from: 'intro', to: 'page' },
+                  { from: 'intro', to: 'ai' },
+                  { from: 'ai', to: 'page' },
                   { from: 'page', to: 'web' },
                   { from: 'web', to: 'tpl' },
                 ],
@@ -96,6 +99,7 @@ describe('crash of a worker process', () => {
     expect(left.status).toBe('running');
     expect((await steps(t.db, id)).map((s) => [s.node_id, s.status])).toEqual([
       ['intro', 'succeeded'],
+      ['ai', 'succeeded'],
       ['page', 'succeeded'],
       ['web', 'running'],
     ]);
@@ -106,15 +110,25 @@ describe('crash of a worker process', () => {
     const s = await steps(t.db, id);
     expect(s.map((x) => [x.seq, x.node_id, x.status])).toEqual([
       [1, 'intro', 'succeeded'],
-      [2, 'page', 'succeeded'],
-      [3, 'web', 'succeeded'],
-      [4, 'tpl', 'succeeded'],
+      [2, 'ai', 'succeeded'],
+      [3, 'page', 'succeeded'],
+      [4, 'web', 'succeeded'],
+      [5, 'tpl', 'succeeded'],
     ]);
-    expect(s[3].output!.text).toBe('Latest: fresh news');
+    expect(s[4].output!.text).toBe('Latest: fresh news');
+    // The AI step was billed once, before the crash, and not again after it.
+    const ledger = await t.db.query<{ n: number; s: number }>(
+      'select count(*)::int as n, coalesce(sum(micros), 0)::bigint as s from billing_ledger where workflow_run_id = $1',
+      [id],
+    );
+    expect(ledger[0].n).toBe(1);
+    const [billed] = await t.db.query<{ billed_micros: number }>('select billed_micros from workflow_runs where id = $1', [id]);
+    expect(billed.billed_micros).toBe(ledger[0].s);
+    expect(billed.billed_micros).toBeGreaterThan(0);
     // The page was made before the crash and not again after it.
     const pages = await t.db.query<{ id: string }>(`select id from content_items where account_id = $1 and title = 'Crash test page'`, [acme.id]);
     expect(pages).toHaveLength(1);
-    expect(s[1].output!.item_id).toBe(pages[0].id);
+    expect(s[2].output!.item_id).toBe(pages[0].id);
     expect(hits).toBe(2);
     second.child.kill('SIGTERM');
     expect(await exited(second.child)).toBe(0);
