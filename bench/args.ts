@@ -1,6 +1,9 @@
 // Command-line flags of `npm run bench`. Kept tiny and strict: an unknown flag is an error, so a
 // typo never silently runs the default (and slow) configuration.
 
+/** Case ids for --only; the bare-Fastify baseline always runs, every ratio needs it. */
+const CASES = ['get', 'list-small', 'list-large', 'get-pgcounter'];
+
 export type StoreChoice = 'pglite' | 'postgres' | 'both';
 
 export interface BenchArgs {
@@ -83,6 +86,9 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
         break;
       case '--only':
         a.only = (argv[++i] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+        for (const c of a.only) {
+          if (!CASES.includes(c)) throw new Error(`--only: unknown case ${JSON.stringify(c)} (cases: ${CASES.join(', ')})`);
+        }
         break;
       case '--help':
       case '-h':

@@ -1,7 +1,7 @@
 // Who used the CPU during a measured case: the server child, this process (the load generator),
-// the PostgreSQL processes, anything else on the machine, and what was left idle. On a 2-core machine shared by all three this
-// says whether a low req/s is the server's own cost or a saturated box. Linux /proc only; on any
-// other system the figures are null and the bench runs without them.
+// our PostgreSQL processes, anything else on the machine, and what was left idle. On a 2-core
+// machine shared by all of them this says whether a low req/s is the server's own cost or a
+// saturated box. Linux /proc only; elsewhere the figures are null and the bench runs without them.
 import fs from 'node:fs';
 
 const TICK_MS = 10; // USER_HZ is 100 on every mainstream Linux build
@@ -21,7 +21,7 @@ interface Snapshot {
   at: number;
   server: number;
   loadgen: number;
-  postgres: number;
+  postgres: Map<number, number>;
   idle: number;
   total: number;
 }
@@ -38,45 +38,59 @@ function ticks(pid: number): number {
   }
 }
 
-function postgresTicks(): number {
-  let sum = 0;
+/**
+ * Ticks of the PostgreSQL processes that work for us, by pid: the server's own processes
+ * (checkpointer, WAL writer, …) and the client backends connected to our database. Backends of
+ * other databases (someone's test suite) are somebody else's load and stay in "other".
+ */
+function postgresTicks(database: string | null): Map<number, number> {
+  const out = new Map<number, number>();
+  if (!database) return out;
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') sum += ticks(Number(entry));
+      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
+      // A client backend's title is "postgres: …: USER DB ADDRESS(PORT) STATE" (or [local]).
+      const title = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      const backend = /\(\d+\)|\[local\]/.test(title);
+      if (!backend || title.includes(` ${database} `)) out.set(Number(entry), ticks(Number(entry)));
     } catch {
       /* exited while we looked */
     }
   }
-  return sum;
+  return out;
 }
 
-function snapshot(serverPid: number): Snapshot | null {
+function snapshot(serverPid: number, database: string | null): Snapshot | null {
   if (!fs.existsSync('/proc/stat')) return null;
   const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
   return {
     at: performance.now(),
     server: ticks(serverPid),
     loadgen: ticks(process.pid),
-    postgres: postgresTicks(),
+    postgres: postgresTicks(database),
     idle: cpu[3] + (cpu[4] ?? 0), // idle + iowait
     total: cpu.reduce((a, b) => a + b, 0),
   };
 }
 
-/** Starts counting; call the returned function when the case ends. */
-export function cpuMeter(serverPid: number): () => CpuSplit | null {
-  const start = snapshot(serverPid);
+/**
+ * Starts counting; call the returned function when the case ends. `database`: the PostgreSQL
+ * database the server uses (null: none, so no PostgreSQL process is ours).
+ */
+export function cpuMeter(serverPid: number, database: string | null = null): () => CpuSplit | null {
+  const start = snapshot(serverPid, database);
   return () => {
-    const end = snapshot(serverPid);
+    const end = snapshot(serverPid, database);
     if (!start || !end) return null;
     const wallMs = end.at - start.at;
     const pct = (d: number) => Math.round(((d * TICK_MS) / wallMs) * 100);
-    // Backends that exited during the case lose their ticks; the pool keeps its connections, so
-    // in practice none do.
     const server = end.server - start.server;
     const loadgen = end.loadgen - start.loadgen;
-    const postgres = end.postgres - start.postgres;
+    // Per process, so a backend that exits mid-case cannot make the sum go down (its ticks in the
+    // window are lost instead; the pool keeps its connections, so ours do not exit).
+    let postgres = 0;
+    for (const [pid, t] of end.postgres) postgres += t - (start.postgres.get(pid) ?? 0);
     const busy = end.total - start.total - (end.idle - start.idle);
     return {
       serverPct: pct(server),

@@ -68,6 +68,8 @@ interface Ctx {
   args: BenchArgs;
   profileDir: string | null;
   rows: Row[];
+  /** The database of the PostgreSQL run in progress (the CPU meter counts its backends). */
+  pgDatabase: string | null;
   seeding: Record<string, { seedMs: number; readyMs: number }>;
 }
 
@@ -96,7 +98,7 @@ async function runCase(
   const slug = `${store}-${label}-${rateLimit}`.replace(/[^A-Za-z0-9]+/g, '-').replace(/-+$/, '');
   const profile = ctx.profileDir ? path.join(ctx.profileDir, `${slug}.cpuprofile`) : null;
   if (profile) await server.command('profile-start');
-  const stopMeter = cpuMeter(server.pid);
+  const stopMeter = cpuMeter(server.pid, store === 'postgres' ? ctx.pgDatabase : null);
   const m: Measurement = await measure(load);
   const cpu = stopMeter();
   if (profile) await server.command(`profile-stop ${profile}`);
@@ -169,6 +171,7 @@ async function runPostgres(ctx: Ctx, adminUrl: string): Promise<string> {
     const [{ server_version: version }] = (await admin.query('show server_version')).rows;
     await admin.query(`create database "${name}"`);
     pendingDrop = { adminUrl, name };
+    ctx.pgDatabase = name;
     try {
       const env = { BENCH_CHILD_DATABASE_URL: withDatabase(adminUrl, name) };
       log(`postgres ${version}: seeding ${n(ctx.args.small)} + ${n(ctx.args.large)} workflows in database ${name}`);
@@ -218,7 +221,7 @@ async function main(): Promise<void> {
   const started = new Date();
   const source = sourceVersion();
   const profileDir = args.profile ? path.join(RESULTS, 'profiles', started.toISOString().replace(/[:.]/g, '-')) : null;
-  const ctx: Ctx = { args, profileDir, rows: [], seeding: {} };
+  const ctx: Ctx = { args, profileDir, rows: [], pgDatabase: null, seeding: {} };
 
   // Every case is bounded by autocannon's duration; this is the backstop for anything else
   // (a child that never answers, a database that hangs) so the run always ends.
@@ -264,7 +267,10 @@ async function main(): Promise<void> {
   console.log('');
   for (const c of checks) console.log(`${c.status.padEnd(4)}  ${c.text}`);
 
-  fs.mkdirSync(RESULTS, { recursive: true });
+  // A profiled run's figures are skewed by the sampler, so they go beside their profiles and
+  // leave latest.json to the last plain run.
+  const resultsDir = profileDir ?? RESULTS;
+  fs.mkdirSync(resultsDir, { recursive: true });
   const out = {
     generated_at: started.toISOString(),
     machine: { node: process.version, cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model ?? null, platform: `${os.platform()} ${os.release()}`, postgres: pgVersion },
@@ -276,8 +282,9 @@ async function main(): Promise<void> {
     rows: ctx.rows,
     checks,
   };
-  fs.writeFileSync(path.join(RESULTS, 'latest.json'), `${JSON.stringify(out, null, 2)}\n`);
-  console.log(`\nwrote ${path.relative(ROOT, path.join(RESULTS, 'latest.json'))}`);
+  const file = path.join(resultsDir, profileDir ? 'results.json' : 'latest.json');
+  fs.writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
+  console.log(`\nwrote ${path.relative(ROOT, file)}`);
   if (profileDir) console.log(`\n${summariseProfiles(profileDir)}`);
   clearTimeout(watchdog);
 }

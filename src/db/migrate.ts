@@ -68,10 +68,24 @@ export async function migrate(db: Db): Promise<number[]> {
   });
 }
 
-/** Splits a migration script on semicolons at line ends, dropping comment-only chunks. */
+/**
+ * Splits a migration script into statements on semicolons that end a line, except inside a
+ * dollar-quoted body ($$ … $$, as in a function), and drops comment-only lines.
+ */
 export function splitSql(sql: string): string[] {
-  return sql
-    .split(/;\s*$/m)
-    .map((s) => s.replace(/^\s*--.*$/gm, '').trim())
-    .filter((s) => s.length > 0);
+  const out: string[] = [];
+  let current: string[] = [];
+  let inDollar = false;
+  for (const line of sql.split('\n')) {
+    if (!inDollar && /^\s*--/.test(line)) continue;
+    current.push(line);
+    if ((line.match(/\$\$/g) ?? []).length % 2 === 1) inDollar = !inDollar;
+    if (!inDollar && /;\s*$/.test(line)) {
+      out.push(current.join('\n').trim().replace(/;\s*$/, ''));
+      current = [];
+    }
+  }
+  const rest = current.join('\n').trim();
+  if (rest) out.push(rest);
+  return out.filter((s) => s.length > 0);
 }

@@ -1,5 +1,5 @@
 // Workflows: SQL. Lists use the (account_id, [status|project_id,] updated_at desc, id desc)
-// indexes; last_run is the workflow's most recently created run (one index probe per row).
+// indexes; last_run is kept on the workflow row by a trigger on workflow_runs (migration 0004).
 import type { Queryable } from '../../db/db.js';
 
 export interface WorkflowRow {
@@ -16,13 +16,8 @@ export interface WorkflowRow {
 
 const SELECT = `
   select w.id, w.name, w.description, w.status, w.project_id, w.updated_at,
-         r.id as run_id, r.status as run_status, r.created_at as run_at
-    from workflows w
-    left join lateral (
-      select id, status, created_at from workflow_runs r
-       where r.account_id = w.account_id and r.workflow_id = w.id
-       order by r.created_at desc, r.id desc limit 1
-    ) r on true`;
+         w.last_run_id as run_id, w.last_run_status as run_status, w.last_run_at as run_at
+    from workflows w`;
 
 export interface WorkflowFilters {
   status?: string;
