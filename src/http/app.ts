@@ -13,6 +13,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
 import type { Db } from '../db/db.js';
 import type { WindowCounter } from '../limits/window-counter.js';
+import { registerEnrollmentRoutes } from '../api/enrollments/routes.js';
 import { registerRunRoutes } from '../api/runs/routes.js';
 import { registerWorkflowRoutes } from '../api/workflows/routes.js';
 import { Authenticator, type AuthContext } from './auth.js';
@@ -129,6 +130,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     async (v1) => {
       registerWorkflowRoutes(v1, deps);
       registerRunRoutes(v1, deps);
+      registerEnrollmentRoutes(v1, deps);
     },
     { prefix: '/v1' },
   );

@@ -1,0 +1,76 @@
+// POST /automations/{id}/enrollments: enroll contacts in a published automation. The route file
+// is the contract.
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../http/app.js';
+import { meta, v1Responses } from '../../http/route.js';
+import { StringEnum, Uuid } from '../../http/schemas.js';
+import { idempotent } from '../../idempotency/index.js';
+import { enroll } from './service.js';
+
+const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
+const EnrollBody = Type.Object(
+  {
+    contact_ids: Type.Array(Uuid, { minItems: 1, maxItems: 500, description: '1 to 500 contact ids.' }),
+  },
+  { additionalProperties: false },
+);
+const EnrollHeaders = Type.Object({
+  'idempotency-key': Type.Optional(Type.String({ description: 'Required: 8 to 64 printable characters without spaces.' })),
+});
+export const EnrollmentResult = Type.Object(
+  {
+    automation_id: Uuid,
+    enrolled: Type.Integer({ description: 'Number of contacts enrolled.' }),
+    runs: Type.Array(Type.Object({ id: Uuid, contact_id: Uuid })),
+    skipped: Type.Array(
+      Type.Object({
+        contact_id: Uuid,
+        reason: StringEnum(['not_found', 'erased', 'already_enrolled', 'enrolled_before', 'too_many_automations']),
+      }),
+    ),
+  },
+  { title: 'EnrollmentResult' },
+);
+
+export function registerEnrollmentRoutes(app: FastifyInstance, deps: AppDeps): void {
+  app.post(
+    '/automations/:id/enrollments',
+    {
+      config: meta({ scope: 'automations:enroll', write: true }),
+      schema: {
+        operationId: 'enrollContacts',
+        summary: 'Enroll contacts',
+        description:
+          'Enrolls contacts in a published automation, which then sends real emails and texts. Each id is enrolled (gets a run) or ' +
+          'skipped with a reason. Idempotency-Key is required; a retry with the same key and body returns the first answer.',
+        tags: ['Automations'],
+        params: IdParams,
+        headers: EnrollHeaders,
+        body: EnrollBody,
+        response: v1Responses({ 200: EnrollmentResult }, [409, 413, 415, 422]),
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params as Static<typeof IdParams>;
+      const { contact_ids } = request.body as Static<typeof EnrollBody>;
+      const auth = request.auth!;
+      return idempotent(
+        request,
+        reply,
+        { db: deps.db, accountId: auth.accountId, lockTimeoutMs: deps.config.idempotencyLockTimeoutMs, required: true },
+        async (tx) => ({
+          status: 200,
+          body: await enroll(tx, {
+            accountId: auth.accountId,
+            automationId: id,
+            contactIds: contact_ids.map((c) => c.toLowerCase()),
+            keyId: auth.keyId,
+            keyName: auth.keyName,
+            keyPrefix: auth.keyPrefix,
+          }),
+        }),
+      );
+    },
+  );
+}

@@ -1,0 +1,69 @@
+// Enrolling contacts through the API (spec: Enrollment rules). The trigger type does not matter
+// and the Run-only-if filter is not applied; each id is enrolled or skipped with a reason.
+import type { Queryable } from '../../db/db.js';
+import { ApiError, notFound } from '../../http/errors.js';
+import { uuidv7 } from '../../lib/ids.js';
+import { classifyContacts, insertAutomationRuns, lockAutomation } from './store.js';
+
+export type SkipReason = 'not_found' | 'erased' | 'already_enrolled' | 'enrolled_before' | 'too_many_automations';
+
+export interface EnrollmentResult {
+  automation_id: string;
+  enrolled: number;
+  runs: { id: string; contact_id: string }[];
+  skipped: { contact_id: string; reason: SkipReason }[];
+}
+
+export interface EnrollInput {
+  accountId: string;
+  automationId: string;
+  contactIds: string[];
+  keyId: string;
+  keyName: string;
+  keyPrefix: string;
+}
+
+/** How run history names an API enrollment: the key's name and a truncated prefix. */
+export function startedByKey(name: string, prefix: string): string {
+  return `API key "${name}" (${prefix}…)`;
+}
+
+export async function enroll(tx: Queryable, input: EnrollInput): Promise<EnrollmentResult> {
+  const automation = await lockAutomation(tx, input.accountId, input.automationId);
+  if (!automation) throw notFound('automation');
+  if (automation.status !== 'published') {
+    throw new ApiError('automation_not_published', `The automation is ${automation.status === 'draft' ? 'a draft' : 'paused'}; nobody was enrolled.`);
+  }
+  const states = await classifyContacts(tx, input.accountId, input.automationId, automation.project_id, input.contactIds);
+  const runs: EnrollmentResult['runs'] = [];
+  const skipped: EnrollmentResult['skipped'] = [];
+  const seen = new Set<string>();
+  for (const contactId of input.contactIds) {
+    const s = states.get(contactId)!;
+    const reason: SkipReason | null =
+      !s.found || s.archived
+        ? 'not_found'
+        : s.erased
+          ? 'erased'
+          : s.active_here || seen.has(contactId)
+            ? 'already_enrolled'
+            : automation.reenroll === 'never' && s.before_here
+              ? 'enrolled_before'
+              : s.active_in_project >= automation.max_per_contact
+                ? 'too_many_automations'
+                : null;
+    if (reason) skipped.push({ contact_id: contactId, reason });
+    else runs.push({ id: uuidv7(), contact_id: contactId });
+    seen.add(contactId);
+  }
+  await insertAutomationRuns(
+    tx,
+    input.accountId,
+    input.automationId,
+    automation.published_version,
+    startedByKey(input.keyName, input.keyPrefix),
+    input.keyId,
+    runs.map((r) => ({ id: r.id, contactId: r.contact_id })),
+  );
+  return { automation_id: input.automationId, enrolled: runs.length, runs, skipped };
+}

@@ -1,0 +1,92 @@
+// Enrollment: SQL. Every contact of a request is classified in one query and every run is
+// inserted in one statement, so enrolling 500 contacts costs a handful of round trips.
+import type { Queryable } from '../../db/db.js';
+
+export interface AutomationForEnroll {
+  status: 'draft' | 'published' | 'paused';
+  published_version: number;
+  reenroll: 'never' | 'always' | 'after_exit';
+  project_id: string;
+  max_per_contact: number;
+}
+
+/** The automation, locked: concurrent enrollments in one automation take turns. */
+export async function lockAutomation(tx: Queryable, accountId: string, automationId: string): Promise<AutomationForEnroll | null> {
+  const rows = await tx.query<AutomationForEnroll>(
+    `select a.status, a.published_version, a.reenroll, a.project_id,
+            coalesce((p.settings->>'max_automations_per_contact')::int, 5) as max_per_contact
+       from automations a join projects p on p.account_id = a.account_id and p.id = a.project_id
+      where a.account_id = $1 and a.id = $2 and a.deleted_at is null
+      for update of a`,
+    [accountId, automationId],
+  );
+  return rows[0] ?? null;
+}
+
+export interface ContactState {
+  id: string;
+  found: boolean;
+  archived: boolean;
+  erased: boolean;
+  /** Running or waiting in this automation now. */
+  active_here: boolean;
+  /** Has been through this automation before (test runs and filter-skipped deliveries left out). */
+  before_here: boolean;
+  /** Automations of this project the contact is running or waiting in now. */
+  active_in_project: number;
+}
+
+export async function classifyContacts(
+  tx: Queryable,
+  accountId: string,
+  automationId: string,
+  projectId: string,
+  contactIds: string[],
+): Promise<Map<string, ContactState>> {
+  const rows = await tx.query<ContactState>(
+    `with ids as (select distinct unnest($4::uuid[]) as id)
+     select ids.id,
+            c.id is not null as found,
+            c.archived_at is not null as archived,
+            c.erased_at is not null as erased,
+            exists (select 1 from automation_runs r
+                     where r.account_id = $1 and r.automation_id = $2 and r.contact_id = ids.id
+                       and r.status in ('running', 'waiting') and not r.test) as active_here,
+            exists (select 1 from automation_runs r
+                     where r.account_id = $1 and r.automation_id = $2 and r.contact_id = ids.id
+                       and r.status <> 'skipped' and not r.test) as before_here,
+            (select count(distinct r.automation_id)::int from automation_runs r
+               join automations a on a.account_id = r.account_id and a.id = r.automation_id
+              where r.account_id = $1 and r.contact_id = ids.id and a.project_id = $3
+                and r.status in ('running', 'waiting') and not r.test) as active_in_project
+       from ids left join contacts c on c.account_id = $1 and c.id = ids.id`,
+    [accountId, automationId, projectId, contactIds],
+  );
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+export interface NewAutomationRun {
+  id: string;
+  contactId: string;
+}
+
+/** Inserts the runs (status running, ready now) and wakes the workers on commit. */
+export async function insertAutomationRuns(
+  tx: Queryable,
+  accountId: string,
+  automationId: string,
+  version: number,
+  startedBy: string,
+  keyId: string,
+  runs: NewAutomationRun[],
+): Promise<void> {
+  if (!runs.length) return;
+  await tx.query(
+    `insert into automation_runs (account_id, id, automation_id, contact_id, status, started_by, key_id, test, version, run_at)
+     select $1, r.id, $2, r.contact_id, 'running', $3, $4, false, $5, now()
+       from unnest($6::uuid[], $7::uuid[]) as r(id, contact_id)`,
+    [accountId, automationId, startedBy, keyId, version, runs.map((r) => r.id), runs.map((r) => r.contactId)],
+  );
+  await tx.query(`update automations set last_run_at = now() where account_id = $1 and id = $2`, [accountId, automationId]);
+  await tx.query(`select pg_notify('switchboard_runs', '')`);
+}
