@@ -23,6 +23,7 @@ export interface Config {
   readonly idempotencyLockTimeoutMs: number;
   readonly engine: EngineConfig;
   readonly llm: LlmConfig;
+  readonly delivery: DeliveryConfig;
 }
 
 export interface EngineConfig {
@@ -53,6 +54,30 @@ export interface LlmConfig {
   /** Billing: micros per 1,000 tokens (input and output alike). */
   microsPer1kTokens: number;
   timeoutMs: number;
+}
+
+/** Where outbox rows go (DESIGN 8, Providers): development transports keep messages in the outbox. */
+export interface DeliveryConfig {
+  /** 'outbox' (development): messages are stored in the outbox only and nothing leaves. */
+  emailTransport: 'outbox' | 'smtp';
+  /** smtp:// or smtps:// with optional user:password (never logged). */
+  smtpUrl: string | null;
+  emailFrom: string;
+  smsTransport: 'outbox' | 'http';
+  /** The http SMS provider: POST {to, body, message_id} as JSON. */
+  smsWebhookUrl: string | null;
+  /** Sent as `Authorization: Bearer …` to the SMS webhook when set. */
+  smsWebhookToken: string | null;
+  /** Base of the links in messages (unsubscribe), without a trailing slash. */
+  publicUrl: string;
+  /** Shared secret of POST /inbound/sms; null disables the endpoint. */
+  inboundSmsSecret: string | null;
+  /** One message's send may take this long before the transport gives up. */
+  sendTimeoutMs: number;
+  /** A row `sending` for longer than this belongs to a sender that died: it becomes `unknown`. */
+  stuckAfterMs: number;
+  /** Messages one process sends at once. */
+  concurrency: number;
 }
 
 export class ConfigError extends Error {}
@@ -129,6 +154,65 @@ function llmConfig(env: Env, environment: string): LlmConfig {
   };
 }
 
+function urlSetting(name: string, raw: string | undefined, schemes: readonly string[]): string | null {
+  const v = raw?.trim();
+  if (!v) return null;
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    throw new ConfigError(`${name} is not a URL`); // the value may hold a password: not echoed
+  }
+  if (!schemes.includes(u.protocol.slice(0, -1))) throw new ConfigError(`${name} must start with ${schemes.map((s) => s + '://').join(' or ')}`);
+  return v;
+}
+
+function deliveryConfig(env: Env, environment: string, host: string, port: number, tls: boolean): DeliveryConfig {
+  const emailTransport = (env.SWITCHBOARD_EMAIL_TRANSPORT ?? 'outbox').trim() || 'outbox';
+  if (emailTransport !== 'outbox' && emailTransport !== 'smtp') {
+    throw new ConfigError(`SWITCHBOARD_EMAIL_TRANSPORT must be outbox or smtp, got ${JSON.stringify(emailTransport)}`);
+  }
+  const smsTransport = (env.SWITCHBOARD_SMS_TRANSPORT ?? 'outbox').trim() || 'outbox';
+  if (smsTransport !== 'outbox' && smsTransport !== 'http') {
+    throw new ConfigError(`SWITCHBOARD_SMS_TRANSPORT must be outbox or http, got ${JSON.stringify(smsTransport)}`);
+  }
+  const smtpUrl = urlSetting('SWITCHBOARD_SMTP_URL', env.SWITCHBOARD_SMTP_URL, ['smtp', 'smtps']);
+  if (emailTransport === 'smtp' && !smtpUrl) throw new ConfigError('SWITCHBOARD_EMAIL_TRANSPORT=smtp needs SWITCHBOARD_SMTP_URL');
+  const smsWebhookUrl = urlSetting('SWITCHBOARD_SMS_WEBHOOK_URL', env.SWITCHBOARD_SMS_WEBHOOK_URL, ['http', 'https']);
+  if (smsTransport === 'http' && !smsWebhookUrl) throw new ConfigError('SWITCHBOARD_SMS_TRANSPORT=http needs SWITCHBOARD_SMS_WEBHOOK_URL');
+  const publicUrl = urlSetting('SWITCHBOARD_PUBLIC_URL', env.SWITCHBOARD_PUBLIC_URL, ['http', 'https']);
+  const inboundSmsSecret = env.SWITCHBOARD_INBOUND_SMS_SECRET?.trim() || null;
+  if (inboundSmsSecret && inboundSmsSecret.length < 16) throw new ConfigError('SWITCHBOARD_INBOUND_SMS_SECRET must be at least 16 characters');
+  const emailFrom = env.SWITCHBOARD_EMAIL_FROM?.trim() || null;
+  if (environment === 'production') {
+    // Like the local LLM: a development transport would silently send nothing to real people.
+    if (emailTransport === 'outbox') throw new ConfigError('SWITCHBOARD_ENV=production refuses the outbox (development) email transport; set SWITCHBOARD_EMAIL_TRANSPORT=smtp');
+    if (smsTransport === 'outbox') throw new ConfigError('SWITCHBOARD_ENV=production refuses the outbox (development) SMS transport; set SWITCHBOARD_SMS_TRANSPORT=http');
+    // Unsubscribe links must reach the server from the recipient's mailbox, not 127.0.0.1.
+    if (!publicUrl) throw new ConfigError('SWITCHBOARD_ENV=production needs SWITCHBOARD_PUBLIC_URL (the base of unsubscribe links)');
+    if (!emailFrom) throw new ConfigError('SWITCHBOARD_ENV=production needs SWITCHBOARD_EMAIL_FROM');
+  }
+  const sendTimeoutMs = int(env, 'SWITCHBOARD_SEND_TIMEOUT_MS', 30_000, 100, 600_000);
+  const stuckAfterMs = int(env, 'SWITCHBOARD_OUTBOX_STUCK_MS', 300_000, 1_000, 86_400_000);
+  if (stuckAfterMs <= sendTimeoutMs) {
+    // Otherwise a slow but live send would be called unknown while it is still going.
+    throw new ConfigError('SWITCHBOARD_OUTBOX_STUCK_MS must be longer than SWITCHBOARD_SEND_TIMEOUT_MS');
+  }
+  return {
+    emailTransport,
+    smtpUrl,
+    emailFrom: emailFrom ?? 'Switchboard <switchboard@localhost>',
+    smsTransport,
+    smsWebhookUrl,
+    smsWebhookToken: env.SWITCHBOARD_SMS_WEBHOOK_TOKEN?.trim() || null,
+    publicUrl: (publicUrl ?? `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, ''),
+    inboundSmsSecret,
+    sendTimeoutMs,
+    stuckAfterMs,
+    concurrency: int(env, 'SWITCHBOARD_SENDER_CONCURRENCY', 4, 1, 256),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const environment = (env.SWITCHBOARD_ENV ?? 'development').trim() || 'development';
   if (environment !== 'development' && environment !== 'production') {
@@ -170,6 +254,9 @@ export function loadConfig(env: Env = process.env): Config {
       webMaxBytes: int(env, 'SWITCHBOARD_WEB_MAX_BYTES', 1_048_576, 1_024, 104_857_600),
     }),
     llm: Object.freeze(llmConfig(env, environment)),
+    delivery: Object.freeze(
+      deliveryConfig(env, environment, env.HOST?.trim() || '127.0.0.1', int(env, 'PORT', 8080, 0, 65535), Boolean(certFile)),
+    ),
   };
   return Object.freeze(cfg);
 }

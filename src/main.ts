@@ -12,6 +12,9 @@ import { SEED_USAGE } from './cli/seed.js';
 import { MIGRATE_USAGE } from './cli/migrate.js';
 import { CURSOR_SECRET_USAGE } from './cli/cursor-secret.js';
 import { RUNS_USAGE } from './cli/runs.js';
+import { AUTOMATIONS_USAGE } from './cli/automations.js';
+import { AUTOMATIONS_TEST_USAGE } from './cli/automations-test.js';
+import { AUTOMATION_RUNS_USAGE } from './cli/automation-runs.js';
 
 const USAGE = `Usage: switchboard <command> [options]
 
@@ -29,6 +32,10 @@ Commands:
       [--requests-per-minute N|default] [--run-starts-per-minute N|default] [--concurrent-runs N|default]
   runs start --workflow ID [--account ID] [--json]
   runs show|approve|reject|cancel RUN_ID [--account ID]
+  automations test ID --contact CONTACT_ID --by USER_ID [--json]
+  automations edit AUTOMATION_ID FILE [--account ID]
+  automations publish|pause|resume AUTOMATION_ID [--account ID]
+  automation-runs stop RUN_ID [--account ID]
   cursor-secret rotate            new list-cursor signing secret (running servers use it after a restart)
   help [COMMAND]                  this text, or a command's
 
@@ -44,6 +51,8 @@ const COMMAND_USAGE: Record<string, string> = {
   migrate: MIGRATE_USAGE,
   'cursor-secret': CURSOR_SECRET_USAGE,
   runs: RUNS_USAGE,
+  automations: `${AUTOMATIONS_USAGE}\n${AUTOMATIONS_TEST_USAGE.replace(/^Usage:\n/, '')}`,
+  'automation-runs': AUTOMATION_RUNS_USAGE,
 };
 
 /** How long an operator command waits for a server that holds the data dir but is still starting. */

@@ -9,6 +9,9 @@ import { MIGRATE } from './migrate.js';
 import { CommandError, failed, type CommandContext, type CommandResult } from './result.js';
 import { SEED, seedInputFile } from './seed.js';
 import { RUNS } from './runs.js';
+import { withTestAction } from './automations-test.js';
+import { AUTOMATIONS, automationsInputFile } from './automations.js';
+import { AUTOMATION_RUNS } from './automation-runs.js';
 
 const COMMANDS: Readonly<Record<string, OperatorCommand<any>>> = Object.freeze({
   keys: KEYS,
@@ -17,6 +20,8 @@ const COMMANDS: Readonly<Record<string, OperatorCommand<any>>> = Object.freeze({
   'cursor-secret': CURSOR_SECRET_CMD,
   migrate: MIGRATE,
   runs: RUNS,
+  automations: withTestAction(AUTOMATIONS),
+  'automation-runs': AUTOMATION_RUNS,
 });
 
 export const OPERATOR_COMMAND_NAMES = Object.freeze(Object.keys(COMMANDS));
@@ -49,10 +54,11 @@ export async function runOperatorCommand(db: Db, argv: readonly string[], ctx: C
 /** An input file as read by the CLI: its text, or why it could not be read. */
 export type InputFiles = Record<string, { text: string } | { error: string }>;
 
-/** Reads the files a command names (seed's FILE) on the CLI's side, relative to its cwd. */
+/** Reads the files a command names (seed's FILE, automations edit's FILE) on the CLI's side, relative to its cwd. */
 export async function readInputFiles(argv: readonly string[], cwd: string): Promise<InputFiles> {
   const files: InputFiles = {};
-  const name = argv[0] === 'seed' ? seedInputFile(argv.slice(1)) : null;
+  const name =
+    argv[0] === 'seed' ? seedInputFile(argv.slice(1)) : argv[0] === 'automations' ? automationsInputFile(argv.slice(1)) : null;
   if (name !== null) {
     try {
       files[name] = { text: await diskContext(cwd).readFile(name) };

@@ -13,6 +13,8 @@ import { socketPath } from '../admin/protocol.js';
 import { choiceArg, parseCommandArgs } from './args.js';
 import { filesContext, runOperatorCommand } from './operator.js';
 import { createEngine, type Engine } from '../engine/engine.js';
+import { createSender, type Sender } from '../delivery/sender.js';
+import { describeTransports } from '../delivery/transports/index.js';
 
 export const SERVE_USAGE = `Usage:
   switchboard serve [--role api|worker|all]
@@ -71,9 +73,11 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
   let app: App | null = null;
   let admin: AdminServer | null = null;
   let engine: Engine | null = null;
+  let sender: Sender | null = null;
   const release = async () => {
-    // The engine finishes or releases its runs while the store is still open.
-    await Promise.allSettled([engine?.stop(), app?.close(), admin?.close()]);
+    // The engine finishes or releases its runs while the store is still open; the sender records
+    // the outcome of the messages it is sending.
+    await Promise.allSettled([engine?.stop(), sender?.stop(), app?.close(), admin?.close()]);
     await db?.close(); // on PGlite this also releases the data-dir lock
   };
   if (role === 'worker' && !config.databaseUrl) {
@@ -107,6 +111,9 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
     if (role !== 'api') {
       engine = createEngine(db, config, log.child({ component: 'engine' }));
       await engine.start();
+      // Delivers the outbox next to the engine that fills it (DESIGN 8).
+      sender = createSender(db, config, log.child({ component: 'sender' }));
+      await sender.start();
     }
   } catch (err) {
     await release().catch(() => {});
@@ -117,7 +124,8 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
   // Development providers are named at start-up (DESIGN 8), where an operator sees them.
   const engineNote = engine
     ? `engine: up to ${config.engine.concurrency} runs at once, LLM provider ${config.llm.provider}` +
-      (config.llm.provider === 'local' ? ' (development, offline)' : '')
+      (config.llm.provider === 'local' ? ' (development, offline)' : '') +
+      `; delivery: ${describeTransports(config.delivery)}`
     : 'no engine';
   const head = address ? `switchboard listening on ${address}; role ${role}` : `switchboard worker running (owner ${engine!.owner})`;
   io.out(`${head}; ${engineNote}; store: ${describeStore(config)}` + (admin ? `; admin socket: ${admin.path}` : '') + '\n');

@@ -35,3 +35,124 @@ export async function enqueueMessage(tx: Queryable, m: OutboundMessage, messageD
 
 /** The wake-up channel for the sender: a commit with new outbox rows notifies it. */
 export const OUTBOX_CHANNEL = 'switchboard_outbox';
+
+// ---- Sender side (DESIGN 8): claim, settle, and call orphans unknown. ----
+
+/** A row a sender has claimed (`sending`); `attempts` fences the outcome write to this claim. */
+export interface ClaimedMessage {
+  account_id: string;
+  id: string;
+  channel: OutboundMessage['channel'];
+  to_address: string;
+  subject: string | null;
+  body: string;
+  message_id: string;
+  headers: Record<string, string>;
+  attempts: number;
+}
+
+/**
+ * Claims up to `limit` queued rows, oldest first, in one statement. SKIP LOCKED lets several
+ * senders claim side by side without ever taking the same row; the row is `sending` before any
+ * transport sees it, so a sender that dies mid-send leaves evidence instead of a re-sendable row.
+ */
+export async function claimQueued(db: Queryable, limit: number): Promise<ClaimedMessage[]> {
+  return db.query<ClaimedMessage>(
+    `update outbox o set status = 'sending', attempts = o.attempts + 1, claimed_at = now()
+      where (o.account_id, o.id) in (
+        select account_id, id from outbox where status = 'queued' order by created_at limit $1 for update skip locked)
+        and o.status = 'queued'
+      returning o.account_id, o.id, o.channel, o.to_address, o.subject, o.body, o.message_id, o.headers, o.attempts`,
+    [limit],
+  );
+}
+
+export type Outcome = { status: 'sent'; transport: string } | { status: 'failed' | 'unknown'; transport: string; error: string };
+
+/**
+ * Records what the transport said. Fenced on the claim (attempts); an `unknown` row is also
+ * settled, because a late but definite answer (the sender was slow, not dead) is better than a
+ * guess. Returns false when the row was not this claim's to settle.
+ */
+export async function settleMessage(db: Queryable, m: Pick<ClaimedMessage, 'account_id' | 'id' | 'attempts'>, outcome: Outcome): Promise<boolean> {
+  const rows = await db.query(
+    `update outbox set status = $4::text, transport = $5,
+            sent_at = case when $4::text = 'sent' then now() else null end, error = $6
+      where account_id = $1 and id = $2 and attempts = $3 and status in ('sending', 'unknown')
+      returning id`,
+    [m.account_id, m.id, m.attempts, outcome.status, outcome.transport, outcome.status === 'sent' ? null : outcome.error],
+  );
+  return rows.length === 1;
+}
+
+export const UNKNOWN_OUTCOME_ERROR = 'Delivery outcome unknown: the sender stopped mid-send; not resent';
+
+/**
+ * Rows left `sending` by a sender that stopped mid-send become `unknown`: the message may or may
+ * not have left, and a duplicate is worse than a visible unknown, so nothing re-sends them.
+ * `olderThanMs` null takes every `sending` row (a store only this process opens, at start).
+ */
+export async function markOrphansUnknown(db: Queryable, olderThanMs: number | null): Promise<{ account_id: string; id: string }[]> {
+  return db.query<{ account_id: string; id: string }>(
+    `update outbox set status = 'unknown', error = $1
+      where status = 'sending' and ($2::bigint is null or claimed_at < now() - $2::bigint * interval '1 millisecond')
+      returning account_id, id`,
+    [UNKNOWN_OUTCOME_ERROR, olderThanMs],
+  );
+}
+
+/** What a step's messages came to, for the engine and a run's detail. */
+export interface StepMessageStatus {
+  /** The status that matters most when a step sent several messages: unknown, failed, pending, sent. */
+  status: OutboxStatus;
+  /** The error of that message (failed, unknown), else null. */
+  error: string | null;
+  messages: number;
+  sentAt: Date | null;
+  /** Which transport settled it; `outbox` means stored in the outbox only (development). */
+  transport: string | null;
+}
+
+// Worst first: what the step should show.
+const SEVERITY: Record<OutboxStatus, number> = { unknown: 0, failed: 1, sending: 2, queued: 3, sent: 4 };
+
+interface StepRow {
+  step_id: string;
+  status: OutboxStatus;
+  error: string | null;
+  sent_at: Date | null;
+  transport: string | null;
+}
+
+function summarise(rows: StepRow[]): StepMessageStatus {
+  const worst = rows.reduce((a, b) => (SEVERITY[b.status] < SEVERITY[a.status] ? b : a));
+  const lastSent = rows.filter((r) => r.sent_at).map((r) => r.sent_at!.getTime());
+  return {
+    status: worst.status,
+    error: worst.error,
+    messages: rows.length,
+    sentAt: worst.status === 'sent' && lastSent.length ? new Date(Math.max(...lastSent)) : null,
+    transport: worst.transport,
+  };
+}
+
+export async function messageStatusForStep(db: Queryable, accountId: string, runId: string, stepId: string): Promise<StepMessageStatus | null> {
+  const rows = await db.query<StepRow>(
+    `select step_id, status, error, sent_at, transport from outbox
+      where account_id = $1 and automation_run_id = $2 and step_id = $3`,
+    [accountId, runId, stepId],
+  );
+  return rows.length ? summarise(rows) : null;
+}
+
+/** The same for every step of a run in one query (a run's detail lists all its steps). */
+export async function messageStatusesForRun(db: Queryable, accountId: string, runId: string): Promise<Map<string, StepMessageStatus>> {
+  const rows = await db.query<StepRow>(
+    `select step_id, status, error, sent_at, transport from outbox
+      where account_id = $1 and automation_run_id = $2 and step_id is not null`,
+    [accountId, runId],
+  );
+  const byStep = new Map<string, StepRow[]>();
+  for (const r of rows) byStep.set(r.step_id, [...(byStep.get(r.step_id) ?? []), r]);
+  return new Map([...byStep].map(([k, v]) => [k, summarise(v)]));
+}

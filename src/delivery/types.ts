@@ -27,4 +27,6 @@ export interface Transport {
   /** true when this is a development transport (messages stay in the outbox; named in the banner). */
   readonly development: boolean;
   send(msg: { to: string; subject: string | null; body: string; headers: Record<string, string>; messageId: string }): Promise<void>;
+  /** Releases connections (SMTP pool) when the sender stops. */
+  close?(): Promise<void> | void;
 }

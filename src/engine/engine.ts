@@ -1,7 +1,9 @@
 // The engine (DESIGN 8): claims ready workflow runs from the runs table and executes them, up to
 // config.engine.concurrency at once. It is a small loop over three parts that share one resources
 // object: the Waker (when to look for work), the scheduler (claim, lease, heartbeat) and the
-// executor (one run's blocks and steps). Any number of engines may share a PostgreSQL database;
+// executor (one run's blocks and steps). Automation runs (src/engine/automations) share the same
+// loop, slots, waker and lease life cycle, with their own claim, lease and executor over
+// automation_runs. Any number of engines may share a PostgreSQL database;
 // SKIP LOCKED claims and fenced writes keep each run with exactly one of them at a time.
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -17,6 +19,9 @@ import { Waker } from './waker.js';
 import { createBlockRegistry } from './blocks/index.js';
 import { createProviders } from './providers/index.js';
 import { createBilling } from './billing/index.js';
+import { claimAutomationRuns, releaseAutomationLease, type ClaimedAutomationRun } from './automations/store.js';
+import { AutomationLease } from './automations/lease.js';
+import { executeAutomationRun } from './automations/executor.js';
 
 export type { EngineLog } from './scheduler/log.js';
 
@@ -40,7 +45,7 @@ export interface EngineOptions extends Omit<EngineResources, 'log' | 'owner'> {
 
 export interface EngineStats {
   claimed: number;
-  /** Runs this engine took to an end (succeeded, failed, partial) or to awaiting approval. */
+  /** Runs this engine took to an end, to awaiting approval, or (automation runs) to a wait or a hold. */
   settled: number;
   /** Runs this engine stopped working on because the lease was lost or the run cancelled. */
   lost: number;
@@ -53,7 +58,10 @@ export function engineOwner(): string {
 }
 
 interface InFlight {
-  lease: Lease;
+  /** Stops all work on the run (workflow or automation run alike). */
+  lose(reason: string): void;
+  /** Ends the lease now, so another worker may take the run over at once. */
+  release(): Promise<unknown>;
   done: Promise<void>;
 }
 
@@ -72,6 +80,8 @@ export class Engine {
   private readonly stopGraceMs: number;
   private loop: Promise<void> | null = null;
   private stopping = false;
+  /** Alternates which queue (workflow or automation runs) gets first pick of free slots. */
+  private automationsFirst = false;
 
   constructor(opts: EngineOptions) {
     const { log, owner, stopGraceMs, ...rest } = opts;
@@ -115,8 +125,8 @@ export class Engine {
     const settled = Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
     await Promise.race([settled, sleep(this.stopGraceMs)]);
     const left = [...this.inFlight.values()];
-    for (const f of left) f.lease.lose('the engine is stopping');
-    await Promise.allSettled(left.map((f) => releaseLease(this.resources.db, f.lease.fence)));
+    for (const f of left) f.lose('the engine is stopping');
+    await Promise.allSettled(left.map((f) => f.release()));
     // The executors saw the lease lost and write nothing more; give them a moment to unwind.
     await Promise.race([Promise.allSettled(left.map((f) => f.done)), sleep(1_000)]);
     this.resources.log.info({ owner: this.owner, released: left.length }, 'engine stopped');
@@ -125,16 +135,26 @@ export class Engine {
   private async claimLoop(): Promise<void> {
     const { db, config, owner, log } = this.resources;
     while (!this.stopping) {
-      const free = config.engine.concurrency - this.inFlight.size;
       let claimed = 0;
-      if (free > 0) {
+      // Workflow runs and automation runs share the slots; taking turns at first pick keeps a
+      // full queue of one kind from starving the other.
+      this.automationsFirst = !this.automationsFirst;
+      for (const kind of this.automationsFirst ? (['automation', 'workflow'] as const) : (['workflow', 'automation'] as const)) {
+        const free = config.engine.concurrency - this.inFlight.size;
+        if (free <= 0) break;
         try {
-          const runs = await claimRuns(db, owner, config.engine.leaseMs, free);
-          for (const run of runs) this.launch(run);
-          claimed = runs.length;
+          if (kind === 'workflow') {
+            const runs = await claimRuns(db, owner, config.engine.leaseMs, free);
+            for (const run of runs) this.launch(run);
+            claimed += runs.length;
+          } else {
+            const runs = await claimAutomationRuns(db, owner, config.engine.leaseMs, free);
+            for (const run of runs) this.launchAutomation(run);
+            claimed += runs.length;
+          }
         } catch (err) {
           // The store is down or busy: the next poll tries again.
-          log.error({ err }, 'claiming runs failed');
+          log.error({ err, kind }, 'claiming runs failed');
         }
       }
       // Found work and still has room: there may be more (a claim can come up short when another
@@ -178,7 +198,45 @@ export class Engine {
         this.inFlight.delete(key);
         this.waker.wake(); // a slot came free
       });
-    this.inFlight.set(key, { lease, done });
+    this.inFlight.set(key, { lose: (r) => lease.lose(r), release: () => releaseLease(db, fence), done });
+  }
+
+  /** The same life cycle for an automation run (src/engine/automations). */
+  private launchAutomation(run: ClaimedAutomationRun): void {
+    const { db, config, log, owner } = this.resources;
+    this.stats.claimed++;
+    const fence = { accountId: run.account_id, runId: run.id, attempt: run.attempt, owner };
+    const lease = new AutomationLease(fence, db, config.engine.leaseMs, log);
+    lease.start();
+    const key = `${run.account_id}/${run.id}`;
+    const done = executeAutomationRun(this.resources, run, lease)
+      .then(
+        (outcome) => {
+          if (outcome.status === 'lost') {
+            this.stats.lost++;
+            log.info({ runId: run.id, attempt: run.attempt, reason: lease.reason }, 'stopped working on an automation run');
+            return;
+          }
+          this.stats.settled++;
+          // A wait shorter than the poll interval: look again when it ends rather than at the next poll.
+          if (outcome.status === 'waiting') {
+            const ms = outcome.due.getTime() - Date.now();
+            if (ms < config.engine.pollMs) setTimeout(() => this.waker.wake(), Math.max(0, ms) + 5).unref();
+          }
+        },
+        async (err: unknown) => {
+          this.stats.errored++;
+          log.error({ err, runId: run.id, attempt: run.attempt }, 'automation run execution failed; releasing it for a retry');
+          lease.lose('execution failed');
+          await releaseAutomationLease(db, fence).catch(() => {});
+        },
+      )
+      .finally(() => {
+        lease.stop();
+        this.inFlight.delete(key);
+        this.waker.wake();
+      });
+    this.inFlight.set(key, { lose: (r) => lease.lose(r), release: () => releaseAutomationLease(db, fence), done });
   }
 }
 

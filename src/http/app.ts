@@ -14,8 +14,11 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/db.js';
 import type { WindowCounter } from '../limits/window-counter.js';
 import { registerEnrollmentRoutes } from '../api/enrollments/routes.js';
+import { registerAutomationRunRoutes } from '../api/automation-runs/routes.js';
+import { registerAutomationRoutes } from '../api/automations/routes.js';
 import { registerRunRoutes } from '../api/runs/routes.js';
 import { registerWorkflowRoutes } from '../api/workflows/routes.js';
+import { registerInboundRoutes } from '../api/inbound/routes.js';
 import { Authenticator, type AuthContext } from './auth.js';
 import type { CursorCodec } from './cursor.js';
 import { ApiError, toErrorBody } from './errors.js';
@@ -126,10 +129,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addSchema(ErrorSchema);
   await app.register(swagger, openapiOptions());
   registerOpsRoutes(app, deps);
+  // Unsubscribe links and the SMS provider's webhook: outside /v1, no API key (own checks).
+  await registerInboundRoutes(app, deps);
   await app.register(
     async (v1) => {
       registerWorkflowRoutes(v1, deps);
       registerRunRoutes(v1, deps);
+      registerAutomationRoutes(v1, deps);
+      registerAutomationRunRoutes(v1, deps);
       registerEnrollmentRoutes(v1, deps);
     },
     { prefix: '/v1' },

@@ -1,0 +1,151 @@
+// Automation runs, read side, and the operator's stop. The contact's display name is worked out in
+// SQL (first + last name, else the email; an erased contact keeps only its id), so the person's
+// other data never leaves the database. What a step sent is never selected.
+import type { Queryable } from '../../db/db.js';
+
+export const AUTOMATION_RUN_STATUSES = ['running', 'waiting', 'succeeded', 'failed', 'stopped', 'skipped'] as const;
+export type AutomationRunStatus = (typeof AUTOMATION_RUN_STATUSES)[number];
+export const AUTOMATION_STEP_STATUSES = ['ok', 'running', 'waiting', 'skipped', 'failed'] as const;
+
+/** Run history's words for each status (DESIGN 9). */
+export const STATUS_LABELS: Readonly<Record<AutomationRunStatus, string>> = {
+  running: 'Running',
+  waiting: 'Waiting',
+  succeeded: 'Completed',
+  failed: 'Failed',
+  stopped: 'Stopped',
+  skipped: 'Did not meet the Run only if criteria',
+};
+
+/** The error a run stopped by `switchboard automation-runs stop` carries. */
+export const STOPPED_BY_OPERATOR = 'Stopped by an operator';
+
+export interface AutomationRunRow {
+  id: string;
+  automation_id: string;
+  contact_id: string | null;
+  contact_name: string | null;
+  status: AutomationRunStatus;
+  started_by: string;
+  test: boolean;
+  version: number;
+  started_at: Date;
+  finished_at: Date | null;
+  next_at: Date | null;
+  error: string | null;
+  failed_step_id: string | null;
+}
+
+const SELECT = `
+  select r.id, r.automation_id, r.contact_id,
+         case when r.contact_id is null then null
+              when c.erased_at is not null then 'Erased contact'
+              else coalesce(nullif(trim(concat_ws(' ', nullif(trim(c.first_name), ''), nullif(trim(c.last_name), ''))), ''),
+                            nullif(c.email, ''), 'Unnamed contact')
+         end as contact_name,
+         r.status, r.started_by, r.test, r.version, r.started_at, r.finished_at, r.next_at, r.error, r.failed_step_id
+    from automation_runs r
+    left join contacts c on c.account_id = r.account_id and c.id = r.contact_id`;
+
+export async function listAutomationRuns(
+  db: Queryable,
+  accountId: string,
+  automationId: string,
+  status: AutomationRunStatus | undefined,
+  after: { startedAt: Date; id: string } | null,
+  limit: number,
+): Promise<AutomationRunRow[]> {
+  const params: unknown[] = [accountId, automationId];
+  const where = ['r.account_id = $1', 'r.automation_id = $2'];
+  if (status) {
+    params.push(status);
+    where.push(`r.status = $${params.length}`);
+  }
+  if (after) {
+    params.push(after.startedAt, after.id);
+    where.push(`(r.started_at, r.id) < ($${params.length - 1}, $${params.length})`);
+  }
+  params.push(limit);
+  return db.query<AutomationRunRow>(
+    `${SELECT} where ${where.join(' and ')} order by r.started_at desc, r.id desc limit $${params.length}`,
+    params,
+  );
+}
+
+export async function getAutomationRun(db: Queryable, accountId: string, id: string): Promise<AutomationRunRow | null> {
+  const rows = await db.query<AutomationRunRow>(`${SELECT} where r.account_id = $1 and r.id = $2`, [accountId, id]);
+  return rows[0] ?? null;
+}
+
+export interface AutomationRunStepRow {
+  step_id: string;
+  name: string;
+  type: string;
+  status: string;
+  started_at: Date | null;
+  ms: number;
+  error: string | null;
+}
+
+/** Steps in the order they ran, the trigger (`t`) first whatever its seq. */
+export async function getAutomationRunSteps(db: Queryable, accountId: string, runId: string): Promise<AutomationRunStepRow[]> {
+  return db.query<AutomationRunStepRow>(
+    `select step_id, name, type, status, started_at, ms, error
+       from automation_run_steps where account_id = $1 and run_id = $2
+      order by (step_id = 't') desc, seq`,
+    [accountId, runId],
+  );
+}
+
+/** The trigger's label for the version a run pins (the draft's for a test run of an unpublished draft). */
+export async function runTriggerLabel(db: Queryable, accountId: string, automationId: string, version: number): Promise<string> {
+  const rows = await db.query<{ label: string | null }>(
+    `select coalesce(v.trigger, a.trigger)->>'label' as label
+       from automations a
+       left join automation_versions v on v.account_id = a.account_id and v.automation_id = a.id and v.version = $3
+      where a.account_id = $1 and a.id = $2`,
+    [accountId, automationId, version],
+  );
+  return rows[0]?.label || 'Trigger';
+}
+
+export interface RunForStop {
+  id: string;
+  account_id: string;
+  status: AutomationRunStatus;
+}
+
+/** A run by id across accounts (operator commands), optionally narrowed to one account. */
+export async function findAutomationRun(db: Queryable, id: string, accountId: string | null): Promise<RunForStop | null> {
+  const rows = await db.query<RunForStop>(
+    `select id, account_id, status from automation_runs where id = $1 and ($2::uuid is null or account_id = $2::uuid)`,
+    [id, accountId],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * Stops a running or waiting run. The status is re-checked in the UPDATE, so a run that finished
+ * since it was read is left alone (false). Its unfinished step (a wait, or a step in flight) ends
+ * `skipped` with the same reason, so the step list never shows a step still waiting on a run that
+ * has ended.
+ */
+export async function stopAutomationRun(tx: Queryable, accountId: string, id: string, reason: string): Promise<boolean> {
+  const rows = await tx.query(
+    `update automation_runs
+        set status = 'stopped', error = $3, finished_at = now(), next_at = null
+      where account_id = $1 and id = $2 and status in ('running', 'waiting')
+      returning id`,
+    [accountId, id, reason],
+  );
+  if (!rows.length) return false;
+  await tx.query(
+    `update automation_run_steps
+        set status = 'skipped', error = $3, finished_at = now(),
+            ms = case when started_at is null then ms
+                      else greatest(0, floor(extract(epoch from (now() - started_at)) * 1000))::int end
+      where account_id = $1 and run_id = $2 and status in ('running', 'waiting')`,
+    [accountId, id, reason],
+  );
+  return true;
+}

@@ -1,0 +1,194 @@
+// `switchboard automations edit|publish|pause|resume`: what the hub's builder does with an
+// automation (the API never changes one). Moves follow the spec's Automation status table:
+// publishing a draft → published, pausing published → paused, resuming paused → published; any
+// other move is refused with exit code 1 and says what state the automation is in.
+import { releaseHeldRuns } from '../engine/automations/store.js';
+import type { Db } from '../db/db.js';
+import { FixtureError, ROOT } from '../fixtures/read.js';
+import { isUuid } from '../lib/ids.js';
+import {
+  applyEdit,
+  findAutomationDraft,
+  hasUnpublishedChanges,
+  moveStatus,
+  publishDraft,
+  replaceDraft,
+  type AutomationDraftRow,
+} from '../api/automations/versions.js';
+import type { Queryable } from '../db/db.js';
+import { diskContext, execute, type OperatorCommand } from './command.js';
+import { parseCommandArgs, show, uuidArg, type ParsedArgs } from './args.js';
+import { CommandError, UsageError, done, type CommandContext, type CommandResult } from './result.js';
+
+export const AUTOMATIONS_USAGE = `Usage:
+  switchboard automations edit AUTOMATION_ID FILE [--account ID]
+  switchboard automations publish AUTOMATION_ID [--account ID]
+  switchboard automations pause AUTOMATION_ID [--account ID]
+  switchboard automations resume AUTOMATION_ID [--account ID]
+
+  edit     replaces the draft with FILE, a JSON object of any of trigger, steps, run_only_if,
+           reenroll, name (fields left out keep their draft value; run_only_if null clears it).
+           Validated like a fixture's automation. Runs keep running the published version.
+  publish  snapshots the draft as the next immutable version, the one new runs use; a draft
+           becomes published, a paused automation stays paused until resumed
+  pause    a published automation stops taking enrollments; its waiting runs are held
+  resume   a paused automation runs again
+  --account  narrows the lookup to one account (ids are unique anyway)`;
+
+type Move = 'pause' | 'resume';
+
+type AutomationsArgs =
+  | { action: 'edit'; automationId: string; file: string; accountId: string | null }
+  | { action: 'publish' | Move; automationId: string; accountId: string | null };
+
+function idArg(p: ParsedArgs): string {
+  const id = p.positionals[0];
+  if (id === undefined) throw new UsageError('the automation id is required');
+  if (!isUuid(id)) throw new UsageError(`the automation id must be a UUID, got ${show(id)}`);
+  return id.toLowerCase();
+}
+
+const optionalAccount = (p: ParsedArgs): string | null => (p.strings.has('account') ? uuidArg(p, 'account') : null);
+
+function parse(args: readonly string[]): AutomationsArgs {
+  const [action, ...rest] = args;
+  switch (action) {
+    case 'edit': {
+      const p = parseCommandArgs(rest, { strings: ['account'], positionals: { min: 0, max: 2 } });
+      const automationId = idArg(p);
+      if (p.positionals[1] === undefined) throw new UsageError('the edit FILE is required');
+      return { action, automationId, file: p.positionals[1], accountId: optionalAccount(p) };
+    }
+    case 'publish':
+    case 'pause':
+    case 'resume': {
+      const p = parseCommandArgs(rest, { strings: ['account'], positionals: { min: 0, max: 1 } });
+      return { action, automationId: idArg(p), accountId: optionalAccount(p) };
+    }
+    case undefined:
+      throw new UsageError('automations needs an action: edit, publish, pause or resume');
+    default:
+      throw new UsageError(`unknown automations action ${show(action)}`);
+  }
+}
+
+/** The file an `automations edit` reads, so the CLI can send its contents to a running server. */
+export function automationsInputFile(args: readonly string[]): string | null {
+  try {
+    const a = parse(args);
+    return a.action === 'edit' ? a.file : null;
+  } catch {
+    return null;
+  }
+}
+
+async function requireAutomation(db: Queryable, id: string, accountId: string | null, forUpdate = false): Promise<AutomationDraftRow> {
+  const a = await findAutomationDraft(db, id, accountId, forUpdate);
+  if (!a) throw new CommandError(accountId ? `no automation ${id} in account ${accountId}` : `no automation ${id}`);
+  if (a.deleted) throw new CommandError(`automation ${id} was deleted in the hub`);
+  return a;
+}
+
+async function edit(db: Db, a: Extract<AutomationsArgs, { action: 'edit' }>, ctx: CommandContext): Promise<CommandResult> {
+  const text = await ctx.readFile(a.file);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (err) {
+    throw new CommandError(`${a.file} is not valid JSON: ${(err as Error).message}`);
+  }
+  const saved = await db.transaction(async (tx) => {
+    // Locked while the edit is merged and validated, so a concurrent edit or publish cannot interleave.
+    const current = await requireAutomation(tx, a.automationId, a.accountId, true);
+    let draft;
+    try {
+      draft = applyEdit(current, body);
+    } catch (err) {
+      if (!(err instanceof FixtureError)) throw err;
+      throw new CommandError(`${a.file}${err.path === ROOT ? '' : `: ${err.path}`}: ${err.detail}`);
+    }
+    await replaceDraft(tx, current.account_id, current.id, draft);
+    return { current, steps: draft.steps.length };
+  });
+  const { current } = saved;
+  const what = `automation ${current.id}: draft saved (${saved.steps} step${saved.steps === 1 ? '' : 's'})`;
+  if (current.published_version === 0) return done(`${what}; never published (publish it to run it)`);
+  const changed = await hasUnpublishedChanges(db, current.account_id, current.id);
+  return done(
+    changed
+      ? `${what}; it differs from published version ${current.published_version}: publish it to run the changes`
+      : `${what}; it is the same as published version ${current.published_version}`,
+  );
+}
+
+async function publish(db: Db, a: AutomationsArgs): Promise<CommandResult> {
+  return db.transaction(async (tx) => {
+    const current = await requireAutomation(tx, a.automationId, a.accountId, true);
+    const id = current.id;
+    const trigger = current.trigger as { type?: unknown };
+    if (trigger.type === null || trigger.type === undefined) {
+      throw new CommandError(`automation ${id} has no trigger type: choose one (automations edit) before publishing`);
+    }
+    if (!current.steps.length) throw new CommandError(`automation ${id} has no steps: add steps (automations edit) before publishing`);
+    if (current.published_version > 0 && !(await hasUnpublishedChanges(tx, current.account_id, id))) {
+      throw new CommandError(`automation ${id} is ${current.status} and its draft has no unpublished changes: nothing to publish`);
+    }
+    const { version, status } = await publishDraft(tx, current.account_id, id);
+    if (status === 'paused') return done(`automation ${id}: version ${version} published; it stays paused until resumed`);
+    return done(`automation ${id} published as version ${version}`);
+  });
+}
+
+const FROM: Record<Move, 'published' | 'paused'> = { pause: 'published', resume: 'paused' };
+const TO: Record<Move, 'published' | 'paused'> = { pause: 'paused', resume: 'published' };
+const WHY_NOT: Record<Move, Record<string, string>> = {
+  pause: {
+    draft: 'is a draft: only a published automation can be paused',
+    paused: 'is already paused',
+  },
+  resume: {
+    draft: 'is a draft: only a paused automation can be resumed (publish it instead)',
+    published: 'is already published (running): only a paused automation can be resumed',
+  },
+};
+
+async function move(db: Db, action: Move, a: AutomationsArgs): Promise<CommandResult> {
+  const current = await requireAutomation(db, a.automationId, a.accountId);
+  const id = current.id;
+  // The UPDATE re-checks the status: one that moved since the read above is refused, not overwritten.
+  const moved =
+    current.status === FROM[action] &&
+    (await db.transaction(async (tx) => {
+      if (!(await moveStatus(tx, current.account_id, id, FROM[action], TO[action]))) return false;
+      // Waiting runs that came due while paused were held back: they carry on now, not a minute later.
+      if (action === 'resume') await releaseHeldRuns(tx, current.account_id, id);
+      return true;
+    }));
+  if (moved) {
+    return done(
+      action === 'pause'
+        ? `automation ${id} paused; it takes no enrollments and its waiting runs are held until it is resumed`
+        : `automation ${id} resumed; published version ${current.published_version} runs`,
+    );
+  }
+  const now = await requireAutomation(db, a.automationId, a.accountId);
+  throw new CommandError(`automation ${id} ${WHY_NOT[action][now.status] ?? `is ${now.status}`}`);
+}
+
+async function run(db: Db, a: AutomationsArgs, ctx: CommandContext): Promise<CommandResult> {
+  switch (a.action) {
+    case 'edit':
+      return edit(db, a, ctx);
+    case 'publish':
+      return publish(db, a);
+    default:
+      return move(db, a.action, a);
+  }
+}
+
+export const AUTOMATIONS: OperatorCommand<AutomationsArgs> = { usage: AUTOMATIONS_USAGE, parse, run };
+
+/** `automations …` with the arguments after "automations". */
+export function automationsCommand(db: Db, args: readonly string[], ctx: CommandContext = diskContext()): Promise<CommandResult> {
+  return execute(AUTOMATIONS, db, args, ctx);
+}

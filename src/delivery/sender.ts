@@ -1,0 +1,218 @@
+// The sender (DESIGN 8, transactional outbox): delivers the rows send steps wrote, queued →
+// sending → sent | failed. It claims only as many rows as it sends at once, so a crash leaves at
+// most that many rows `sending`; those (found at start, and periodically, once older than the
+// stuck timeout) become `unknown` and are never re-sent by anything automatic. Any number of
+// senders may share a PostgreSQL database: SKIP LOCKED claims keep each row with one of them.
+import type { Config } from '../config.js';
+import type { Db } from '../db/db.js';
+import { Waker } from '../engine/waker.js';
+import { silentLog, type EngineLog } from '../engine/scheduler/log.js';
+import { maskAddress, redactAddresses } from './mask.js';
+import { claimQueued, markOrphansUnknown, OUTBOX_CHANNEL, settleMessage, type ClaimedMessage, type Outcome } from './store.js';
+import { DeliveryError } from './transports/errors.js';
+import { createTransports, transportFor, type Transports } from './transports/index.js';
+
+export { messageStatusForStep, messageStatusesForRun, type StepMessageStatus } from './store.js';
+
+export interface SenderOptions {
+  db: Db;
+  transports: Transports;
+  log?: EngineLog;
+  /** Messages sent at once (and so claimed at once). */
+  concurrency?: number;
+  /** Idle poll interval; NOTIFY on OUTBOX_CHANNEL wakes the sender sooner. */
+  pollMs?: number;
+  /** One send may take this long before it is settled `unknown` (transports time out sooner). */
+  sendTimeoutMs?: number;
+  /** A row `sending` for longer than this belongs to a dead sender: it becomes `unknown`. */
+  stuckAfterMs?: number;
+  /**
+   * At start, which `sending` rows are orphans: 'all' when this process is the only one that can
+   * open the store (PGlite: any `sending` row was left by a previous process), 'stale' (older
+   * than stuckAfterMs) when other senders may be mid-send right now (PostgreSQL).
+   */
+  orphansAtStart?: 'all' | 'stale';
+  /** How long stop() lets in-flight sends finish so their outcomes are recorded. */
+  stopGraceMs?: number;
+}
+
+export interface SenderStats {
+  sent: number;
+  failed: number;
+  unknown: number;
+  /** Rows found mid-send (a previous sender died) and called unknown. */
+  orphaned: number;
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
+
+export class Sender {
+  readonly stats: SenderStats = { sent: 0, failed: 0, unknown: 0, orphaned: 0 };
+  private readonly db: Db;
+  private readonly transports: Transports;
+  private readonly log: EngineLog;
+  private readonly concurrency: number;
+  private readonly sendTimeoutMs: number;
+  private readonly stuckAfterMs: number;
+  private readonly orphansAtStart: 'all' | 'stale';
+  private readonly stopGraceMs: number;
+  private readonly waker: Waker;
+  private reaper: NodeJS.Timeout | null = null;
+  private loop: Promise<void> | null = null;
+  private stopping = false;
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(opts: SenderOptions) {
+    this.db = opts.db;
+    this.transports = opts.transports;
+    this.log = opts.log ?? silentLog;
+    this.concurrency = opts.concurrency ?? 4;
+    this.sendTimeoutMs = opts.sendTimeoutMs ?? 30_000;
+    this.stuckAfterMs = opts.stuckAfterMs ?? 300_000;
+    this.orphansAtStart = opts.orphansAtStart ?? (opts.db.capabilities.multiProcess ? 'stale' : 'all');
+    this.stopGraceMs = opts.stopGraceMs ?? this.sendTimeoutMs + 1_000;
+    this.waker = new Waker(this.db, opts.pollMs ?? 500, this.log, OUTBOX_CHANNEL);
+  }
+
+  /** The development transports in use (named in the start-up banner). */
+  get developmentTransports(): string[] {
+    return (['email', 'sms'] as const).filter((c) => this.transports[c].development);
+  }
+
+  async start(): Promise<void> {
+    if (this.loop) throw new Error('the sender is already started');
+    await this.reapOrphans(this.orphansAtStart === 'all' ? null : this.stuckAfterMs);
+    await this.waker.start();
+    // Periodically, for senders on other processes that died (PostgreSQL); cheap: a partial index.
+    const every = Math.max(1_000, Math.min(60_000, Math.floor(this.stuckAfterMs / 2)));
+    this.reaper = setInterval(() => void this.reapOrphans(this.stuckAfterMs), every);
+    this.reaper.unref();
+    this.loop = this.run();
+    this.log.info({ concurrency: this.concurrency, email: this.transports.email.name, sms: this.transports.sms.name }, 'sender started');
+  }
+
+  /** No new claims; in-flight sends get stopGraceMs to finish and record their outcome. */
+  async stop(): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    if (this.reaper) clearInterval(this.reaper);
+    await this.waker.stop();
+    await this.loop;
+    await Promise.race([Promise.allSettled([...this.inFlight]), sleep(this.stopGraceMs)]);
+    // Rows still sending now stay `sending`; the next start (or another sender's reaper) calls them unknown.
+    for (const t of new Set([this.transports.email, this.transports.sms])) await t.close?.();
+    this.log.info({ ...this.stats }, 'sender stopped');
+  }
+
+  /** Wakes the sender now (after a local enqueue; NOTIFY does the same across processes). */
+  wake(): void {
+    this.waker.wake();
+  }
+
+  /**
+   * Claims and sends one batch; resolves when every message of it is settled. Returns how many
+   * were claimed. Tests drive the sender with this, without the loop.
+   */
+  async sendBatch(limit = this.concurrency): Promise<number> {
+    const rows = await claimQueued(this.db, limit);
+    await Promise.all(rows.map((r) => this.track(this.deliver(r))));
+    return rows.length;
+  }
+
+  /** Sends until nothing is queued (tests and tools). */
+  async drain(): Promise<number> {
+    let total = 0;
+    for (let n = await this.sendBatch(); n > 0; n = await this.sendBatch()) total += n;
+    return total;
+  }
+
+  /** Calls `sending` rows older than olderThanMs (null: all of them) unknown. */
+  async reapOrphans(olderThanMs: number | null): Promise<number> {
+    try {
+      const rows = await markOrphansUnknown(this.db, olderThanMs);
+      if (rows.length) {
+        this.stats.orphaned += rows.length;
+        this.log.warn({ count: rows.length, ids: rows.slice(0, 20).map((r) => r.id) }, 'messages caught mid-send are now unknown (not resent)');
+      }
+      return rows.length;
+    } catch (err) {
+      this.log.error({ err }, 'marking orphaned sends unknown failed');
+      return 0;
+    }
+  }
+
+  private track(p: Promise<void>): Promise<void> {
+    this.inFlight.add(p);
+    return p.finally(() => this.inFlight.delete(p));
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopping) {
+      let claimed = 0;
+      try {
+        claimed = await this.sendBatch();
+      } catch (err) {
+        // The store is down or busy: the next poll tries again.
+        this.log.error({ err }, 'claiming outbox rows failed');
+      }
+      // A full batch: there may be more queued; look again at once.
+      if (claimed > 0 && !this.stopping) continue;
+      await this.waker.wait();
+    }
+  }
+
+  private async deliver(m: ClaimedMessage): Promise<void> {
+    const transport = transportFor(this.transports, m.channel);
+    let outcome: Outcome;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      // A guard above the transport's own timeouts: a send that hangs anyway must not hold its
+      // slot forever. Its late answer, should it come, still settles the row (settleMessage).
+      const guard = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new DeliveryError(`Delivery outcome unknown: no answer from the ${transport.name} transport within ${this.sendTimeoutMs} ms; not resent`, 'unknown')),
+          this.sendTimeoutMs + 1_000,
+        );
+      });
+      await Promise.race([
+        transport.send({ to: m.to_address, subject: m.subject, body: m.body, headers: m.headers ?? {}, messageId: m.message_id }),
+        guard,
+      ]);
+      outcome = { status: 'sent', transport: transport.name };
+    } catch (err) {
+      const e = err instanceof DeliveryError ? err : new DeliveryError(`Delivery outcome unknown: ${errorText(err)}; not resent`, 'unknown');
+      outcome = { status: e.outcome, transport: transport.name, error: e.message };
+    } finally {
+      clearTimeout(timer);
+    }
+    this.stats[outcome.status]++;
+    const ctx = { messageId: m.id, channel: m.channel, to: maskAddress(m.to_address), transport: transport.name, status: outcome.status };
+    if (outcome.status === 'sent') this.log.debug(ctx, 'message delivered');
+    else this.log.warn({ ...ctx, error: redactAddresses(outcome.error) }, 'message not delivered');
+    try {
+      await settleMessage(this.db, m, outcome);
+    } catch (err) {
+      // The message went (or not) but the store did not take the outcome: the row stays
+      // `sending` and becomes `unknown` later. Never sent again either way.
+      this.log.error({ err, messageId: m.id }, 'recording a delivery outcome failed');
+    }
+  }
+}
+
+function errorText(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).replace(/[\r\n]+/g, ' ').slice(0, 300);
+}
+
+/** The sender a server or worker process runs, with the transports its config names. */
+export function createSender(db: Db, config: Config, log?: EngineLog): Sender {
+  const d = config.delivery;
+  return new Sender({
+    db,
+    transports: createTransports(d),
+    log,
+    concurrency: d.concurrency,
+    pollMs: config.engine.pollMs,
+    sendTimeoutMs: d.sendTimeoutMs,
+    stuckAfterMs: d.stuckAfterMs,
+  });
+}

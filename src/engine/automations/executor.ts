@@ -1,0 +1,298 @@
+// Executes one claimed automation run: the trigger step `t` first, then the steps of the version
+// the run is pinned to, in array order unless a step names `next` or is a branch. The step ledger
+// (automation_run_steps) says where a run is, so any worker can resume it: after its last `ok` or
+// `skipped` step, at a `waiting` wait that came due, or at a step left `running` by a worker that
+// died (run again under the same effect key: its effect commits with its `ok`, so it happens once).
+// Every transaction starts with the run's fence; a worker that lost the run writes nothing.
+import type { Config } from '../../config.js';
+import type { Db, Queryable } from '../../db/db.js';
+import { OUTBOX_CHANNEL } from '../../delivery/store.js';
+import type { EngineLog } from '../scheduler/log.js';
+import type { Billing, Providers } from '../types.js';
+import type { Outputs } from './conditions.js';
+import { AutomationLease, LeaseLost } from './lease.js';
+import { STEP_KINDS, type AutomationStep, type RunInfo, type StepOutcome } from './steps.js';
+import {
+  endStep,
+  endWaiting,
+  finishAutomationRun,
+  holdWaiting,
+  insertStep,
+  loadAutomationRun,
+  loadLedger,
+  parkWaiting,
+  readContact,
+  touchRun,
+  type AutomationFinal,
+  type ClaimedAutomationRun,
+  type ContactRow,
+} from './store.js';
+
+export interface AutomationResources {
+  db: Db;
+  config: Config;
+  providers: Providers;
+  billing: Billing;
+  log: EngineLog;
+}
+
+export type AutomationOutcome =
+  | { status: AutomationFinal | 'held' | 'lost' }
+  /** Parked at a wait until `due` (the engine may set a timer when that is sooner than its poll). */
+  | { status: 'waiting'; due: Date };
+
+/** A run taken over this many times from workers that died is failed rather than retried forever. */
+export const MAX_RECLAIMS = 25;
+/** Step executions per run: `next` may point back, and a loop must not run forever. */
+export const MAX_STEPS = 500;
+/** A due waiting run of a paused automation is looked at again after this long (releaseHeldRuns: at once). */
+export const HOLD_MS = 60_000;
+export const TRIGGER_STEP_ID = 't';
+
+const STOPPED = Symbol('stopped');
+type Guarded = ContactRow | null | typeof STOPPED;
+
+function parseSteps(raw: unknown): AutomationStep[] | string {
+  if (!Array.isArray(raw)) return 'the version has no step list';
+  const out: AutomationStep[] = [];
+  for (const [i, s] of raw.entries()) {
+    if (!s || typeof s !== 'object' || typeof s.id !== 'string' || typeof s.type !== 'string') return `step ${i} has no id or type`;
+    const config = s.config && typeof s.config === 'object' && !Array.isArray(s.config) ? s.config : {};
+    out.push({ id: s.id, name: typeof s.name === 'string' ? s.name : s.id, type: s.type, config, next: s.next, branches: s.branches });
+  }
+  return out;
+}
+
+export async function executeAutomationRun(res: AutomationResources, claimed: ClaimedAutomationRun, lease: AutomationLease): Promise<AutomationOutcome> {
+  try {
+    return await new AutomationExecution(res, claimed, lease).run();
+  } catch (err) {
+    if (err instanceof LeaseLost) {
+      lease.lose(err.message);
+      return { status: 'lost' };
+    }
+    throw err;
+  }
+}
+
+class AutomationExecution {
+  private steps: AutomationStep[] = [];
+  private info!: RunInfo;
+  private readonly outputs: Outputs = {};
+
+  constructor(
+    private readonly res: AutomationResources,
+    private readonly claimed: ClaimedAutomationRun,
+    private readonly lease: AutomationLease,
+  ) {}
+
+  async run(): Promise<AutomationOutcome> {
+    const { db } = this.res;
+    const { account_id: accountId, id: runId } = this.claimed;
+    const def = await loadAutomationRun(db, accountId, runId);
+    // Stopped or ended from outside since the claim: nothing to do.
+    if (!def) throw new LeaseLost('the run is no longer active');
+    if (this.claimed.reclaims > MAX_RECLAIMS) {
+      return this.finish('failed', `Failed: the run was taken over ${MAX_RECLAIMS} times without finishing (its workers kept stopping)`);
+    }
+    if (def.automation_deleted) return this.finish('stopped', 'Stopped: the automation was deleted');
+    if (def.trigger === null) return this.finish('failed', `Failed: version ${def.version} of the automation does not exist`);
+    const parsed = parseSteps(def.steps);
+    if (typeof parsed === 'string') return this.finish('failed', `Failed: ${parsed}`);
+    this.steps = parsed;
+    this.info = {
+      accountId,
+      runId,
+      automationId: def.automation_id,
+      projectId: def.project_id,
+      keyId: def.key_id,
+      contactId: def.contact_id,
+      test: def.test,
+      testerEmail: def.tester_email,
+      // The project asks for SMS consent unless its settings say otherwise (DESIGN 9).
+      smsConsentRequired: def.project_settings?.sms_consent_required !== false,
+    };
+
+    const ledger = await loadLedger(db, accountId, runId);
+    for (const r of ledger) if (r.status === 'ok' && r.output) this.outputs[r.step_id] = r.output;
+    let seq = ledger.length ? ledger[ledger.length - 1].seq + 1 : 1;
+    if (!ledger.length) {
+      const started = await this.fenced(TRIGGER_STEP_ID, async (tx) => {
+        if ((await this.guard(tx, null)) === STOPPED) return false;
+        const label = def.trigger?.label || 'Trigger';
+        await insertStep(tx, { accountId, runId, seq, stepId: TRIGGER_STEP_ID, name: label, type: 'trigger', status: 'ok', effectKey: null });
+        return true;
+      });
+      if (!started) return { status: 'stopped' };
+      ledger.push({ seq, step_id: TRIGGER_STEP_ID, type: 'trigger', status: 'ok', output: null });
+      seq++;
+    }
+
+    const last = ledger[ledger.length - 1];
+    let current: AutomationStep | null | undefined;
+    let resumeSeq: number | null = null;
+    if (last.status === 'waiting') {
+      // Pausing holds waiting runs (DESIGN 9); a run already past its waits carries on.
+      if (def.automation_status === 'paused') return this.hold();
+      const moved = await this.fenced(last.step_id, async (tx) => {
+        if ((await this.guard(tx, last.seq)) === STOPPED) return 'stopped' as const;
+        if (!(await endWaiting(tx, this.lease.fence))) {
+          await parkWaiting(tx, this.lease.fence, def.next_at!);
+          return 'early' as const;
+        }
+        await endStep(tx, accountId, runId, last.seq, 'ok', null);
+        return 'on' as const;
+      });
+      if (moved === 'stopped') return { status: 'stopped' };
+      if (moved === 'early') return { status: 'waiting', due: def.next_at! };
+      current = this.successor(last.step_id, undefined);
+    } else if (last.status === 'running') {
+      current = this.byId(last.step_id);
+      resumeSeq = last.seq;
+    } else if (last.status === 'failed') {
+      // The step's failure and the run's are written together: only a hand-made change gets here.
+      return this.finish('failed', `Failed: step ${last.step_id} failed`, last.step_id);
+    } else {
+      current = this.successor(last.step_id, typeof last.output?.branch === 'string' ? last.output.branch : undefined);
+    }
+    if (current === undefined) return this.finish('failed', `Failed: step ${last.step_id} is not in version ${def.version}`);
+
+    for (let executions = ledger.length; current; executions++) {
+      if (executions >= MAX_STEPS) return this.finish('failed', `Failed: more than ${MAX_STEPS} steps (does a "next" loop back?)`, current.id);
+      const s = resumeSeq ?? seq++;
+      if (resumeSeq === null) {
+        const step = current;
+        const ok = await this.fenced(step.id, async (tx) => {
+          if ((await this.guard(tx, null)) === STOPPED) return false;
+          await insertStep(tx, { accountId, runId, seq: s, stepId: step.id, name: step.name, type: step.type, status: 'running', effectKey: this.effectKey(step) });
+          return true;
+        });
+        if (!ok) return { status: 'stopped' };
+      }
+      resumeSeq = null;
+      const r = await this.execute(current, s);
+      if ('status' in r) return r;
+      const next: AutomationStep | null | undefined = this.successor(current.id, r.branch);
+      if (next === undefined) return this.finish('failed', `Failed: step ${current.id} leads to a step that does not exist`, current.id);
+      current = next;
+    }
+    return this.finish('succeeded', null);
+  }
+
+  private effectKey(step: AutomationStep): string {
+    return `${this.info.runId}:${step.id}`;
+  }
+
+  private byId(id: string): AutomationStep | undefined {
+    return this.steps.find((s) => s.id === id);
+  }
+
+  /** The step after `id`: its branch's target, its `next`, else the next in array order; null = the end. */
+  private successor(id: string, branch: string | undefined): AutomationStep | null | undefined {
+    if (id === TRIGGER_STEP_ID) return this.steps[0] ?? null;
+    const i = this.steps.findIndex((s) => s.id === id);
+    if (i < 0) return undefined;
+    const step = this.steps[i];
+    const target = branch !== undefined && step.branches?.[branch] ? step.branches[branch] : step.next;
+    if (typeof target === 'string') return this.byId(target);
+    return this.steps[i + 1] ?? null;
+  }
+
+  /**
+   * The contact, read (and locked) in this transaction. Erased or archived: the run stops here, in
+   * the same transaction, and the step that was open shows why.
+   */
+  private async guard(tx: Queryable, openSeq: number | null): Promise<Guarded> {
+    if (this.info.contactId === null) return null;
+    const c = await readContact(tx, this.info.accountId, this.info.contactId, true);
+    const why = !c || c.erased_at ? 'Stopped: contact was erased' : c.archived_at ? 'Stopped: contact was archived' : null;
+    if (!why) return c;
+    if (!(await finishAutomationRun(tx, this.lease.fence, 'stopped', why, null))) throw new LeaseLost('the lease was lost');
+    if (openSeq !== null) await endStep(tx, this.info.accountId, this.info.runId, openSeq, 'skipped', why);
+    return STOPPED;
+  }
+
+  /** One step: prepare outside a transaction, then apply and record the result in one. */
+  private async execute(step: AutomationStep, seq: number): Promise<AutomationOutcome | { branch?: string }> {
+    const { accountId, runId } = this.info;
+    const kind = STEP_KINDS.get(step.type);
+    let prepared: unknown;
+    if (kind?.prepare) {
+      const snapshot = this.info.contactId ? await readContact(this.res.db, accountId, this.info.contactId, false) : null;
+      prepared = await kind.prepare({ ...this.context(step, seq), contact: snapshot });
+      if (this.lease.lost) return { status: 'lost' };
+    }
+    return this.fenced(step.id, async (tx) => {
+      const contact = await this.guard(tx, seq);
+      if (contact === STOPPED) return { status: 'stopped' as const };
+      const outcome: StepOutcome = kind
+        ? await kind.apply(tx, { ...this.context(step, seq), contact }, prepared)
+        : { kind: 'failed', error: `unknown step type ${JSON.stringify(step.type)}` };
+      switch (outcome.kind) {
+        case 'ok':
+          await endStep(tx, accountId, runId, seq, 'ok', null, outcome.output ?? null);
+          if (outcome.output) this.outputs[step.id] = outcome.output;
+          // Delivered on commit: the sender wakes for the row this transaction wrote.
+          if (outcome.outbox) await tx.query(`select pg_notify($1, '')`, [OUTBOX_CHANNEL]);
+          return { branch: outcome.branch };
+        case 'skipped':
+          await endStep(tx, accountId, runId, seq, 'skipped', outcome.error);
+          return {};
+        case 'failed': {
+          await endStep(tx, accountId, runId, seq, 'failed', outcome.error);
+          const error = outcome.error.startsWith('Stopped:') ? outcome.error : `Failed: ${step.name}: ${outcome.error}`;
+          if (!(await finishAutomationRun(tx, this.lease.fence, 'failed', error, step.id))) throw new LeaseLost('the lease was lost');
+          return { status: 'failed' as const };
+        }
+        case 'wait':
+          await endStep(tx, accountId, runId, seq, 'waiting', null);
+          if (!(await parkWaiting(tx, this.lease.fence, outcome.due))) throw new LeaseLost('the lease was lost');
+          return { status: 'waiting' as const, due: outcome.due };
+        case 'end':
+          await endStep(tx, accountId, runId, seq, 'ok', null);
+          if (!(await finishAutomationRun(tx, this.lease.fence, 'succeeded', null, null))) throw new LeaseLost('the lease was lost');
+          return { status: 'succeeded' as const };
+      }
+    });
+  }
+
+  private context(step: AutomationStep, seq: number) {
+    return {
+      run: this.info,
+      step,
+      seq,
+      effectKey: this.effectKey(step),
+      outputs: this.outputs,
+      billing: this.res.billing,
+      providers: this.res.providers,
+      config: this.res.config,
+      signal: this.lease.signal,
+      db: this.res.db,
+    };
+  }
+
+  /** One fenced transaction: renews the lease (locking the run row) before `fn`; a lost fence rolls back. */
+  private async fenced<T>(currentStep: string | null, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    if (this.lease.lost) throw new LeaseLost(this.lease.reason ?? 'lease lost');
+    return this.res.db.transaction(async (tx) => {
+      if (!(await touchRun(tx, this.lease.fence, this.res.config.engine.leaseMs, currentStep))) {
+        throw new LeaseLost('the lease was lost (taken over by another worker, or the run was stopped)');
+      }
+      return fn(tx);
+    });
+  }
+
+  private async finish(status: AutomationFinal, error: string | null, failedStepId: string | null = null): Promise<AutomationOutcome> {
+    await this.fenced(null, async (tx) => {
+      if (!(await finishAutomationRun(tx, this.lease.fence, status, error, failedStepId))) throw new LeaseLost('the lease was lost');
+    });
+    return { status };
+  }
+
+  private async hold(): Promise<AutomationOutcome> {
+    await this.fenced(null, async (tx) => {
+      if (!(await holdWaiting(tx, this.lease.fence, HOLD_MS))) throw new LeaseLost('the lease was lost');
+    });
+    return { status: 'held' };
+  }
+}
