@@ -1,8 +1,10 @@
-// Starts the runs of workflows whose schedule is due (trigger `schedule`). Occurrences missed
+// Starts the runs of workflows whose schedule is due (trigger `schedule`), and of schedule-triggered
+// automations (src/engine/automations/schedule.ts). Occurrences missed
 // while no process was running are not replayed one by one: a late tick starts one run and moves
 // the schedule to its next future occurrence. Schedule runs never count toward the API limits.
 import type { Db } from '../../db/db.js';
 import { insertRun } from '../../api/runs/store.js';
+import { tickAutomationSchedules } from '../automations/schedule.js';
 import { nextOccurrence } from './cron.js';
 import { claimDueSchedule, setNextAt } from './store.js';
 
@@ -39,7 +41,10 @@ export class ScheduleTicker {
   start(): void {
     if (this.timer) return;
     this.timer = setInterval(() => {
-      this.running = tickSchedules(this.db, this.startDelayMs).catch(this.onError);
+      this.running = Promise.all([
+        tickSchedules(this.db, this.startDelayMs).catch(this.onError),
+        tickAutomationSchedules(this.db).catch(this.onError),
+      ]);
     }, this.everyMs);
     this.timer.unref();
   }

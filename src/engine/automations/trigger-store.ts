@@ -1,0 +1,64 @@
+// SQL for trigger-started automation runs and automation schedules.
+import type { Queryable } from '../../db/db.js';
+import { RUNS_CHANNEL } from '../../api/runs/store.js';
+
+/** The Run-only-if filter of the running version (null: no filter). */
+export async function publishedFilter(tx: Queryable, accountId: string, automationId: string, version: number): Promise<Record<string, unknown> | null> {
+  const rows = await tx.query<{ run_only_if: Record<string, unknown> | null }>(
+    `select run_only_if from automation_versions where account_id = $1 and automation_id = $2 and version = $3`,
+    [accountId, automationId, version],
+  );
+  return rows[0]?.run_only_if ?? null;
+}
+
+export interface TriggeredRun {
+  accountId: string;
+  automationId: string;
+  runId: string;
+  contactId: string | null;
+  version: number;
+  startedBy: string;
+  /** The filter did not match: the run is recorded as skipped and never executes. */
+  skipped: boolean;
+  error: string | null;
+}
+
+export async function insertTriggeredRun(tx: Queryable, r: TriggeredRun): Promise<void> {
+  await tx.query(
+    `insert into automation_runs (account_id, id, automation_id, contact_id, status, started_by, test, version, error, finished_at, run_at)
+     values ($1, $2, $3, $4, $5, $6, false, $7, $8, case when $5 = 'skipped' then now() end, now())`,
+    [r.accountId, r.runId, r.automationId, r.contactId, r.skipped ? 'skipped' : 'running', r.startedBy, r.version, r.error],
+  );
+  await tx.query(`update automations set last_run_at = now() where account_id = $1 and id = $2`, [r.accountId, r.automationId]);
+  if (!r.skipped) await tx.query(`select pg_notify($1, '')`, [RUNS_CHANNEL]);
+}
+
+export interface DueAutomationSchedule {
+  account_id: string;
+  id: string;
+  cron: string | null;
+  timezone: string | null;
+  schedule_next_at: Date | null;
+}
+
+/**
+ * The next published schedule-triggered automation that is due (or has no next time yet), locked
+ * for this transaction; other tickers skip it.
+ */
+export async function claimDueAutomationSchedule(tx: Queryable): Promise<DueAutomationSchedule | null> {
+  const rows = await tx.query<DueAutomationSchedule>(
+    `select a.account_id, a.id, v.trigger->'config'->>'cron' as cron, v.trigger->'config'->>'timezone' as timezone, a.schedule_next_at
+       from automations a
+       join automation_versions v on v.account_id = a.account_id and v.automation_id = a.id and v.version = a.published_version
+      where a.status = 'published' and a.deleted_at is null and v.trigger->>'type' = 'schedule'
+        and (a.schedule_next_at is null or a.schedule_next_at <= now())
+      order by a.schedule_next_at nulls first
+      limit 1
+      for update of a skip locked`,
+  );
+  return rows[0] ?? null;
+}
+
+export async function setAutomationNextAt(tx: Queryable, accountId: string, id: string, next: Date | null): Promise<void> {
+  await tx.query(`update automations set schedule_next_at = $3 where account_id = $1 and id = $2`, [accountId, id, next]);
+}
