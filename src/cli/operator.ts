@@ -10,6 +10,7 @@ import { CommandError, failed, type CommandContext, type CommandResult } from '.
 import { SEED, seedInputFile } from './seed.js';
 import { RUNS } from './runs.js';
 import { withTestAction } from './automations-test.js';
+import { withWebhookAction } from './automations-webhook.js';
 import { AUTOMATIONS, automationsInputFile } from './automations.js';
 import { AUTOMATION_RUNS } from './automation-runs.js';
 
@@ -20,7 +21,7 @@ const COMMANDS: Readonly<Record<string, OperatorCommand<any>>> = Object.freeze({
   'cursor-secret': CURSOR_SECRET_CMD,
   migrate: MIGRATE,
   runs: RUNS,
-  automations: withTestAction(AUTOMATIONS),
+  automations: withWebhookAction(withTestAction(AUTOMATIONS)),
   'automation-runs': AUTOMATION_RUNS,
 });
 

@@ -18,6 +18,7 @@ import { registerAutomationRunRoutes } from '../api/automation-runs/routes.js';
 import { registerAutomationRoutes } from '../api/automations/routes.js';
 import { registerRunRoutes } from '../api/runs/routes.js';
 import { registerWorkflowRoutes } from '../api/workflows/routes.js';
+import { registerHookRoutes } from '../api/hooks/routes.js';
 import { registerInboundRoutes } from '../api/inbound/routes.js';
 import { Authenticator, type AuthContext } from './auth.js';
 import type { CursorCodec } from './cursor.js';
@@ -131,6 +132,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerOpsRoutes(app, deps);
   // Unsubscribe links and the SMS provider's webhook: outside /v1, no API key (own checks).
   await registerInboundRoutes(app, deps);
+  registerHookRoutes(app, deps);
   await app.register(
     async (v1) => {
       registerWorkflowRoutes(v1, deps);

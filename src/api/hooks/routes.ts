@@ -1,0 +1,83 @@
+// Webhook triggers (outside /v1: the URL's secret is the credential, not an API key):
+// POST /hooks/automations/{secret} with {email, first_name?, last_name?, phone?} finds or creates
+// the contact and starts a run of the automation, with its Run-only-if filter applied. Bodies are
+// capped at 16 KiB and each automation takes at most 60 calls a minute.
+import { createHash } from 'node:crypto';
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../http/app.js';
+import { ApiError } from '../../http/errors.js';
+import { errorResponses } from '../../http/schemas.js';
+import { startTriggeredRun } from '../../engine/automations/triggers.js';
+import { erasedEmailHmac } from '../../fixtures/secrets.js';
+import { loadSecrets } from '../../secrets/store.js';
+import { automationByWebhookHash, findOrCreateContact, isErasedEmail } from './store.js';
+
+export const WEBHOOK_BODY_LIMIT = 16_384;
+export const WEBHOOK_CALLS_PER_MINUTE = 60;
+
+export function webhookHash(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+const Params = Type.Object({ secret: Type.String({ maxLength: 200 }) }); // a wrong secret is simply not found (404)
+const Body = Type.Object(
+  {
+    email: Type.String({ format: 'email', maxLength: 320 }),
+    first_name: Type.Optional(Type.String({ maxLength: 200 })),
+    last_name: Type.Optional(Type.String({ maxLength: 200 })),
+    phone: Type.Optional(Type.String({ maxLength: 40 })),
+  },
+  { additionalProperties: false },
+);
+
+export function registerHookRoutes(app: FastifyInstance, deps: AppDeps): void {
+  app.post(
+    '/hooks/automations/:secret',
+    {
+      bodyLimit: WEBHOOK_BODY_LIMIT,
+      schema: { hide: true, params: Params, body: Body, response: errorResponses([400, 404, 409, 413, 415, 422, 429]) },
+    },
+    async (request, reply) => {
+      const { secret } = request.params as Static<typeof Params>;
+      const found = await automationByWebhookHash(deps.db, webhookHash(secret));
+      if (!found) throw new ApiError('route_not_found', 'No endpoint at this path.');
+      const hit = await deps.counters.requests.hit(`wh:${found.id}`);
+      if (hit.count > WEBHOOK_CALLS_PER_MINUTE) {
+        const s = Math.max(1, Math.ceil(hit.resetMs / 1000));
+        throw new ApiError('rate_limited', `This webhook takes ${WEBHOOK_CALLS_PER_MINUTE} calls a minute; wait ${s} s.`, {
+          headers: { 'retry-after': String(s) },
+        });
+      }
+      const body = request.body as Static<typeof Body>;
+      const [erasure] = await loadSecrets(deps.db, 'erasure');
+      const outcome = await deps.db.transaction(async (tx) => {
+        if (await isErasedEmail(tx, found.account_id, erasedEmailHmac(erasure.secret, body.email))) {
+          throw new ApiError('contact_do_not_contact', 'This address belongs to someone erased at their request; it cannot be added.', {
+            param: 'email',
+          });
+        }
+        const contact = await findOrCreateContact(tx, found.account_id, body);
+        const started = await startTriggeredRun(tx, {
+          accountId: found.account_id,
+          automationId: found.id,
+          contactId: contact.id,
+          startedBy: 'Webhook',
+        });
+        if (started.status === 'ignored' && started.reason === 'not_published') {
+          throw new ApiError('automation_not_published', 'The automation is a draft or paused; no run was started.');
+        }
+        return { contact, started };
+      });
+      reply.code(202);
+      return {
+        automation_id: found.id,
+        contact_id: outcome.contact.id,
+        contact_created: outcome.contact.created,
+        status: outcome.started.status,
+        run_id: 'runId' in outcome.started ? outcome.started.runId : null,
+        reason: 'reason' in outcome.started ? outcome.started.reason : null,
+      };
+    },
+  );
+}
