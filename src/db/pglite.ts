@@ -47,6 +47,13 @@ export function takeDataDirLock(dataDir: string): () => void {
   throw new DataDirLockedError(`could not take the lock on ${dataDir}`);
 }
 
+/**
+ * PGlite runs queries on this thread and settles them as microtasks, so a loop of queries (the
+ * engine draining a backlog) would never let timers, sockets or HTTP requests in. Every query
+ * gives the event loop a turn.
+ */
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 class Mutex {
   private tail: Promise<void> = Promise.resolve();
   run<T>(fn: () => Promise<T>): Promise<T> {
@@ -96,6 +103,7 @@ export class PgliteDb implements Db {
 
   async query<T>(sql: string, params?: readonly unknown[]): Promise<T[]> {
     const res = await this.pg.query<T>(sql, params as unknown[] | undefined);
+    await yieldToEventLoop();
     return res.rows;
   }
 
@@ -106,8 +114,11 @@ export class PgliteDb implements Db {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     return this.pg.transaction(async (tx) =>
       fn({
-        query: async <R>(sql: string, params?: readonly unknown[]) =>
-          (await tx.query<R>(sql, params as unknown[] | undefined)).rows,
+        query: async <R>(sql: string, params?: readonly unknown[]) => {
+          const rows = (await tx.query<R>(sql, params as unknown[] | undefined)).rows;
+          await yieldToEventLoop();
+          return rows;
+        },
       }),
     );
   }
