@@ -1,5 +1,6 @@
-// A worker's hold on one claimed run: the fence every write carries, and the heartbeat that
-// renews the lease every leaseMs/3 while the run executes. When a renewal finds the run gone
+// A worker's hold on one claimed run (a workflow run, or an automation run with its own renew
+// statement): the fence every write carries, and the heartbeat that renews the lease every
+// leaseMs/3 while the run executes. When a renewal finds the run gone
 // (lease taken over after it expired, run cancelled, released at shutdown) the lease is lost:
 // `signal` aborts so the running block stops, and the executor writes nothing more.
 import type { Queryable } from '../../db/db.js';
@@ -13,17 +14,21 @@ export class LeaseLost extends Error {
   }
 }
 
-export class Lease {
+/** Extends the lease when the fence still owns the run; false when the run was taken or ended. */
+export type Renew<F> = (db: Queryable, fence: F, leaseMs: number) => Promise<boolean>;
+
+export class Lease<F extends { runId: string } = Fence> {
   private readonly controller = new AbortController();
   private timer: NodeJS.Timeout | null = null;
   private beating = false;
   private lostReason: string | null = null;
 
   constructor(
-    readonly fence: Fence,
+    readonly fence: F,
     private readonly db: Queryable,
     private readonly leaseMs: number,
     private readonly log: EngineLog,
+    private readonly renew: Renew<F> = renewLease as unknown as Renew<F>,
   ) {}
 
   /** Aborted once the lease is lost; blocks receive it (combined with the time limit). */
@@ -49,8 +54,8 @@ export class Lease {
     if (this.beating || this.lost) return;
     this.beating = true;
     try {
-      if (!(await renewLease(this.db, this.fence, this.leaseMs))) {
-        this.lose('the lease was lost (taken over by another worker, or the run was cancelled)');
+      if (!(await this.renew(this.db, this.fence, this.leaseMs))) {
+        this.lose('the lease was lost (taken over by another worker, or the run was cancelled or stopped)');
       }
     } catch (err) {
       // The store is unreachable: keep trying; once it answers, the fence decides.
