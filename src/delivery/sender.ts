@@ -3,6 +3,7 @@
 // most that many rows `sending`; those (found at start, and periodically, once older than the
 // stuck timeout) become `unknown` and are never re-sent by anything automatic. Any number of
 // senders may share a PostgreSQL database: SKIP LOCKED claims keep each row with one of them.
+import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Db } from '../db/db.js';
 import { Waker } from '../engine/waker.js';
@@ -61,6 +62,8 @@ export class Sender {
   private loop: Promise<void> | null = null;
   private stopping = false;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Written into claimed_by, so this sender's reaper never takes its own sends for orphans. */
+  readonly owner = `${process.pid}:${randomBytes(4).toString('hex')}`;
 
   constructor(opts: SenderOptions) {
     this.db = opts.db;
@@ -114,7 +117,7 @@ export class Sender {
    * were claimed. Tests drive the sender with this, without the loop.
    */
   async sendBatch(limit = this.concurrency): Promise<number> {
-    const rows = await claimQueued(this.db, limit);
+    const rows = await claimQueued(this.db, limit, this.owner);
     await Promise.all(rows.map((r) => this.track(this.deliver(r))));
     return rows.length;
   }
@@ -129,7 +132,7 @@ export class Sender {
   /** Calls `sending` rows older than olderThanMs (null: all of them) unknown. */
   async reapOrphans(olderThanMs: number | null): Promise<number> {
     try {
-      const rows = await markOrphansUnknown(this.db, olderThanMs);
+      const rows = await markOrphansUnknown(this.db, olderThanMs, this.owner);
       if (rows.length) {
         this.stats.orphaned += rows.length;
         this.log.warn({ count: rows.length, ids: rows.slice(0, 20).map((r) => r.id) }, 'messages caught mid-send are now unknown (not resent)');

@@ -56,14 +56,14 @@ export interface ClaimedMessage {
  * senders claim side by side without ever taking the same row; the row is `sending` before any
  * transport sees it, so a sender that dies mid-send leaves evidence instead of a re-sendable row.
  */
-export async function claimQueued(db: Queryable, limit: number): Promise<ClaimedMessage[]> {
+export async function claimQueued(db: Queryable, limit: number, owner: string | null = null): Promise<ClaimedMessage[]> {
   return db.query<ClaimedMessage>(
-    `update outbox o set status = 'sending', attempts = o.attempts + 1, claimed_at = now()
+    `update outbox o set status = 'sending', attempts = o.attempts + 1, claimed_at = now(), claimed_by = $2
       where (o.account_id, o.id) in (
         select account_id, id from outbox where status = 'queued' order by created_at limit $1 for update skip locked)
         and o.status = 'queued'
       returning o.account_id, o.id, o.channel, o.to_address, o.subject, o.body, o.message_id, o.headers, o.attempts`,
-    [limit],
+    [limit, owner],
   );
 }
 
@@ -92,12 +92,18 @@ export const UNKNOWN_OUTCOME_ERROR = 'Delivery outcome unknown: the sender stopp
  * not have left, and a duplicate is worse than a visible unknown, so nothing re-sends them.
  * `olderThanMs` null takes every `sending` row (a store only this process opens, at start).
  */
-export async function markOrphansUnknown(db: Queryable, olderThanMs: number | null): Promise<{ account_id: string; id: string }[]> {
+export async function markOrphansUnknown(
+  db: Queryable,
+  olderThanMs: number | null,
+  exceptOwner: string | null = null,
+): Promise<{ account_id: string; id: string }[]> {
+  // A sender's own rows are never its orphans: it is still sending them (or settles them itself).
   return db.query<{ account_id: string; id: string }>(
     `update outbox set status = 'unknown', error = $1
       where status = 'sending' and ($2::bigint is null or claimed_at < now() - $2::bigint * interval '1 millisecond')
+        and ($3::text is null or claimed_by is distinct from $3::text)
       returning account_id, id`,
-    [UNKNOWN_OUTCOME_ERROR, olderThanMs],
+    [UNKNOWN_OUTCOME_ERROR, olderThanMs, exceptOwner],
   );
 }
 

@@ -1,6 +1,7 @@
 // The sender against a real SMTP server on loopback: delivery with stable Message-ID and the
 // row's headers, SMTP refusals, concurrent senders, rows caught mid-send, NOTIFY wake-ups, the
 // outbox (development) transport and a step's message status.
+import { markOrphansUnknown } from '../../src/delivery/store.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configWith, loadConfig } from '../../src/config.js';
 import { uuidv7 } from '../../src/lib/ids.js';
@@ -175,7 +176,8 @@ describe('rows caught mid-send', () => {
   });
 
   it('a late but definite answer settles an unknown row', async () => {
-    // A slow transport: the stuck reaper calls the row unknown while the send is still going.
+    // A slow transport: another sender's stuck reaper calls the row unknown while the send is still
+    // going (a sender never reaps its own sends in progress).
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const slow = { name: 'slow', development: false, send: () => gate };
@@ -184,7 +186,8 @@ describe('rows caught mid-send', () => {
     const batch = s.sendBatch();
     await until(async () => (await row(t.db, m.id)).status === 'sending', 2_000, 'the claim');
     await t.db.query(`update outbox set claimed_at = now() - interval '10 minutes' where id = $1`, [m.id]);
-    expect(await s.reapOrphans(60_000)).toBe(1);
+    expect(await s.reapOrphans(60_000)).toBe(0);
+    expect(await markOrphansUnknown(t.db, 60_000, 'another sender')).toHaveLength(1);
     expect((await row(t.db, m.id)).status).toBe('unknown');
     release();
     await batch;
