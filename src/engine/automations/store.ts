@@ -55,20 +55,25 @@ export async function claimAutomationRuns(db: Queryable, owner: string, leaseMs:
      ),
      candidates as (
        select * from ranked order by round, run_at, id limit $3 * 2 + 8
-     )
-     update automation_runs r
-        set lease_owner = $1,
-            lease_expires_at = now() + ($2::int * interval '1 millisecond'),
-            attempt = r.attempt + 1,
-            reclaims = r.reclaims + case when r.lease_owner is not null then 1 else 0 end
-       from (select w.account_id, w.id
+     ),
+     -- MATERIALIZED: locked once. As a subquery joined into the UPDATE, the planner may rescan it
+     -- (a nested loop), and every rescan locks other rows (an outbox claim of 4 took 38 that way).
+     picked as materialized (
+       select w.account_id, w.id
                from automation_runs w join candidates c on c.account_id = w.account_id and c.id = w.id
               where w.account_id = any (array(select account_id from candidates))
                 and w.id = any (array(select id from candidates))
                 and ${ready('w')}
               order by c.round, c.run_at, c.id
               limit $3
-              for update of w skip locked) picked
+              for update of w skip locked
+     )
+     update automation_runs r
+        set lease_owner = $1,
+            lease_expires_at = now() + ($2::int * interval '1 millisecond'),
+            attempt = r.attempt + 1,
+            reclaims = r.reclaims + case when r.lease_owner is not null then 1 else 0 end
+       from picked
       where r.account_id = picked.account_id and r.id = picked.id
       returning r.account_id, r.id, r.attempt, r.reclaims`,
     [owner, leaseMs, limit],
