@@ -4,6 +4,7 @@
 // decides it may go on), so the fence matches both non-final statuses; a run stopped from outside
 // (`automation-runs stop`, erasure) leaves them and so breaks the fence.
 import type { Queryable } from '../../db/db.js';
+import { fairPick } from '../../db/fair-claim.js';
 import { RUNS_CHANNEL } from '../../api/runs/store.js';
 
 export interface AutomationFence {
@@ -25,6 +26,8 @@ const ready = (t: string): string =>
   `${t}.status in ('running', 'waiting') and ${t}.run_at <= now()
    and (${t}.lease_expires_at is null or ${t}.lease_expires_at < now())`;
 
+const CLAIM_PICK = fairPick({ table: 'automation_runs', active: "('running', 'waiting')", ready: ready('w') });
+
 /**
  * Claims up to `limit` ready runs in one statement, round-robin across accounts (see claimRuns in
  * scheduler/store.ts for the shape): each account with ready work gets its oldest run in the first
@@ -34,40 +37,7 @@ const ready = (t: string): string =>
  */
 export async function claimAutomationRuns(db: Queryable, owner: string, leaseMs: number, limit: number): Promise<ClaimedAutomationRun[]> {
   return db.query<ClaimedAutomationRun>(
-    `with recursive accts as (
-       (select account_id from automation_runs where status in ('running', 'waiting') order by account_id limit 1)
-       union all
-       select (select w.account_id from automation_runs w
-                where w.status in ('running', 'waiting') and w.account_id > a.account_id
-                order by w.account_id limit 1)
-         from accts a where a.account_id is not null
-     ),
-     ranked as (
-       select c.account_id, c.id, c.run_at,
-              row_number() over (partition by c.account_id order by c.run_at, c.id) as round
-         from accts a
-         cross join lateral (
-           select w.account_id, w.id, w.run_at from automation_runs w
-            where w.account_id = a.account_id and ${ready('w')}
-            order by w.run_at, w.id limit $3
-         ) c
-        where a.account_id is not null
-     ),
-     candidates as (
-       select * from ranked order by round, run_at, id limit $3 * 2 + 8
-     ),
-     -- MATERIALIZED: locked once. As a subquery joined into the UPDATE, the planner may rescan it
-     -- (a nested loop), and every rescan locks other rows (an outbox claim of 4 took 38 that way).
-     picked as materialized (
-       select w.account_id, w.id
-               from automation_runs w join candidates c on c.account_id = w.account_id and c.id = w.id
-              where w.account_id = any (array(select account_id from candidates))
-                and w.id = any (array(select id from candidates))
-                and ${ready('w')}
-              order by c.round, c.run_at, c.id
-              limit $3
-              for update of w skip locked
-     )
+    `${CLAIM_PICK}
      update automation_runs r
         set lease_owner = $1,
             lease_expires_at = now() + ($2::int * interval '1 millisecond'),

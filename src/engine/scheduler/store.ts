@@ -3,6 +3,7 @@
 // Fence: it matches only while this worker's attempt still owns a `running` run, so a worker whose
 // lease was taken over, or whose run was cancelled, changes nothing.
 import type { Queryable } from '../../db/db.js';
+import { fairPick } from '../../db/fair-claim.js';
 import { RUNS_CHANNEL } from '../../api/runs/store.js';
 import type { RunStatus } from '../run-status.js';
 
@@ -30,59 +31,19 @@ const ready = (t: string): string =>
   `${t}.status in ('queued', 'running') and ${t}.run_at <= now()
    and (${t}.lease_expires_at is null or ${t}.lease_expires_at < now())`;
 
+const CLAIM_PICK = fairPick({ table: 'workflow_runs', active: "('queued', 'running')", ready: ready('w'), extra: ', w.status as previous_status' });
+
 /**
  * Claims up to `limit` ready runs in one statement, fairly across accounts: every account with
  * ready work gets its oldest run in the first round, its second oldest in the second round, and so
  * on (round-robin by rank), so one account's thousands of queued runs cannot starve another's one.
  *
- * - `accts` lists the accounts with non-final runs by a loose index scan (one index probe per
- *   account, not one row per queued run).
- * - `ranked` takes each account's oldest ready runs (at most `limit` each) without locking;
- *   `candidates` keeps the first rounds of them, with room to spare for rows that a concurrent
- *   claimer locks first (a claim that comes up short is simply followed by another).
- * - the inner select looks the candidates up by primary key (the `= any (array(...))` conditions
- *   steer the planner to the index; a plain join lets it scan the whole table), and locks them
- *   in round order with SKIP LOCKED, so concurrent claimers
- *   never take the same run and never wait on each other; the locked rows are re-checked against
- *   the ready condition, so a run claimed by another worker in between is not taken twice.
+ * The pick (CTEs and locking) is src/db/fair-claim.ts, shared with the automation queue.
  * The same statement reclaims a `running` run whose lease expired: that is the reaper.
  */
 export async function claimRuns(db: Queryable, owner: string, leaseMs: number, limit: number): Promise<ClaimedRun[]> {
   return db.query<ClaimedRun>(
-    `with recursive accts as (
-       (select account_id from workflow_runs where status in ('queued', 'running') order by account_id limit 1)
-       union all
-       select (select w.account_id from workflow_runs w
-                where w.status in ('queued', 'running') and w.account_id > a.account_id
-                order by w.account_id limit 1)
-         from accts a where a.account_id is not null
-     ),
-     ranked as (
-       select c.account_id, c.id, c.run_at,
-              row_number() over (partition by c.account_id order by c.run_at, c.id) as round
-         from accts a
-         cross join lateral (
-           select w.account_id, w.id, w.run_at from workflow_runs w
-            where w.account_id = a.account_id and ${ready('w')}
-            order by w.run_at, w.id limit $3
-         ) c
-        where a.account_id is not null
-     ),
-     candidates as (
-       select * from ranked order by round, run_at, id limit $3 * 2 + 8
-     ),
-     -- MATERIALIZED: locked once. As a subquery joined into the UPDATE, the planner may rescan it
-     -- (a nested loop), and every rescan locks other rows (an outbox claim of 4 took 38 that way).
-     picked as materialized (
-       select w.account_id, w.id, w.status as previous_status
-               from workflow_runs w join candidates c on c.account_id = w.account_id and c.id = w.id
-              where w.account_id = any (array(select account_id from candidates))
-                and w.id = any (array(select id from candidates))
-                and ${ready('w')}
-              order by c.round, c.run_at, c.id
-              limit $3
-              for update of w skip locked
-     )
+    `${CLAIM_PICK}
      update workflow_runs r
         set status = 'running',
             started_at = coalesce(r.started_at, now()),
