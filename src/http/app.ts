@@ -20,6 +20,11 @@ import { registerRunRoutes } from '../api/runs/routes.js';
 import { registerWorkflowRoutes } from '../api/workflows/routes.js';
 import { registerHookRoutes } from '../api/hooks/routes.js';
 import { registerInboundRoutes } from '../api/inbound/routes.js';
+import { registerContactRoutes } from '../api/contacts/routes.js';
+import { registerProjectRoutes } from '../api/projects/routes.js';
+import { registerItemRoutes } from '../api/items/routes.js';
+import { registerWorkmgmtRoutes } from '../api/workmgmt/routes.js';
+import { registerUsageRoutes } from '../api/usage/routes.js';
 import { Authenticator, type AuthContext } from './auth.js';
 import type { CursorCodec } from './cursor.js';
 import { ApiError, toErrorBody } from './errors.js';
@@ -140,6 +145,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       registerAutomationRoutes(v1, deps);
       registerAutomationRunRoutes(v1, deps);
       registerEnrollmentRoutes(v1, deps);
+      registerProjectRoutes(v1, deps);
+      registerItemRoutes(v1, deps);
+      registerUsageRoutes(v1, deps);
+      registerContactRoutes(v1, deps);
+      registerWorkmgmtRoutes(v1, deps);
     },
     { prefix: '/v1' },
   );

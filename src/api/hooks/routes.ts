@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../http/app.js';
 import { ApiError } from '../../http/errors.js';
 import { errorResponses } from '../../http/schemas.js';
+import { fireContactCreated } from '../../engine/automations/contact-created.js';
 import { startTriggeredRun } from '../../engine/automations/triggers.js';
 import { erasedEmailHmac } from '../../fixtures/secrets.js';
 import { loadSecrets } from '../../secrets/store.js';
@@ -67,6 +68,8 @@ export function registerHookRoutes(app: FastifyInstance, deps: AppDeps): void {
         if (started.status === 'ignored' && started.reason === 'not_published') {
           throw new ApiError('automation_not_published', 'The automation is a draft or paused; no run was started.');
         }
+        // A contact this webhook created is a new contact like any other: contact.created fires.
+        if (contact.created) await fireContactCreated(tx, found.account_id, contact.id);
         return { contact, started };
       });
       reply.code(202);

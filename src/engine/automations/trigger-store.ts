@@ -62,3 +62,15 @@ export async function claimDueAutomationSchedule(tx: Queryable): Promise<DueAuto
 export async function setAutomationNextAt(tx: Queryable, accountId: string, id: string, next: Date | null): Promise<void> {
   await tx.query(`update automations set schedule_next_at = $3 where account_id = $1 and id = $2`, [accountId, id, next]);
 }
+
+/** Published automations whose running version has this trigger type, in id order. */
+export async function contactCreatedAutomations(tx: Queryable, accountId: string, type: string): Promise<Array<{ id: string; label: string }>> {
+  return tx.query<{ id: string; label: string }>(
+    `select a.id, coalesce(v.trigger->>'label', '') as label
+       from automations a
+       join automation_versions v on v.account_id = a.account_id and v.automation_id = a.id and v.version = a.published_version
+      where a.account_id = $1 and a.status = 'published' and a.deleted_at is null and v.trigger->>'type' = $2
+      order by a.id`,
+    [accountId, type],
+  );
+}

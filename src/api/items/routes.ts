@@ -1,0 +1,5 @@
+// Placeholder: the routes of this resource are being built (issue 5).
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../http/app.js';
+
+export function registerItemRoutes(_app: FastifyInstance, _deps: AppDeps): void {}
