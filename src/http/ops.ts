@@ -2,10 +2,14 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { appliedVersion, latestVersion } from '../db/migrate.js';
+import { providerReport } from '../delivery/transports/index.js';
 import type { AppDeps } from './app.js';
 
 export function registerOpsRoutes(app: FastifyInstance, deps: AppDeps): void {
   const expected = latestVersion();
+  // Development providers (outbox email/SMS, the offline LLM) are named here as in the banner, so a
+  // deployment check can refuse a server that would not really send (DESIGN 8).
+  const providers = providerReport(deps.config);
 
   app.get(
     '/healthz',
@@ -25,7 +29,7 @@ export function registerOpsRoutes(app: FastifyInstance, deps: AppDeps): void {
         .code(503)
         .send({ status: 'unavailable', store: deps.db.kind, schema_version: schema, reason: `schema ${schema} is older than ${expected}` });
     }
-    return { status: 'ready', store: deps.db.kind, schema_version: schema };
+    return { status: 'ready', store: deps.db.kind, schema_version: schema, providers };
   });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -1,6 +1,7 @@
 // Operations endpoints outside /v1: liveness, readiness and the generated OpenAPI document.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { latestVersion } from '../../src/db/migrate.js';
+import { providerReport } from '../../src/delivery/transports/index.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { UUID_RE } from './fixtures.js';
 
@@ -23,9 +24,32 @@ describe('/healthz and /readyz', () => {
   it('/readyz → 200 with the store kind and the schema version', async () => {
     const res = await get('/readyz');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ready', store: t.db.kind, schema_version: latestVersion() });
+    expect(res.json()).toEqual({
+      status: 'ready',
+      store: t.db.kind,
+      schema_version: latestVersion(),
+      // The test app runs on the development providers, and /readyz says so.
+      providers: {
+        llm: { provider: 'local', development: true },
+        email: { provider: 'outbox', development: true },
+        sms: { provider: 'outbox', development: true },
+      },
+    });
     expect(['pglite', 'postgres']).toContain(res.json().store);
     expect(res.json().schema_version).toBeGreaterThanOrEqual(1);
+  });
+
+  it('/readyz flags only development providers: SMTP, an SMS webhook and a real LLM are not', () => {
+    const real = providerReport({
+      llm: { ...t.config.llm, provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1' },
+      delivery: { ...t.config.delivery, emailTransport: 'smtp', smtpUrl: 'smtp://u:secret@127.0.0.1:2525', smsTransport: 'http', smsWebhookUrl: 'http://127.0.0.1:9/sms' },
+    });
+    expect(real).toEqual({
+      llm: { provider: 'openai-compatible', development: false },
+      email: { provider: 'smtp', development: false },
+      sms: { provider: 'http', development: false },
+    });
+    expect(JSON.stringify(real)).not.toContain('secret');
   });
 });
 

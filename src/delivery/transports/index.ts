@@ -1,6 +1,6 @@
 // Picks the transports from config: one for email (and team notices, which are email to the
 // account's users) and one for SMS.
-import type { DeliveryConfig } from '../../config.js';
+import type { Config, DeliveryConfig } from '../../config.js';
 import type { Channel, Transport } from '../types.js';
 import { outboxTransport } from './outbox.js';
 import { smsHttpTransport } from './sms-http.js';
@@ -36,4 +36,20 @@ export function describeTransports(d: DeliveryConfig): string {
 function smtpHost(url: string): string {
   const u = new URL(url);
   return `${u.hostname}${u.port ? ':' + u.port : ''}`;
+}
+
+export interface ProviderInfo {
+  provider: string;
+  /** A development provider: nothing really leaves the machine (or, for the LLM, it is offline). */
+  development: boolean;
+}
+
+/** For /readyz: the providers in use, development ones flagged (DESIGN 8); never a credential. */
+export function providerReport(config: Pick<Config, 'llm' | 'delivery'>): Record<'llm' | 'email' | 'sms', ProviderInfo> {
+  const d = config.delivery;
+  return {
+    llm: { provider: config.llm.provider, development: config.llm.provider === 'local' },
+    email: { provider: d.emailTransport, development: d.emailTransport === 'outbox' },
+    sms: { provider: d.smsTransport, development: d.smsTransport === 'outbox' },
+  };
 }
