@@ -9,10 +9,12 @@ import { seedFixture } from '../fixtures/load.js';
 import { CommandError, done, json, type CommandContext, type CommandResult } from './result.js';
 
 export const SEED_USAGE = `Usage:
-  switchboard seed FILE [--json]
+  switchboard seed FILE [--json] [--fire-triggers]
 
   Loads the fixture FILE in one transaction (a bad file is refused whole, nothing written) and prints
-  each ref with its id and the value of every key it created. --json prints the same as one JSON object.`;
+  each ref with its id and the value of every key it created. --json prints the same as one JSON object.
+  --fire-triggers: the file's contacts count as newly created, so published contact.created
+  automations start for them (off by default: a fixture describes contacts that already exist).`;
 
 /** The secret that keys erased contacts' tombstones; the loader needs it for "erased": true contacts. */
 export const ERASURE_SECRET = 'erasure';
@@ -20,11 +22,12 @@ export const ERASURE_SECRET = 'erasure';
 interface SeedArgs {
   file: string;
   json: boolean;
+  fireTriggers: boolean;
 }
 
 function parse(args: readonly string[]): SeedArgs {
-  const p = parseCommandArgs(args, { flags: ['json'], positionals: { min: 1, max: 1 } });
-  return { file: p.positionals[0], json: p.flags.has('json') };
+  const p = parseCommandArgs(args, { flags: ['json', 'fire-triggers'], positionals: { min: 1, max: 1 } });
+  return { file: p.positionals[0], json: p.flags.has('json'), fireTriggers: p.flags.has('fire-triggers') };
 }
 
 /** The file a seed command reads, so the CLI can send its contents to a running server. */
@@ -45,7 +48,7 @@ async function run(db: Db, a: SeedArgs, ctx: CommandContext): Promise<CommandRes
     throw new CommandError(`${a.file} is not valid JSON: ${(err as Error).message}`);
   }
   const [current] = await loadSecrets(db, ERASURE_SECRET);
-  const result = await seedFixture(db, fixture, { erasureSecret: current.secret });
+  const result = await seedFixture(db, fixture, { erasureSecret: current.secret, fireContactCreated: a.fireTriggers });
   return done(a.json ? json(result) : formatSeedResult(result));
 }
 
