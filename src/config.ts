@@ -78,6 +78,8 @@ export interface DeliveryConfig {
   stuckAfterMs: number;
   /** Messages one process sends at once. */
   concurrency: number;
+  /** Billing: micros per SMS segment (160 GSM-7 characters, or 70 UCS-2 units; less when split). */
+  smsMicrosPerSegment: number;
 }
 
 export class ConfigError extends Error {}
@@ -210,6 +212,7 @@ function deliveryConfig(env: Env, environment: string, host: string, port: numbe
     sendTimeoutMs,
     stuckAfterMs,
     concurrency: int(env, 'SWITCHBOARD_SENDER_CONCURRENCY', 4, 1, 256),
+    smsMicrosPerSegment: int(env, 'SWITCHBOARD_SMS_MICROS_PER_SEGMENT', 8_000, 0, 100_000_000),
   };
 }
 

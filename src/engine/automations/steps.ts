@@ -7,6 +7,7 @@ import type { Config } from '../../config.js';
 import type { Db, Queryable } from '../../db/db.js';
 import { enqueueMessage } from '../../delivery/store.js';
 import { unsubscribeHeaders, withUnsubscribeLink } from '../../delivery/unsubscribe.js';
+import { smsSegments } from '../../delivery/sms-segments.js';
 import type { Channel } from '../../delivery/types.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { LIMIT_MESSAGES, tokenMicros } from '../blocks/agent.js';
@@ -125,6 +126,16 @@ const smsSend: StepKind = {
     const why = smsSuppression(ctx.contact, ctx.run.smsConsentRequired);
     if (why) return { kind: 'skipped', error: why };
     const body = renderPlain(ctx.step.config.body, view(ctx));
+    if (!ctx.run.test) {
+      // Texts are billed per segment, in the transaction that queues the message and under the
+      // step's effect key: a resumed step never bills twice, and a refused charge queues nothing.
+      const micros = smsSegments(body).segments * ctx.config.delivery.smsMicrosPerSegment;
+      const charged = await ctx.billing.charge(
+        { accountId: ctx.run.accountId, keyId: ctx.run.keyId, automationRunId: ctx.run.runId, feature: 'sms', micros, effectKey: ctx.effectKey },
+        tx,
+      );
+      if (!charged.ok) return { kind: 'failed', error: `Not sent: ${LIMIT_MESSAGES[charged.reason].replace(/^Stopped: /, '')}` };
+    }
     // A tester has an email address, not a phone on file: the text comes to them as an email.
     const id = ctx.run.test
       ? ctx.run.testerEmail
