@@ -166,30 +166,61 @@ export class Sender {
 
   private async deliver(m: ClaimedMessage): Promise<void> {
     const transport = transportFor(this.transports, m.channel);
-    let outcome: Outcome;
+    // (Inside a promise: a transport that throws at once is an answer like any other.)
+    const sending = Promise.resolve().then(() =>
+      transport.send({ to: m.to_address, subject: m.subject, body: m.body, headers: m.headers ?? {}, messageId: m.message_id }),
+    );
+    // The transport's own answer, as an outcome; handled from the start, so a rejection that comes
+    // after the guard gave up is never unhandled.
+    const answer: Promise<Outcome> = sending.then(
+      () => ({ status: 'sent', transport: transport.name }),
+      (err) => {
+        const e = err instanceof DeliveryError ? err : new DeliveryError(`Delivery outcome unknown: ${errorText(err)}; not resent`, 'unknown');
+        return { status: e.outcome, transport: transport.name, error: e.message };
+      },
+    );
+    // A guard above the transport's own timeouts: a send that hangs anyway is recorded `unknown`
+    // (visible at once, never resent). It keeps its slot until the transport settles, though: the
+    // connection is still busy, and freeing the slot would let more sends pile onto a transport
+    // that has stopped answering.
     let timer: NodeJS.Timeout | undefined;
-    try {
-      // A guard above the transport's own timeouts: a send that hangs anyway must not hold its
-      // slot forever. Its late answer, should it come, still settles the row (settleMessage).
-      const guard = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new DeliveryError(`Delivery outcome unknown: no answer from the ${transport.name} transport within ${this.sendTimeoutMs} ms; not resent`, 'unknown')),
-          this.sendTimeoutMs + 1_000,
-        );
-      });
-      await Promise.race([
-        transport.send({ to: m.to_address, subject: m.subject, body: m.body, headers: m.headers ?? {}, messageId: m.message_id }),
-        guard,
-      ]);
-      outcome = { status: 'sent', transport: transport.name };
-    } catch (err) {
-      const e = err instanceof DeliveryError ? err : new DeliveryError(`Delivery outcome unknown: ${errorText(err)}; not resent`, 'unknown');
-      outcome = { status: e.outcome, transport: transport.name, error: e.message };
-    } finally {
-      clearTimeout(timer);
+    const guard = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), this.sendTimeoutMs + 1_000);
+    });
+    const first = await Promise.race([answer, guard]);
+    clearTimeout(timer);
+    if (first) {
+      await this.record(m, transport.name, first);
+      return;
     }
+    await this.record(m, transport.name, {
+      status: 'unknown',
+      transport: transport.name,
+      error: `Delivery outcome unknown: no answer from the ${transport.name} transport within ${this.sendTimeoutMs} ms; not resent`,
+    });
+    // Hold the slot until the late answer, bounded by the stuck timeout (a transport that never
+    // settles must not hold it forever). A definite late answer replaces the unknown.
+    let lateTimer: NodeJS.Timeout | undefined;
+    const late = await Promise.race([
+      answer,
+      new Promise<null>((resolve) => {
+        lateTimer = setTimeout(() => resolve(null), this.stuckAfterMs);
+        lateTimer.unref();
+      }),
+    ]);
+    clearTimeout(lateTimer);
+    if (late && late.status !== 'unknown') {
+      this.stats.unknown--;
+      await this.record(m, transport.name, late);
+    } else if (!late) {
+      this.log.error({ messageId: m.id, transport: transport.name }, 'the transport never answered; its slot is freed');
+    }
+  }
+
+  /** Counts, logs and stores one outcome (a late definite answer replaces an unknown). */
+  private async record(m: ClaimedMessage, transportName: string, outcome: Outcome): Promise<void> {
     this.stats[outcome.status]++;
-    const ctx = { messageId: m.id, channel: m.channel, to: maskAddress(m.to_address), transport: transport.name, status: outcome.status };
+    const ctx = { messageId: m.id, channel: m.channel, to: maskAddress(m.to_address), transport: transportName, status: outcome.status };
     if (outcome.status === 'sent') this.log.debug(ctx, 'message delivered');
     else this.log.warn({ ...ctx, error: redactAddresses(outcome.error) }, 'message not delivered');
     try {

@@ -193,6 +193,41 @@ describe('rows caught mid-send', () => {
     await batch;
     expect((await row(t.db, m.id)).status).toBe('sent');
   });
+
+  it('a send past its guard is unknown at once but keeps its slot until the transport answers', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const sent: string[] = [];
+    const slow = {
+      name: 'slow',
+      development: false,
+      send: async (msg: { to: string }) => {
+        if (msg.to === 'first@example.org') await gate;
+        sent.push(msg.to);
+      },
+    };
+    const a = await enqueue(t.db, { accountId: seeded.accountId, to: 'first@example.org' });
+    const b = await enqueue(t.db, { accountId: seeded.accountId, to: 'second@example.org' });
+    // One slot; the guard gives up on a send after sendTimeoutMs + 1 s.
+    const s = sender({ email: slow, sms: outboxTransport() }, { concurrency: 1, sendTimeoutMs: 100 });
+    const first = s.sendBatch(1);
+    await until(async () => (await row(t.db, a.id)).status === 'unknown', 5_000, 'the guard');
+    expect((await row(t.db, a.id)).error).toMatch(/^Delivery outcome unknown: no answer from the slow transport within 100 ms/);
+    // The slot is still held: the batch has not finished, so nothing else is claimed meanwhile.
+    let done = false;
+    void first.then(() => (done = true));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(done).toBe(false);
+    expect((await row(t.db, b.id)).status).toBe('queued');
+    release();
+    await first;
+    // The late, definite answer replaces the unknown; then the next message goes.
+    expect((await row(t.db, a.id)).status).toBe('sent');
+    expect(s.stats).toMatchObject({ sent: 1, unknown: 0 });
+    expect(await s.sendBatch(1)).toBe(1);
+    expect((await row(t.db, b.id)).status).toBe('sent');
+    expect(sent.slice(-2)).toEqual(['first@example.org', 'second@example.org']);
+  });
 });
 
 describe('the running sender', () => {
