@@ -189,6 +189,16 @@ async function runPostgres(ctx: Ctx, adminUrl: string): Promise<string> {
       } finally {
         await server.stop();
       }
+      if (wanted(ctx, 'floor')) {
+        const floor = await startServer({ args: ['--bare-pg'], env, readyTimeoutMs: 30_000, label: 'postgres-floor' });
+        try {
+          await runCase(ctx, floor, 'postgres', 'floor', 'GET / + 1 query (floor)', '-', '/', null, (b) =>
+            b?.n === 1 ? null : `unexpected body ${JSON.stringify(b)}`,
+          );
+        } finally {
+          await floor.stop();
+        }
+      }
       if (wanted(ctx, 'get-pgcounter')) {
         // Same database and keys, a fresh process counting requests in the rate_counters table.
         const shared = await startServer({

@@ -1,6 +1,9 @@
 // A server under test, run as its own process so autocannon (in the parent) never shares its
 // event loop. Modes:
 //   --bare                        fastify() with one GET / route: the baseline
+//   --bare-pg                     the same route running one prepared PostgreSQL query (URL in
+//                                 BENCH_CHILD_DATABASE_URL): the ceiling of any endpoint that reads
+//                                 the database once per request on this machine
 //   --store pglite --data-dir D   Switchboard on PGlite in D
 //   --store postgres              Switchboard on PostgreSQL; the URL comes in BENCH_CHILD_DATABASE_URL
 //                                 (not argv, where `ps` would show a password)
@@ -14,6 +17,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
 import Fastify from 'fastify';
+import pg from 'pg';
 import type { Config } from '../src/config.js';
 import { configWith } from '../src/config.js';
 import type { Db } from '../src/db/db.js';
@@ -25,6 +29,7 @@ import { seedBench, type SeedInfo } from './seed.js';
 
 interface ServerArgs {
   bare: boolean;
+  barePg: boolean;
   store: 'pglite' | 'postgres' | null;
   dataDir: string | null;
   rateLimit: 'memory' | 'postgres';
@@ -32,10 +37,11 @@ interface ServerArgs {
 }
 
 function parse(argv: readonly string[]): ServerArgs {
-  const a: ServerArgs = { bare: false, store: null, dataDir: null, rateLimit: 'memory', seed: null };
+  const a: ServerArgs = { bare: false, barePg: false, store: null, dataDir: null, rateLimit: 'memory', seed: null };
   for (let i = 0; i < argv.length; i++) {
     const v = argv[i];
     if (v === '--bare') a.bare = true;
+    else if (v === '--bare-pg') a.barePg = true;
     else if (v === '--store') {
       const s = argv[++i];
       if (s !== 'pglite' && s !== 'postgres') throw new Error('--store must be pglite or postgres');
@@ -51,7 +57,7 @@ function parse(argv: readonly string[]): ServerArgs {
       a.seed = { small, large };
     } else throw new Error(`unknown argument ${v}`);
   }
-  if (!a.bare && !a.store) throw new Error('give --bare or --store');
+  if (!a.bare && !a.barePg && !a.store) throw new Error('give --bare, --bare-pg or --store');
   if (a.store === 'pglite' && !a.dataDir) throw new Error('--store pglite needs --data-dir');
   return a;
 }
@@ -67,6 +73,27 @@ async function startBare(): Promise<Running> {
   app.get('/', async () => ({ hello: 'world' }));
   await app.listen({ host: '127.0.0.1', port: 0 });
   return { port: portOf(app.server.address()), seed: null, close: () => app.close() };
+}
+
+/** One round trip per request, nothing else: the same pool size as the PostgreSQL adapter. */
+async function startBarePg(): Promise<Running> {
+  const url = process.env.BENCH_CHILD_DATABASE_URL;
+  if (!url) throw new Error('--bare-pg needs BENCH_CHILD_DATABASE_URL');
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const app = Fastify({ logger: false });
+  app.get('/', async () => {
+    const { rows } = await pool.query({ name: 'floor', text: 'select $1::int as n', values: [1] });
+    return { hello: 'world', n: rows[0].n };
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    port: portOf(app.server.address()),
+    seed: null,
+    close: async () => {
+      await app.close();
+      await pool.end();
+    },
+  };
 }
 
 async function startSwitchboard(a: ServerArgs): Promise<Running> {
@@ -133,7 +160,7 @@ function portOf(addr: AddressInfo | string | null): number {
 
 async function main(): Promise<void> {
   const args = parse(process.argv.slice(2));
-  const running = args.bare ? await startBare() : await startSwitchboard(args);
+  const running = args.bare ? await startBare() : args.barePg ? await startBarePg() : await startSwitchboard(args);
   let closing = false;
   const shutdown = () => {
     if (closing) return;
