@@ -54,7 +54,9 @@ export function validationToApiError(errors: FastifySchemaValidationError[], con
   const e = errors[0] as unknown as AjvError;
   if (context === 'params') {
     const name = fieldPath(e.instancePath) || 'id';
-    return new ApiError('invalid_id', `The ${name} in the path is not a valid UUID.`, { param: name });
+    // Most path ids are UUIDs; a work item key (PREFIX-123) is the exception the spec allows.
+    const form = e.keyword === 'format' && e.params?.format === 'uuid' ? 'is not a valid UUID' : 'is not in the form this endpoint takes';
+    return new ApiError('invalid_id', `The ${name} in the path ${form}.`, { param: name });
   }
   if (context === 'querystring') {
     if (e.keyword === 'additionalProperties') {

@@ -1,5 +1,100 @@
-// Placeholder: the routes of this resource are being built (issue 5).
+// GET /usage: the account's billed usage between two UTC dates, by day and by feature, and its
+// balance. The route file is the contract.
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../http/app.js';
+import { ApiError } from '../../http/errors.js';
+import { meta, v1Responses } from '../../http/route.js';
+import { balanceAndToday, usageSums } from './store.js';
 
-export function registerUsageRoutes(_app: FastifyInstance, _deps: AppDeps): void {}
+/** The longest range one request may cover, in days (both ends included): a leap year. */
+export const MAX_RANGE_DAYS = 366;
+const DAY_MS = 86_400_000;
+
+const Day = (description: string) => Type.String({ format: 'date', description, examples: ['2026-03-01'] });
+
+const UsageQuery = Type.Object(
+  {
+    from: Type.Optional(Day("First UTC day, included. Default: the first day of `to`'s month.")),
+    to: Type.Optional(Day('Last UTC day, included. Default: today (UTC).')),
+  },
+  { additionalProperties: false },
+);
+
+const Micros = (description: string) => Type.Integer({ description: `${description} In micros; 1,000,000 micros = US$1.` });
+
+export const Usage = Type.Object(
+  {
+    currency: Type.Literal('usd'),
+    from: Type.String({ format: 'date', description: 'First day of the range (UTC), included.' }),
+    to: Type.String({ format: 'date', description: 'Last day of the range (UTC), included.' }),
+    balance_micros: Micros('AI credit left now.'),
+    total_micros: Micros('Billed in the range.'),
+    by_day: Type.Array(Type.Object({ date: Type.String({ format: 'date' }), micros: Micros('Billed that day.') }), {
+      description: 'Every day of the range, oldest first, days without usage included with 0.',
+    }),
+    by_feature: Type.Array(
+      Type.Object({ feature: Type.String({ examples: ['llm.tokens'] }), micros: Micros('Billed for it in the range.') }),
+      { description: 'Features billed in the range, biggest first (ties by name).' },
+    ),
+  },
+  { title: 'Usage' },
+);
+
+const toMs = (day: string) => Date.parse(`${day}T00:00:00Z`);
+const toDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+export function registerUsageRoutes(app: FastifyInstance, deps: AppDeps): void {
+  app.get(
+    '/usage',
+    {
+      config: meta({ scope: 'usage:read', write: false }),
+      schema: {
+        operationId: 'getUsage',
+        summary: 'Read usage',
+        description:
+          `Billed usage between two UTC dates, both included (default: the current UTC month to date), by day and by ` +
+          `feature, and the balance. At most ${MAX_RANGE_DAYS} days per request.`,
+        tags: ['Usage'],
+        querystring: UsageQuery,
+        response: v1Responses({ 200: Usage }),
+      },
+    },
+    async (request) => {
+      const q = request.query as Static<typeof UsageQuery>;
+      for (const param of ['from', 'to'] as const) {
+        // The date format admits year 0000, which the calendar (and the database) does not have.
+        if (q[param]?.startsWith('0000')) {
+          throw new ApiError('invalid_parameter', `The query parameter ${param} is not a calendar date.`, { param });
+        }
+      }
+      const accountId = request.auth!.accountId;
+      const { balance, today } = await balanceAndToday(deps.db, accountId);
+      const to = q.to ?? today;
+      const from = q.from ?? `${to.slice(0, 8)}01`;
+      const days = (toMs(to) - toMs(from)) / DAY_MS + 1;
+      if (days < 1) {
+        throw new ApiError('invalid_parameter', `The query parameter from (${from}) is after to (${to}).`, { param: 'from' });
+      }
+      if (days > MAX_RANGE_DAYS) {
+        throw new ApiError('invalid_parameter', `The range from ${from} to ${to} covers ${days} days; at most ${MAX_RANGE_DAYS} are allowed.`, {
+          param: 'to',
+        });
+      }
+      const sums = await usageSums(deps.db, accountId, from, to);
+      const by_day = Array.from({ length: days }, (_, i) => {
+        const date = toDay(toMs(from) + i * DAY_MS);
+        return { date, micros: sums.byDay.get(date) ?? 0 };
+      });
+      return {
+        currency: 'usd' as const,
+        from,
+        to,
+        balance_micros: balance,
+        total_micros: sums.total,
+        by_day,
+        by_feature: sums.byFeature,
+      };
+    },
+  );
+}

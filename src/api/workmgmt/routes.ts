@@ -1,5 +1,228 @@
-// Placeholder: the routes of this resource are being built (issue 5).
-import type { FastifyInstance } from 'fastify';
+// Work management, read-only: GET /workmgmt/projects, …/{project_id}/items, …/items/{key} and
+// …/{project_id}/sprints. The route file is the contract. Nothing here writes: a project that
+// never opened the area is 404 and stays without it (spec rule 9).
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../http/app.js';
+import { ApiError, notFound } from '../../http/errors.js';
+import { pageRequest, toPage } from '../../http/pagination.js';
+import { meta, v1Responses } from '../../http/route.js';
+import { ListEnvelope, ListQuery, StringEnum, Uuid } from '../../http/schemas.js';
+import { iso } from '../../lib/time.js';
+import {
+  KEY_PATTERN,
+  Sprint,
+  WM_STATUSES,
+  WM_TYPES,
+  WorkItem,
+  WorkItemDetail,
+  WorkProject,
+  ownsPrefix,
+  parseKey,
+  renderItem,
+  renderItemDetail,
+  renderProject,
+  renderSprint,
+} from './schemas.js';
+import {
+  getHistory,
+  getLinkedDocuments,
+  getWmItem,
+  getWmProject,
+  listSprints,
+  listWmItems,
+  listWmProjects,
+  type WmItemFilters,
+  type WmProjectRow,
+} from './store.js';
 
-export function registerWorkmgmtRoutes(_app: FastifyInstance, _deps: AppDeps): void {}
+const TAGS = ['Work management'];
+const READ = meta({ scope: 'workmgmt:read', write: false });
+
+const ProjectParams = Type.Object({ project_id: Uuid }, { additionalProperties: false });
+const ItemParams = Type.Object(
+  {
+    project_id: Uuid,
+    key: Type.String({ pattern: KEY_PATTERN, description: '`<PREFIX>-<number>`; a previous prefix of the project also finds the item.', examples: ['WEB-12'] }),
+  },
+  { additionalProperties: false },
+);
+const ListOnlyQuery = Type.Object(ListQuery, { additionalProperties: false });
+const ListItemsQuery = Type.Object(
+  {
+    ...ListQuery,
+    status: Type.Optional(StringEnum(WM_STATUSES)),
+    type: Type.Optional(StringEnum(WM_TYPES)),
+    sprint_id: Type.Optional(Uuid),
+    assignee: Type.Optional(
+      Type.Union([Uuid, Type.Literal('none')], { description: "A user id, or `none` for items nobody is assigned to." }),
+    ),
+    epic: Type.Optional(
+      Type.String({
+        pattern: KEY_PATTERN,
+        description: "An epic's key, with the current or a previous prefix: the items in that epic.",
+        examples: ['WEB-4'],
+      }),
+    ),
+    label: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Items carrying this label (exact).' })),
+    q: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: 'Words that must all appear in the title or description (any case).' }),
+    ),
+    changed_since: Type.Optional(
+      Type.String({ format: 'date-time', description: 'Items changed at or after this moment (ISO 8601 with a zone).' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+type ItemsQuery = Static<typeof ListItemsQuery>;
+
+/** The project named in the path, if it opened the area; else 404 like an unknown id. */
+async function projectOr404(deps: AppDeps, request: FastifyRequest): Promise<WmProjectRow> {
+  const { project_id } = request.params as { project_id: string };
+  const project = await getWmProject(deps.db, request.auth!.accountId, project_id);
+  if (!project) throw notFound('project with work management');
+  return project;
+}
+
+/**
+ * The filters as SQL takes them, checked before any lookup (a bad value is 400 even on an unknown
+ * project, as the schema's own checks are). The epic is resolved later, against the project.
+ */
+function itemFilters(q: ItemsQuery): WmItemFilters {
+  let changedSince: Date | undefined;
+  if (q.changed_since !== undefined) {
+    changedSince = new Date(q.changed_since);
+    // The format admits a leap second (…T23:59:60Z), year 0000 and, through an offset, a UTC
+    // year past 9999: none of them is a moment the stores (or JS) take.
+    const year = changedSince.getUTCFullYear();
+    if (Number.isNaN(year) || year < 1 || year > 9999) {
+      throw new ApiError('invalid_parameter', 'The query parameter changed_since is not a moment that can be read.', { param: 'changed_since' });
+    }
+  }
+  return {
+    status: q.status,
+    type: q.type,
+    sprintId: q.sprint_id,
+    assignee: q.assignee,
+    label: q.label,
+    words: q.q?.toLowerCase().split(/\s+/).filter(Boolean),
+    changedSince,
+  };
+}
+
+/** The epic's number in this project, or null when the key names no epic here (any of its prefixes). */
+function epicNumber(epicKey: string, project: WmProjectRow): number | null {
+  const epic = parseKey(epicKey);
+  return epic && ownsPrefix(project, epic.prefix) ? epic.number : null;
+}
+
+export function registerWorkmgmtRoutes(app: FastifyInstance, deps: AppDeps): void {
+  app.get(
+    '/workmgmt/projects',
+    {
+      config: READ,
+      schema: {
+        operationId: 'listWorkProjects',
+        summary: 'List work-management projects',
+        description: 'Projects that have opened work management, with their key prefixes; newest project first.',
+        tags: TAGS,
+        querystring: ListOnlyQuery,
+        response: v1Responses({ 200: ListEnvelope(WorkProject, 'WorkProjectList') }),
+      },
+    },
+    async (request) => {
+      const q = request.query as Static<typeof ListOnlyQuery>;
+      const page = pageRequest(deps.cursors, request, q, {});
+      const after = page.after ? { createdAt: new Date(String(page.after[0])), id: String(page.after[1]) } : null;
+      const rows = await listWmProjects(deps.db, request.auth!.accountId, after, page.limit + 1);
+      return toPage(deps.cursors, page, rows, (r) => [iso(r.created_at), r.id], renderProject);
+    },
+  );
+
+  app.get(
+    '/workmgmt/projects/:project_id/items',
+    {
+      config: READ,
+      schema: {
+        operationId: 'listWorkItems',
+        summary: 'List work items',
+        description:
+          'A project\'s items in key order (number ascending). Filters combine; a well-formed sprint, assignee or epic that names nothing gives an empty list.',
+        tags: TAGS,
+        params: ProjectParams,
+        querystring: ListItemsQuery,
+        response: v1Responses({ 200: ListEnvelope(WorkItem, 'WorkItemList') }),
+      },
+    },
+    async (request) => {
+      const q = request.query as ItemsQuery;
+      const { limit: _l, cursor: _c, ...filters } = q;
+      const { project_id } = request.params as Static<typeof ProjectParams>;
+      const page = pageRequest(deps.cursors, request, q, { project_id, ...filters });
+      const f = itemFilters(q);
+      const project = await projectOr404(deps, request);
+      const epic = q.epic === undefined ? undefined : epicNumber(q.epic, project);
+      const after = page.after ? Number(page.after[0]) : null;
+      // An epic key that names nothing here matches no item: answer the empty page without a query.
+      const rows =
+        epic === null ? [] : await listWmItems(deps.db, request.auth!.accountId, project.id, { ...f, epicNumber: epic }, after, page.limit + 1);
+      return toPage(deps.cursors, page, rows, (r) => [r.number], (r) => renderItem(project.wm_prefix, r));
+    },
+  );
+
+  app.get(
+    '/workmgmt/projects/:project_id/items/:key',
+    {
+      config: READ,
+      schema: {
+        operationId: 'getWorkItem',
+        summary: 'Get a work item',
+        description:
+          'The item named by its key, with description, linked documents and the whole history including comments. ' +
+          'The answer always carries the current key.',
+        tags: TAGS,
+        params: ItemParams,
+        response: v1Responses({ 200: WorkItemDetail }),
+      },
+    },
+    async (request) => {
+      const { key } = request.params as Static<typeof ItemParams>;
+      const accountId = request.auth!.accountId;
+      const project = await projectOr404(deps, request);
+      const parsed = parseKey(key);
+      if (!parsed || !ownsPrefix(project, parsed.prefix)) throw notFound('work item');
+      const item = await getWmItem(deps.db, accountId, project.id, parsed.number);
+      if (!item) throw notFound('work item');
+      const [docs, history] = await Promise.all([
+        getLinkedDocuments(deps.db, accountId, item.linked_documents),
+        getHistory(deps.db, accountId, item.id),
+      ]);
+      return renderItemDetail(project.wm_prefix, item, docs, history);
+    },
+  );
+
+  app.get(
+    '/workmgmt/projects/:project_id/sprints',
+    {
+      config: READ,
+      schema: {
+        operationId: 'listSprints',
+        summary: 'List sprints',
+        description: 'A project\'s sprints, newest first, with totals and, once finished, their review.',
+        tags: TAGS,
+        params: ProjectParams,
+        querystring: ListOnlyQuery,
+        response: v1Responses({ 200: ListEnvelope(Sprint, 'SprintList') }),
+      },
+    },
+    async (request) => {
+      const q = request.query as Static<typeof ListOnlyQuery>;
+      const { project_id } = request.params as Static<typeof ProjectParams>;
+      const page = pageRequest(deps.cursors, request, q, { project_id });
+      const project = await projectOr404(deps, request);
+      const after = page.after ? { createdAt: new Date(String(page.after[0])), id: String(page.after[1]) } : null;
+      const rows = await listSprints(deps.db, request.auth!.accountId, project.id, after, page.limit + 1);
+      return toPage(deps.cursors, page, rows, (r) => [iso(r.created_at), r.id], renderSprint);
+    },
+  );
+}

@@ -1,0 +1,227 @@
+// Work management: SQL, read-only (spec rule 9: reading never opens the area, so nothing here
+// writes). Every query filters by account_id; a project "has the area" when wm_prefix is not null.
+// Dates are rendered by to_char: the two adapters parse SQL `date` differently (local vs UTC
+// midnight), and text in a fixed format sidesteps both.
+import type { Queryable } from '../../db/db.js';
+
+export interface WmProjectRow {
+  id: string;
+  name: string;
+  wm_prefix: string;
+  wm_previous_prefixes: string[];
+  created_at: Date;
+}
+
+const PROJECT = `select p.id, p.name, p.wm_prefix, p.wm_previous_prefixes, p.created_at from projects p`;
+
+/** Projects that opened the area, newest first (projects_created index). */
+export async function listWmProjects(
+  db: Queryable,
+  accountId: string,
+  after: { createdAt: Date; id: string } | null,
+  limit: number,
+): Promise<WmProjectRow[]> {
+  const params: unknown[] = [accountId];
+  const where = ['p.account_id = $1', 'p.wm_prefix is not null'];
+  if (after) {
+    params.push(after.createdAt, after.id);
+    where.push(`(p.created_at, p.id) < ($2, $3)`);
+  }
+  params.push(limit);
+  return db.query<WmProjectRow>(
+    `${PROJECT} where ${where.join(' and ')} order by p.created_at desc, p.id desc limit $${params.length}`,
+    params,
+  );
+}
+
+/** The project if it opened the area; null for an unknown project, another account's, or one without the area. */
+export async function getWmProject(db: Queryable, accountId: string, projectId: string): Promise<WmProjectRow | null> {
+  const rows = await db.query<WmProjectRow>(`${PROJECT} where p.account_id = $1 and p.id = $2 and p.wm_prefix is not null`, [
+    accountId,
+    projectId,
+  ]);
+  return rows[0] ?? null;
+}
+
+export interface WmItemRow {
+  id: string;
+  number: number;
+  type: 'story' | 'task' | 'bug' | 'epic';
+  title: string;
+  status: 'todo' | 'in_progress' | 'in_review' | 'done';
+  sprint_id: string | null;
+  epic_number: number | null;
+  labels: string[];
+  assignee: string | null;
+  assignee_name: string | null;
+  start_date: string | null;
+  due_date: string | null;
+  points: number | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface WmItemDetailRow extends WmItemRow {
+  description: string;
+  linked_documents: string[];
+}
+
+// A person is named by their name, else their email (users made without a name have '').
+const PERSON = (u: string) => `coalesce(nullif(trim(${u}.name), ''), ${u}.email)`;
+
+const ITEM_COLUMNS = `
+  i.id, i.number, i.type, i.title, i.status, i.sprint_id, i.epic_number, i.labels,
+  i.assignee, ${PERSON('u')} as assignee_name,
+  to_char(i.start_date, 'YYYY-MM-DD') as start_date, to_char(i.due_date, 'YYYY-MM-DD') as due_date,
+  i.points, i.created_at, i.updated_at`;
+const ITEM_FROM = `
+  from wm_items i
+  left join users u on u.account_id = i.account_id and u.id = i.assignee`;
+
+export interface WmItemFilters {
+  status?: string;
+  type?: string;
+  sprintId?: string;
+  /** A user id, or 'none' for unassigned items. */
+  assignee?: string;
+  /** The epic's number in this project (its key resolved against the project's prefixes). */
+  epicNumber?: number;
+  label?: string;
+  /** Lower-cased words; every one must appear in the title or the description. */
+  words?: string[];
+  changedSince?: Date;
+}
+
+/** A project's items in key order (number ascending), after the cursor's number. */
+export async function listWmItems(
+  db: Queryable,
+  accountId: string,
+  projectId: string,
+  f: WmItemFilters,
+  afterNumber: number | null,
+  limit: number,
+): Promise<WmItemRow[]> {
+  const params: unknown[] = [accountId, projectId];
+  const where = ['i.account_id = $1', 'i.project_id = $2'];
+  const add = (value: unknown, cond: (slot: string) => string) => {
+    params.push(value);
+    where.push(cond(`$${params.length}`));
+  };
+  if (f.status) add(f.status, (p) => `i.status = ${p}`);
+  if (f.type) add(f.type, (p) => `i.type = ${p}`);
+  if (f.sprintId) add(f.sprintId, (p) => `i.sprint_id = ${p}`);
+  if (f.assignee === 'none') where.push('i.assignee is null');
+  else if (f.assignee) add(f.assignee, (p) => `i.assignee = ${p}`);
+  if (f.epicNumber !== undefined) add(f.epicNumber, (p) => `i.epic_number = ${p}`);
+  if (f.label !== undefined) add(f.label, (p) => `${p}::text = any (i.labels)`);
+  // strpos, not ilike: a word's % or _ is matched as itself, with no escaping to get wrong.
+  for (const w of f.words ?? []) add(w, (p) => `strpos(lower(i.title || ' ' || i.description), ${p}) > 0`);
+  if (f.changedSince) add(f.changedSince, (p) => `i.updated_at >= ${p}`);
+  if (afterNumber !== null) add(afterNumber, (p) => `i.number > ${p}`);
+  params.push(limit);
+  return db.query<WmItemRow>(
+    `select ${ITEM_COLUMNS} ${ITEM_FROM} where ${where.join(' and ')} order by i.number limit $${params.length}`,
+    params,
+  );
+}
+
+export async function getWmItem(db: Queryable, accountId: string, projectId: string, number: number): Promise<WmItemDetailRow | null> {
+  const rows = await db.query<WmItemDetailRow>(
+    `select ${ITEM_COLUMNS}, i.description, i.linked_documents ${ITEM_FROM}
+      where i.account_id = $1 and i.project_id = $2 and i.number = $3`,
+    [accountId, projectId, number],
+  );
+  return rows[0] ?? null;
+}
+
+export interface LinkedDocumentRow {
+  id: string;
+  kind: string;
+  title: string;
+}
+
+/** The linked content items that still exist in the account, in the order they were linked. */
+export async function getLinkedDocuments(db: Queryable, accountId: string, ids: string[]): Promise<LinkedDocumentRow[]> {
+  if (ids.length === 0) return [];
+  return db.query<LinkedDocumentRow>(
+    `select c.id, c.kind, c.title
+       from unnest($2::uuid[]) with ordinality as l (id, ord)
+       join content_items c on c.account_id = $1 and c.id = l.id
+      order by l.ord`,
+    [accountId, ids],
+  );
+}
+
+export interface HistoryRow {
+  at: Date;
+  actor: string | null;
+  actor_name: string | null;
+  kind: 'comment' | 'change';
+  text: string | null;
+  field: string | null;
+  from_value: string | null;
+  to_value: string | null;
+}
+
+/** The whole history of an item, oldest first (seq breaks ties between entries of one moment). */
+export async function getHistory(db: Queryable, accountId: string, itemId: string): Promise<HistoryRow[]> {
+  return db.query<HistoryRow>(
+    `select h.at, u.id as actor, ${PERSON('u')} as actor_name, h.kind, h.text, h.field, h.from_value, h.to_value
+       from wm_item_history h
+       left join users u on u.account_id = h.account_id and u.id = h.actor
+      where h.account_id = $1 and h.item_id = $2
+      order by h.at, h.seq`,
+    [accountId, itemId],
+  );
+}
+
+export interface SprintRow {
+  id: string;
+  name: string;
+  state: 'planned' | 'active' | 'finished';
+  start_date: string | null;
+  end_date: string | null;
+  review: Record<string, unknown> | null;
+  created_at: Date;
+  items: number;
+  done: number;
+  points: number;
+  points_done: number;
+}
+
+/**
+ * A project's sprints, newest first, each with its totals. The totals come from the same query
+ * (one aggregate per sprint of the page over the wm_items_sprint index), never a round trip per sprint.
+ */
+export async function listSprints(
+  db: Queryable,
+  accountId: string,
+  projectId: string,
+  after: { createdAt: Date; id: string } | null,
+  limit: number,
+): Promise<SprintRow[]> {
+  const params: unknown[] = [accountId, projectId];
+  const where = ['s.account_id = $1', 's.project_id = $2'];
+  if (after) {
+    params.push(after.createdAt, after.id);
+    where.push(`(s.created_at, s.id) < ($3, $4)`);
+  }
+  params.push(limit);
+  return db.query<SprintRow>(
+    `select s.id, s.name, s.state, to_char(s.start_date, 'YYYY-MM-DD') as start_date,
+            to_char(s.end_date, 'YYYY-MM-DD') as end_date, s.review, s.created_at,
+            t.items, t.done, t.points, t.points_done
+       from (select * from wm_sprints s where ${where.join(' and ')}
+              order by s.created_at desc, s.id desc limit $${params.length}) s
+       cross join lateral (
+         select count(*)::int as items,
+                (count(*) filter (where i.status = 'done'))::int as done,
+                coalesce(sum(i.points), 0)::bigint as points,
+                coalesce(sum(i.points) filter (where i.status = 'done'), 0)::bigint as points_done
+           from wm_items i
+          where i.account_id = s.account_id and i.sprint_id = s.id
+       ) t
+      order by s.created_at desc, s.id desc`,
+    params,
+  );
+}
