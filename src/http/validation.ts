@@ -18,6 +18,9 @@ function makeAjv(coerce: boolean) {
     strict: false,
   });
   addFormats(ajv, ['uuid', 'date-time', 'date', 'email', 'uri']);
+  // ajv-formats' uuid also admits a `urn:uuid:` prefix, which PostgreSQL's uuid type refuses (a
+  // 500 instead of 400 invalid_id): ids are the bare 8-4-4-4-12 form only.
+  ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
   return ajv;
 }
 

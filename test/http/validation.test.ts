@@ -66,11 +66,12 @@ describe('invalid_parameter', () => {
 });
 
 describe('invalid_id', () => {
-  it.each(['not-a-uuid', '123', '01a21518-f16c-72c8-8d66-195f692d4bb', ''])('project_id=%j → 400 invalid_id (param project_id)', async (v) => {
+  it.each(['not-a-uuid', '123', '01a21518-f16c-72c8-8d66-195f692d4bb', '', 'urn:uuid:01a21518-f16c-72c8-8d66-195f692d4bbe'])('project_id=%j → 400 invalid_id (param project_id)', async (v) => {
     expectError(await listA(`?project_id=${v}`), 400, 'invalid_request', 'invalid_id', 'project_id');
   });
 
-  it.each(['abc', '1', 'not-a-uuid', '01a21518-f16c-72c8-8d66-195f692d4bbeX', "1'%20or%20'1'='1"])(
+  // urn:uuid: passes ajv-formats' uuid but not PostgreSQL's uuid type: it must be a 400, not a 500.
+  it.each(['abc', '1', 'not-a-uuid', '01a21518-f16c-72c8-8d66-195f692d4bbeX', "1'%20or%20'1'='1", 'urn:uuid:01a21518-f16c-72c8-8d66-195f692d4bbe'])(
     'path id %j → 400 invalid_id (param id)',
     async (id) => {
       expectError(await get(a.keys.main, `/v1/workflows/${id}`), 400, 'invalid_request', 'invalid_id', 'id');

@@ -1,5 +1,202 @@
-// Placeholder: the routes of this resource are being built (issue 5).
+// Content items: GET /projects/{id}/items, GET /items/{id}, and page creation
+// (POST /projects/{id}/items). The route file is the contract; the item shapes are in schemas.ts.
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../http/app.js';
+import { ApiError, notFound } from '../../http/errors.js';
+import { pageRequest, toPage } from '../../http/pagination.js';
+import { meta, v1Responses } from '../../http/route.js';
+import { ListEnvelope, ListQuery, StringEnum, Uuid } from '../../http/schemas.js';
+import { idempotent } from '../../idempotency/index.js';
+import { uuidv7 } from '../../lib/ids.js';
+import {
+  MAX_PAGE_BYTES,
+  MAX_PAGE_TITLE_LENGTH,
+  PAGE_HTML_POLICY,
+  pageBytes,
+  PageRenderError,
+  renderPage,
+  type PageSource,
+  type RenderedPage,
+} from '../../lib/page.js';
+import { iso } from '../../lib/time.js';
+import { projectExists } from '../projects/store.js';
+import { Item, ItemSummary, renderItem, renderItemSummary } from './schemas.js';
+import { getItem, insertPage, listItems, type ItemKind } from './store.js';
 
-export function registerItemRoutes(_app: FastifyInstance, _deps: AppDeps): void {}
+const ITEM_KINDS = ['page', 'file', 'dataset', 'image', 'link'] as const satisfies readonly ItemKind[];
+
+const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
+const ListItemsQuery = Type.Object(
+  {
+    ...ListQuery,
+    kind: Type.Optional(StringEnum(ITEM_KINDS, { description: 'Only items of this kind.' })),
+    updated_since: Type.Optional(
+      Type.String({ format: 'date-time', description: 'Only items updated at or after this time (ISO 8601 date-time with a time zone).' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+const CreatePageBody = Type.Object(
+  {
+    title: Type.String({
+      minLength: 1,
+      maxLength: MAX_PAGE_TITLE_LENGTH,
+      description: `The page title: 1 to ${MAX_PAGE_TITLE_LENGTH} characters, not blank; surrounding spaces are trimmed.`,
+    }),
+    markdown: Type.Optional(Type.String({ description: 'The page as Markdown (GitHub-flavoured). Send this or html, not both.' })),
+    html: Type.Optional(Type.String({ description: 'The page as HTML. Send this or markdown, not both.' })),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ title: 'Release notes', markdown: '# Release notes\n\n- Faster search\n- [Docs](https://docs.example.com/)' }],
+  },
+);
+type CreatePage = Static<typeof CreatePageBody>;
+const CreatePageHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({ description: 'Optional: 8 to 64 printable characters without spaces. Without it, every request makes a new page.' }),
+  ),
+});
+
+/** Exactly one of markdown and html; the title trimmed and not blank. */
+function pageInput(body: CreatePage): { title: string; source: PageSource; field: 'markdown' | 'html' } {
+  if (body.markdown !== undefined && body.html !== undefined) {
+    throw new ApiError('invalid_field', 'Send the page as markdown or as html, not both.', { param: 'html' });
+  }
+  if (body.markdown === undefined && body.html === undefined) {
+    throw new ApiError('missing_field', 'The field markdown (or html) is required.', { param: 'markdown' });
+  }
+  const title = body.title.trim();
+  if (title === '') throw new ApiError('invalid_field', 'The field title must not be blank.', { param: 'title' });
+  return body.markdown !== undefined
+    ? { title, source: { markdown: body.markdown }, field: 'markdown' }
+    : { title, source: { html: body.html! }, field: 'html' };
+}
+
+/** Converts and sanitises before anything is written: a refusal here leaves nothing behind. */
+function convert(source: PageSource, field: 'markdown' | 'html'): RenderedPage {
+  let page: RenderedPage;
+  try {
+    page = renderPage(source);
+  } catch (err) {
+    if (!(err instanceof PageRenderError)) throw err;
+    throw new ApiError('invalid_field', `The ${field} could not be converted to a page: ${err.message}.`, { param: field });
+  }
+  const bytes = pageBytes(page);
+  if (bytes > MAX_PAGE_BYTES) {
+    throw new ApiError(
+      'page_too_large',
+      `The page is ${bytes} bytes once converted to HTML; the limit is ${MAX_PAGE_BYTES} bytes (512 KiB).`,
+      { param: field },
+    );
+  }
+  return page;
+}
+
+export function registerItemRoutes(app: FastifyInstance, deps: AppDeps): void {
+  app.get(
+    '/projects/:id/items',
+    {
+      config: meta({ scope: 'content:read', write: false }),
+      schema: {
+        operationId: 'listProjectItems',
+        summary: "List a project's items",
+        description:
+          "The project's content items, most recently updated first (updated_at, then id). Each has the common fields and " +
+          "its kind's small fields; a page's text and html are in Get an item only.",
+        tags: ['Content'],
+        params: IdParams,
+        querystring: ListItemsQuery,
+        response: v1Responses({ 200: ListEnvelope(ItemSummary, 'ItemList') }),
+      },
+    },
+    async (request) => {
+      const { id } = request.params as Static<typeof IdParams>;
+      const q = request.query as Static<typeof ListItemsQuery>;
+      const accountId = request.auth!.accountId;
+      const since = q.updated_since === undefined ? undefined : new Date(q.updated_since);
+      // The format admits values a Date cannot hold (a leap second, 23:59:60).
+      if (since && Number.isNaN(since.getTime())) {
+        throw new ApiError('invalid_parameter', 'The query parameter updated_since is not a valid date-time.', { param: 'updated_since' });
+      }
+      // The project is part of the cursor's scope: a cursor of one project's list is refused on another's.
+      const page = pageRequest(deps.cursors, request, q, { project: id.toLowerCase(), kind: q.kind, updated_since: q.updated_since });
+      if (!(await projectExists(deps.db, accountId, id))) throw notFound('project');
+      const after = page.after ? { updatedAt: new Date(String(page.after[0])), id: String(page.after[1]) } : null;
+      const rows = await listItems(deps.db, accountId, id, { kind: q.kind, updatedSince: since }, after, page.limit + 1);
+      return toPage(deps.cursors, page, rows, (r) => [iso(r.updated_at), r.id], renderItemSummary);
+    },
+  );
+
+  app.get(
+    '/items/:id',
+    {
+      config: meta({ scope: 'content:read', write: false }),
+      schema: {
+        operationId: 'getItem',
+        summary: 'Get an item',
+        description:
+          "Any content item with its kind's fields; a page also has text (its Markdown, or the plain-text rendition of a page " +
+          'created from HTML) and html (sanitised). Files are described, never downloadable: no URL to their bytes.',
+        tags: ['Content'],
+        params: IdParams,
+        response: v1Responses({ 200: Item }),
+      },
+    },
+    async (request) => {
+      const { id } = request.params as Static<typeof IdParams>;
+      const row = await getItem(deps.db, request.auth!.accountId, id);
+      if (!row) throw notFound('item');
+      return renderItem(row);
+    },
+  );
+
+  app.post(
+    '/projects/:id/items',
+    {
+      config: meta({ scope: 'content:write', write: true }),
+      schema: {
+        operationId: 'createPage',
+        summary: 'Create a page',
+        description:
+          'Creates a page in the project from Markdown or from HTML: {title, markdown} or {title, html}, exactly one of the two. ' +
+          'Markdown is converted to HTML (raw HTML inside it included) and every HTML is sanitised. ' +
+          `A page over ${MAX_PAGE_BYTES} bytes (512 KiB) of UTF-8 HTML once converted and sanitised is refused with ` +
+          '413 page_too_large and nothing is written; a source that cannot be converted (too complex or nested too deeply ' +
+          'to finish within a few seconds) is 422 invalid_field. Idempotency-Key is optional: with it, a retry with the same ' +
+          'key and body returns the first answer with Idempotent-Replay: true; without it, every request makes a new page.\n\n' +
+          PAGE_HTML_POLICY,
+        tags: ['Content'],
+        params: IdParams,
+        headers: CreatePageHeaders,
+        body: CreatePageBody,
+        response: v1Responses({ 201: Item }, [409, 413, 415, 422]),
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params as Static<typeof IdParams>;
+      const input = pageInput(request.body as CreatePage);
+      const page = convert(input.source, input.field);
+      const auth = request.auth!;
+      return idempotent(
+        request,
+        reply,
+        { db: deps.db, accountId: auth.accountId, lockTimeoutMs: deps.config.idempotencyLockTimeoutMs, required: false },
+        async (tx) => {
+          if (!(await projectExists(tx, auth.accountId, id, true))) throw notFound('project');
+          const row = await insertPage(tx, {
+            accountId: auth.accountId,
+            id: uuidv7(),
+            projectId: id,
+            title: input.title,
+            text: page.text,
+            html: page.html,
+            keyId: auth.keyId,
+          });
+          return { status: 201, body: renderItem(row) };
+        },
+      );
+    },
+  );
+}

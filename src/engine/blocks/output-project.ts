@@ -4,25 +4,33 @@
 // The step's effectKey is stored in the page's attrs; look-up and insert happen in one
 // transaction under a transaction-scoped advisory lock on that key, so a resumed step, or a stale
 // worker racing the new one, finds the page instead of making a second one.
+//
+// The page is stored as the content API stores one made from Markdown: text = the Markdown,
+// html = its sanitised rendering (src/lib/page.ts), held to the same size limit.
 import { uuidv7 } from '../../lib/ids.js';
+import { MAX_PAGE_BYTES, MAX_PAGE_TITLE_LENGTH, pageBytes, PageRenderError, renderPage, type RenderedPage } from '../../lib/page.js';
 import type { Block, BlockResult } from '../types.js';
 import { checkString, joinedInput, onlyFields } from './text.js';
 
-const MAX_TITLE = 500;
-/** The content API's page limit is 512 KiB once converted to HTML; the Markdown source is held to it too. */
-export const MAX_PAGE_BYTES = 512 * 1024;
 /** Namespace of the two-key advisory locks taken here (the one-key space holds LOCKS in db.ts). */
 const EFFECT_LOCK_NS = 726_101;
 
 export const outputProject: Block = {
   kind: 'output.project',
-  validate: (c) => onlyFields(c, ['title']) ?? checkString(c, 'title', { maxLength: MAX_TITLE }),
+  validate: (c) => onlyFields(c, ['title']) ?? checkString(c, 'title', { maxLength: MAX_PAGE_TITLE_LENGTH }),
   async execute(ctx): Promise<BlockResult> {
     const { accountId, projectId, keyId } = ctx.run;
     if (!projectId) return { status: 'failed', error: 'workflow has no project' };
     const title = String(ctx.block.config.title);
     const text = joinedInput(ctx.inputs);
-    if (Buffer.byteLength(text) > MAX_PAGE_BYTES) {
+    let page: RenderedPage;
+    try {
+      page = renderPage({ markdown: text });
+    } catch (err) {
+      if (!(err instanceof PageRenderError)) throw err;
+      return { status: 'failed', error: `page could not be rendered: ${err.message}` };
+    }
+    if (pageBytes(page) > MAX_PAGE_BYTES) {
       return { status: 'failed', error: `page too large: over ${MAX_PAGE_BYTES} bytes` };
     }
     const found = await ctx.db.transaction(async (tx) => {
@@ -37,11 +45,10 @@ export const outputProject: Block = {
       const project = await tx.query('select 1 from projects where account_id = $1 and id = $2', [accountId, projectId]);
       if (project.length === 0) return null;
       const id = uuidv7();
-      // html stays null: the page's Markdown is its source; see the report on a shared renderer.
       await tx.query(
-        `insert into content_items (account_id, id, project_id, kind, title, text, attrs, created_by_key)
-         values ($1, $2, $3, 'page', $4, $5, $6, $7)`,
-        [accountId, id, projectId, title, text, JSON.stringify({ effect_key: ctx.effectKey }), keyId],
+        `insert into content_items (account_id, id, project_id, kind, title, text, html, attrs, created_by_key)
+         values ($1, $2, $3, 'page', $4, $5, $6, $7, $8)`,
+        [accountId, id, projectId, title, page.text, page.html, JSON.stringify({ effect_key: ctx.effectKey }), keyId],
       );
       return { id };
     });

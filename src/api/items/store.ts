@@ -1,0 +1,90 @@
+// Content items: SQL. A project's list walks (account_id, project_id, updated_at desc, id desc)
+// (content_items_project), or with a kind filter (account_id, project_id, kind, updated_at desc,
+// id desc) (content_items_project_kind, migration 0012); updated_since is a range on the same key.
+// Lists never read a page's text or html: those are detail only.
+import type { Queryable } from '../../db/db.js';
+
+export type ItemKind = 'page' | 'file' | 'dataset' | 'image' | 'link';
+
+export interface ItemRow {
+  id: string;
+  project_id: string;
+  kind: ItemKind;
+  title: string;
+  /** The kind's small fields (and internal markers such as an engine step's effect_key). */
+  attrs: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface ItemDetailRow extends ItemRow {
+  text: string | null;
+  html: string | null;
+}
+
+const COLUMNS = 'i.id, i.project_id, i.kind, i.title, i.attrs, i.created_at, i.updated_at';
+
+export interface ItemFilters {
+  kind?: ItemKind;
+  updatedSince?: Date;
+}
+
+export async function listItems(
+  db: Queryable,
+  accountId: string,
+  projectId: string,
+  filters: ItemFilters,
+  after: { updatedAt: Date; id: string } | null,
+  limit: number,
+): Promise<ItemRow[]> {
+  const params: unknown[] = [accountId, projectId];
+  const where = ['i.account_id = $1', 'i.project_id = $2'];
+  if (filters.kind) {
+    params.push(filters.kind);
+    where.push(`i.kind = $${params.length}`);
+  }
+  if (filters.updatedSince) {
+    params.push(filters.updatedSince);
+    where.push(`i.updated_at >= $${params.length}`);
+  }
+  if (after) {
+    params.push(after.updatedAt, after.id);
+    where.push(`(i.updated_at, i.id) < ($${params.length - 1}, $${params.length})`);
+  }
+  params.push(limit);
+  return db.query<ItemRow>(
+    `select ${COLUMNS} from content_items i
+      where ${where.join(' and ')}
+      order by i.updated_at desc, i.id desc
+      limit $${params.length}`,
+    params,
+  );
+}
+
+export async function getItem(db: Queryable, accountId: string, id: string): Promise<ItemDetailRow | null> {
+  const rows = await db.query<ItemDetailRow>(
+    `select ${COLUMNS}, i.text, i.html from content_items i where i.account_id = $1 and i.id = $2`,
+    [accountId, id],
+  );
+  return rows[0] ?? null;
+}
+
+export interface NewPage {
+  accountId: string;
+  id: string;
+  projectId: string;
+  title: string;
+  text: string;
+  html: string;
+  keyId: string;
+}
+
+export async function insertPage(db: Queryable, p: NewPage): Promise<ItemDetailRow> {
+  const rows = await db.query<ItemDetailRow>(
+    `insert into content_items (account_id, id, project_id, kind, title, text, html, created_by_key)
+     values ($1, $2, $3, 'page', $4, $5, $6, $7)
+     returning id, project_id, kind, title, attrs, created_at, updated_at, text, html`,
+    [p.accountId, p.id, p.projectId, p.title, p.text, p.html, p.keyId],
+  );
+  return rows[0];
+}
