@@ -15,6 +15,7 @@ import { RUNS_USAGE } from './cli/runs.js';
 import { AUTOMATIONS_USAGE } from './cli/automations.js';
 import { AUTOMATIONS_TEST_USAGE } from './cli/automations-test.js';
 import { AUTOMATION_RUNS_USAGE } from './cli/automation-runs.js';
+import { CONTACTS_USAGE } from './cli/contacts.js';
 
 const USAGE = `Usage: switchboard <command> [options]
 
@@ -36,6 +37,7 @@ Commands:
   automations edit AUTOMATION_ID FILE [--account ID]
   automations publish|pause|resume AUTOMATION_ID [--account ID]
   automation-runs stop RUN_ID [--account ID]
+  contacts erase CONTACT_ID --account ID
   cursor-secret rotate            new list-cursor signing secret (running servers use it after a restart)
   help [COMMAND]                  this text, or a command's
 
@@ -53,6 +55,7 @@ const COMMAND_USAGE: Record<string, string> = {
   runs: RUNS_USAGE,
   automations: `${AUTOMATIONS_USAGE}\n${AUTOMATIONS_TEST_USAGE.replace(/^Usage:\n/, '')}`,
   'automation-runs': AUTOMATION_RUNS_USAGE,
+  contacts: CONTACTS_USAGE,
 };
 
 /** How long an operator command waits for a server that holds the data dir but is still starting. */

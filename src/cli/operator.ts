@@ -13,6 +13,7 @@ import { withTestAction } from './automations-test.js';
 import { withWebhookAction } from './automations-webhook.js';
 import { AUTOMATIONS, automationsInputFile } from './automations.js';
 import { AUTOMATION_RUNS } from './automation-runs.js';
+import { CONTACTS } from './contacts.js';
 
 const COMMANDS: Readonly<Record<string, OperatorCommand<any>>> = Object.freeze({
   keys: KEYS,
@@ -23,6 +24,7 @@ const COMMANDS: Readonly<Record<string, OperatorCommand<any>>> = Object.freeze({
   runs: RUNS,
   automations: withWebhookAction(withTestAction(AUTOMATIONS)),
   'automation-runs': AUTOMATION_RUNS,
+  contacts: CONTACTS,
 });
 
 export const OPERATOR_COMMAND_NAMES = Object.freeze(Object.keys(COMMANDS));

@@ -1,6 +1,7 @@
 // `switchboard seed FILE [--json]`: loads a fixture file (DESIGN 10) in one transaction and prints
 // the refs with their ids and the new keys' values (shown once).
 import type { Db } from '../db/db.js';
+import { refreshStatistics } from '../db/statistics.js';
 import { loadSecrets } from '../secrets/store.js';
 import { parseCommandArgs } from './args.js';
 import { diskContext, execute, type OperatorCommand } from './command.js';
@@ -49,6 +50,8 @@ async function run(db: Db, a: SeedArgs, ctx: CommandContext): Promise<CommandRes
   }
   const [current] = await loadSecrets(db, ERASURE_SECRET);
   const result = await seedFixture(db, fixture, { erasureSecret: current.secret, fireContactCreated: a.fireTriggers });
+  // A seed is a bulk load: a store that keeps no statistics itself gets them now.
+  await refreshStatistics(db);
   return done(a.json ? json(result) : formatSeedResult(result));
 }
 

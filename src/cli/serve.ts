@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/db.js';
 import { appliedVersion, latestVersion, migrate } from '../db/migrate.js';
 import { openDb } from '../db/open.js';
+import { StatisticsKeeper } from '../db/statistics.js';
 import { createApp } from '../server.js';
 import type { App } from '../http/app.js';
 import { startAdminServer, type AdminServer } from '../admin/server.js';
@@ -72,11 +73,13 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
   let db: Db | null = null;
   let app: App | null = null;
   let admin: AdminServer | null = null;
+  let statistics: StatisticsKeeper | null = null;
   let engine: Engine | null = null;
   let sender: Sender | null = null;
   const release = async () => {
     // The engine finishes or releases its runs while the store is still open; the sender records
     // the outcome of the messages it is sending.
+    statistics?.stop();
     await Promise.allSettled([engine?.stop(), sender?.stop(), app?.close(), admin?.close()]);
     await db?.close(); // on PGlite this also releases the data-dir lock
   };
@@ -97,6 +100,9 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
       // Rolling deploys migrate first; until then /readyz answers 503 and says why.
       if (have < want) log.warn({ schema: have, expected: want }, 'schema is older than this release; run `switchboard migrate`');
     }
+    // PGlite keeps no planner statistics by itself: analyze now and periodically (no-op on PostgreSQL).
+    statistics = new StatisticsKeeper(db, (err) => log.warn({ err }, 'refreshing planner statistics failed'));
+    await statistics.start();
     if (role !== 'worker') app = await createApp(config, db, { logger: loggerOptions(config) });
     if (app && db.kind === 'pglite') {
       // Only this process may open the data dir, so operator commands come to it over this socket.

@@ -14,6 +14,8 @@ export interface StoreCapabilities {
   readonly multiProcess: boolean;
   /** LISTEN/NOTIFY reaches other processes. */
   readonly notify: boolean;
+  /** The store refreshes planner statistics by itself (autovacuum); PGlite has no background workers. */
+  readonly autoAnalyze: boolean;
 }
 
 export interface Db extends Queryable {

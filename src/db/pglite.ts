@@ -92,7 +92,7 @@ export async function openPglite(opts: PgliteOptions): Promise<PgliteDb> {
 
 export class PgliteDb implements Db {
   readonly kind = 'pglite' as const;
-  readonly capabilities = Object.freeze({ multiProcess: false, notify: false });
+  readonly capabilities = Object.freeze({ multiProcess: false, notify: false, autoAnalyze: false });
   private readonly lockMutex = new Mutex();
   private closed = false;
 

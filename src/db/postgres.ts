@@ -45,7 +45,7 @@ function statement(sql: string, params?: readonly unknown[]): pg.QueryConfig {
 
 export class PostgresDb implements Db {
   readonly kind = 'postgres' as const;
-  readonly capabilities = Object.freeze({ multiProcess: true, notify: true });
+  readonly capabilities = Object.freeze({ multiProcess: true, notify: true, autoAnalyze: true });
   readonly pool: pg.Pool;
   private closed = false;
   private readonly listeners = new Set<() => Promise<void>>();

@@ -1,5 +1,6 @@
 // Webhook triggers: SQL.
 import type { Queryable } from '../../db/db.js';
+import { normaliseEmail } from '../../lib/email.js';
 import { uuidv7 } from '../../lib/ids.js';
 
 export async function automationByWebhookHash(db: Queryable, hash: string): Promise<{ account_id: string; id: string } | null> {
@@ -33,7 +34,7 @@ export interface WebhookContact {
 
 /** The contact with this email (any state), or a new one created from the webhook's fields. */
 export async function findOrCreateContact(tx: Queryable, accountId: string, c: WebhookContact): Promise<{ id: string; created: boolean }> {
-  const normalized = c.email.trim().toLowerCase();
+  const normalized = normaliseEmail(c.email);
   const id = uuidv7();
   const inserted = await tx.query<{ id: string }>(
     `insert into contacts (account_id, id, email, email_normalized, first_name, last_name, phone)

@@ -1,0 +1,43 @@
+// Erasure at the person's request (DESIGN 9), in one transaction: keep only an HMAC of the
+// normalised address (so it is refused later), clear the contact's personal fields (the row
+// stays: runs name it), stop their running and waiting automation runs, delete their messages.
+import type { Db } from '../../db/db.js';
+import { ERASURE_SECRET } from '../../cli/seed.js';
+import { erasedEmailHmac } from '../../fixtures/secrets.js';
+import { loadSecrets } from '../../secrets/store.js';
+import { stopAutomationRun } from '../automation-runs/store.js';
+import {
+  activeRunIds,
+  clearContact,
+  deleteMessages,
+  deleteStoredAnswers,
+  lockForErasure,
+  recordErasedAddress,
+} from './store.js';
+
+/** The error a run stopped by an erasure carries. */
+export const STOPPED_BY_ERASURE = 'Contact erased at their request';
+
+export type ErasureOutcome =
+  | { status: 'not_found' }
+  | { status: 'erased' | 'already_erased'; erasedAt: Date | null; runsStopped: number; messagesDeleted: number };
+
+export async function eraseContact(db: Db, accountId: string, contactId: string): Promise<ErasureOutcome> {
+  // Read (and created on first use) outside the transaction; the newest version keys new HMACs.
+  const [secret] = await loadSecrets(db, ERASURE_SECRET);
+  return db.transaction(async (tx) => {
+    const c = await lockForErasure(tx, accountId, contactId);
+    if (!c) return { status: 'not_found' } as const;
+    if (c.email_normalized) await recordErasedAddress(tx, accountId, erasedEmailHmac(secret.secret, c.email_normalized));
+    // Erasing again still sweeps what may have appeared since (it finds nothing in the usual case).
+    let runsStopped = 0;
+    for (const runId of await activeRunIds(tx, accountId, c.id)) {
+      if (await stopAutomationRun(tx, accountId, runId, STOPPED_BY_ERASURE)) runsStopped++;
+    }
+    const messagesDeleted = await deleteMessages(tx, accountId, c);
+    await deleteStoredAnswers(tx, accountId, c.id);
+    if (c.erased_at) return { status: 'already_erased', erasedAt: c.erased_at, runsStopped, messagesDeleted } as const;
+    await clearContact(tx, accountId, c.id);
+    return { status: 'erased', erasedAt: null, runsStopped, messagesDeleted } as const;
+  });
+}

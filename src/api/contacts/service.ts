@@ -1,0 +1,190 @@
+// Contacts: the rules of creating and updating (DESIGN 9, spec "Contacts"). One address is never
+// two contacts (the unique index decides, also under concurrency); an erased person's address is
+// refused; the API never lifts a do-not-contact flag or an email opt-out; a change that changes
+// nothing leaves updated_at alone, so changed_since syncs do not loop.
+import type { Db, Queryable } from '../../db/db.js';
+import { fireContactCreated } from '../../engine/automations/contact-created.js';
+import { erasedEmailHmac } from '../../fixtures/secrets.js';
+import { ERASURE_SECRET } from '../../cli/seed.js';
+import { ApiError } from '../../http/errors.js';
+import { normaliseEmail, parseEmail } from '../../lib/email.js';
+import { uuidv7 } from '../../lib/ids.js';
+import { loadSecrets } from '../../secrets/store.js';
+import {
+  contactIdByEmail,
+  getContact,
+  insertContact,
+  isErasedAddress,
+  updateContact,
+  userInAccount,
+  type ContactRow,
+  type ContactValues,
+  type LifecycleStage,
+  type SmsConsent,
+} from './store.js';
+
+/** A request body's fields; null clears (see CLEARED). */
+export interface ContactInput {
+  email?: string | null;
+  first_name?: string | null;
+  last_name?: string | null;
+  phone?: string | null;
+  lifecycle_stage?: LifecycleStage | null;
+  do_not_contact?: boolean | null;
+  email_opt_out?: boolean | null;
+  sms_consent?: SmsConsent | null;
+  tags?: string[] | null;
+  assignee?: string | null;
+}
+
+type Field = Exclude<keyof ContactValues, 'email' | 'email_normalized'>;
+
+/** What null means per field: empty text and no assignee; flags off; no recorded SMS consent; no tags. */
+const CLEARED: { [K in Field]: ContactValues[K] } = {
+  first_name: null,
+  last_name: null,
+  phone: null,
+  lifecycle_stage: null,
+  do_not_contact: false,
+  email_opt_out: false,
+  sms_consent: 'none',
+  tags: [],
+  assignee: null,
+};
+const FIELDS = Object.keys(CLEARED) as Field[];
+
+/** The email field checked and normalised: 422 invalid_field when it is not an address. */
+export function checkedEmail(raw: string): { email: string; normalized: string } {
+  const parsed = parseEmail(raw);
+  if (!parsed) throw new ApiError('invalid_field', 'The field email is not an email address.', { param: 'email' });
+  return parsed;
+}
+
+/**
+ * HMACs of the address under every erasure secret version still kept (normally one), computed
+ * before the transaction: the secret is read (and created on first use) in its own statement.
+ */
+export async function erasureHmacs(db: Db, email: string): Promise<string[]> {
+  return (await loadSecrets(db, ERASURE_SECRET)).map((s) => erasedEmailHmac(s.secret, email));
+}
+
+const erased = () =>
+  new ApiError('contact_do_not_contact', 'This address belongs to someone erased at their request; it cannot be added or changed to.', {
+    param: 'email',
+  });
+const taken = (id: string) =>
+  new ApiError('contact_exists', 'Another contact in the account has this email address; resource_id is its id.', {
+    param: 'email',
+    resourceId: id,
+  });
+
+/**
+ * Creates the contact and, in the same transaction, starts the account's published
+ * contact.created automations for it (the endpoint itself sends nothing).
+ */
+export async function createContact(
+  tx: Queryable,
+  accountId: string,
+  input: ContactInput,
+  email: { email: string; normalized: string },
+  hmacs: string[],
+): Promise<ContactRow> {
+  const values: ContactValues = { email: email.email, email_normalized: email.normalized, ...CLEARED };
+  for (const f of FIELDS) if (input[f] !== undefined && input[f] !== null) (values as unknown as Record<string, unknown>)[f] = input[f];
+  const id = uuidv7();
+  // Nothing inserted and nobody holding the address: the holder let go of it between the two
+  // statements (erased, or changed its email), so the insert is tried again.
+  for (let attempt = 0; !(await insertContact(tx, accountId, id, values)); attempt++) {
+    const holder = await contactIdByEmail(tx, accountId, email.normalized);
+    if (holder) throw taken(holder);
+    if (attempt === 2) throw new Error('contact insert kept conflicting with an address nobody holds');
+  }
+  // Checked after the insert: an erasure of this address that committed while the insert waited
+  // for its row is visible to this later statement, so the two cannot both succeed.
+  if (await isErasedAddress(tx, accountId, hmacs)) throw erased();
+  await fireContactCreated(tx, accountId, id);
+  return (await getContact(tx, accountId, id))!;
+}
+
+/** The fields of `input` whose value differs from the row's, as columns to write. */
+function diff(row: ContactRow, input: ContactInput): Partial<ContactValues> {
+  const out: Partial<ContactValues> = {};
+  for (const f of FIELDS) {
+    const sent = input[f];
+    if (sent === undefined) continue;
+    const next = sent === null ? CLEARED[f] : sent;
+    if (JSON.stringify(next) !== JSON.stringify(row[f])) (out as Record<string, unknown>)[f] = next;
+  }
+  return out;
+}
+
+/** Refusals happen before any write, so a refused PATCH changes nothing. */
+async function patchInTx(
+  tx: Queryable,
+  accountId: string,
+  id: string,
+  input: ContactInput,
+  email: { email: string; normalized: string; hmacs: string[] } | null,
+): Promise<ContactRow | null> {
+  const row = await getContact(tx, accountId, id, true);
+  if (!row) return null;
+  for (const flag of ['do_not_contact', 'email_opt_out'] as const) {
+    if (row[flag] && input[flag] !== undefined && input[flag] !== true) {
+      throw new ApiError(
+        'opt_out_locked',
+        flag === 'email_opt_out'
+          ? 'This contact opted out of email; the API cannot opt them back in.'
+          : 'This contact is on do-not-contact; the API cannot lift it.',
+        { param: flag },
+      );
+    }
+  }
+  const changes = diff(row, input);
+  if (email && email.email !== row.email) {
+    if (email.normalized !== normaliseEmail(row.email ?? '')) {
+      if (await isErasedAddress(tx, accountId, email.hmacs)) throw erased();
+      const holder = await contactIdByEmail(tx, accountId, email.normalized);
+      if (holder && holder !== id) throw taken(holder);
+    }
+    changes.email = email.email;
+    changes.email_normalized = email.normalized;
+  }
+  if (input.assignee && changes.assignee !== undefined && !(await userInAccount(tx, accountId, input.assignee))) {
+    throw new ApiError('invalid_field', 'The field assignee is not a user of this account.', { param: 'assignee' });
+  }
+  if (Object.keys(changes).length === 0) return row;
+  return updateContact(tx, accountId, id, changes);
+}
+
+/** A unique-index violation on the contacts' address: another transaction took it after our check. */
+function isEmailTaken(err: unknown): boolean {
+  const e = err as { code?: string; constraint?: string; message?: string } | null;
+  return e?.code === '23505' && (e.constraint === 'contacts_email' || /contacts_email/.test(e.message ?? ''));
+}
+
+/**
+ * Applies a PATCH in one transaction under the contact's row lock: concurrent PATCHes queue on
+ * it, so none is lost. Null when the contact is not found (404).
+ */
+export async function patchContact(
+  db: Db,
+  accountId: string,
+  id: string,
+  input: ContactInput,
+  email: { email: string; normalized: string; hmacs: string[] } | null,
+): Promise<ContactRow | null> {
+  // Ids are compared as text below: an upper-case spelling of the same user is no change.
+  if (typeof input.assignee === 'string') input = { ...input, assignee: input.assignee.toLowerCase() };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await db.transaction((tx) => patchInTx(tx, accountId, id, input, email));
+    } catch (err) {
+      // Another contact took the address between our check and our write (the transaction rolled
+      // back): answer with its id, or try again if it has already let go of it.
+      if (!email || !isEmailTaken(err)) throw err;
+      const holder = await contactIdByEmail(db, accountId, email.normalized);
+      if (holder) throw taken(holder);
+      if (attempt === 2) throw err;
+    }
+  }
+}
