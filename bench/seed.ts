@@ -34,14 +34,17 @@ function account(ref: string) {
 }
 
 // One statement per batch: the CTE makes ids and timestamps once (it is referenced twice, so
-// PostgreSQL materialises it), inserts the workflows, and gives every 10th one a finished run,
-// created after the workflow's last update like a real run would be. updated_at is random over a
-// year so the (account_id, updated_at desc, id desc) index is filled out of insertion order.
+// PostgreSQL materialises it), inserts the workflows, and gives every 10th one (by recency) a
+// finished run, created after the workflow's last update like a real run would be. updated_at
+// spreads the workflows over a year in a scrambled order (i * 7919 mod count is a permutation), so
+// the (account_id, updated_at desc, id desc) index is filled out of insertion order, and every
+// page of the list, the first included, has workflows with and without a last run.
 const INSERT_BATCH = `
   with src as (
-    select i, gen_random_uuid() as id,
-           now() - random() * interval '365 days' as updated_at
-      from generate_series($2::int, $3::int) as i
+    select i, gen_random_uuid() as id, p,
+           now() - p * (interval '365 days' / $5::int) as updated_at
+      from generate_series($2::int, $3::int) as i,
+           lateral (select ((i::bigint * 7919) % $5::int)::int as p) as perm
   ), w as (
     insert into workflows (account_id, id, project_id, name, description, status, blocks, edges, schedule,
                            created_at, updated_at)
@@ -66,12 +69,12 @@ const INSERT_BATCH = `
          src.updated_at + interval '1 hour', src.updated_at + interval '1 hour', src.updated_at + interval '61 minutes',
          src.updated_at + interval '1 hour'
     from src
-   where src.i % 10 = 0`;
+   where src.p % 10 = 0`;
 
 async function insertWorkflows(db: Db, accountId: string, projectId: string, count: number): Promise<void> {
   for (let lo = 1; lo <= count; lo += BATCH) {
     const hi = Math.min(count, lo + BATCH - 1);
-    await db.query(INSERT_BATCH, [accountId, lo, hi, projectId]);
+    await db.query(INSERT_BATCH, [accountId, lo, hi, projectId, count]);
   }
 }
 

@@ -23,6 +23,7 @@ import { configWith } from '../src/config.js';
 import type { Db } from '../src/db/db.js';
 import { migrate } from '../src/db/migrate.js';
 import { openDb } from '../src/db/open.js';
+import { refreshStatistics } from '../src/db/statistics.js';
 import { createApp } from '../src/server.js';
 import { DONE_PREFIX, READY_PREFIX } from './child.js';
 import { seedBench, type SeedInfo } from './seed.js';
@@ -110,6 +111,8 @@ async function startSwitchboard(a: ServerArgs): Promise<Running> {
   try {
     await migrate(db);
     const seed = a.seed ? await seedBench(db, a.seed) : null;
+    // As `serve` does at start: a store without autoanalyze (PGlite) gets planner statistics.
+    await refreshStatistics(db);
     // logger off: request logging is an operator's choice, and the baseline logs nothing either.
     const app = await createApp(config, db, { logger: false });
     await app.listen({ host: config.host, port: config.port });
