@@ -10,6 +10,7 @@ import type { Retirement } from './http/retirements.js';
 import { MemoryCounter, PostgresCounter, RedisCounter, type WindowCounter } from './limits/window-counter.js';
 import { deleteExpiredKeys } from './idempotency/store.js';
 import { loadSecrets } from './secrets/store.js';
+import { WorkerPageRenderer } from './lib/page-renderer.js';
 
 export const CURSOR_SECRET = 'cursor';
 const SECRET_REFRESH_MS = 60_000;
@@ -40,8 +41,10 @@ export async function createApp(config: Config, db: Db, opts: StartOptions = {})
   const https = config.tls
     ? { cert: fs.readFileSync(config.tls.certFile), key: fs.readFileSync(config.tls.keyFile) }
     : null;
-  const onClose: (() => void)[] = [];
-  const app = await buildApp({ config, db, counters, cursors, logger: opts.logger, retirements: opts.retirements, https, onClose });
+  const onClose: (() => void | Promise<void>)[] = [];
+  const pages = new WorkerPageRenderer();
+  onClose.push(() => pages.close());
+  const app = await buildApp({ config, db, counters, cursors, pages, logger: opts.logger, retirements: opts.retirements, https, onClose });
   // A rotated cursor secret (switchboard cursor-secret rotate, from any process) reaches this
   // process within a minute; until then it signs with the previous secret, which stays valid.
   const refresh = setInterval(() => {

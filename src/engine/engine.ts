@@ -129,6 +129,7 @@ export class Engine {
     await Promise.allSettled(left.map((f) => f.release()));
     // The executors saw the lease lost and write nothing more; give them a moment to unwind.
     await Promise.race([Promise.allSettled(left.map((f) => f.done)), sleep(1_000)]);
+    await this.resources.providers.pages.close();
     this.resources.log.info({ owner: this.owner, released: left.length }, 'engine stopped');
   }
 

@@ -1,5 +1,6 @@
 // Contracts between the engine's parts: the executor runs blocks; blocks use providers and
 // billing through these interfaces only.
+import type { PageRenderer } from '../lib/page-renderer.js';
 import type { Queryable, Db } from '../db/db.js';
 
 /** What a block sees of the run it belongs to. */
@@ -82,6 +83,8 @@ export interface LlmProvider {
 
 export interface Providers {
   llm: LlmProvider;
+  /** Page conversion (output.project), off the event loop. */
+  pages: PageRenderer;
   /** HTTP GET for source.web, behind the private-address guard. */
   fetchText(url: string, opts: { signal: AbortSignal; maxBytes: number; timeoutMs: number }): Promise<string>;
 }

@@ -12,6 +12,7 @@ import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
 import type { Db } from '../db/db.js';
+import type { PageRenderer } from '../lib/page-renderer.js';
 import type { WindowCounter } from '../limits/window-counter.js';
 import { registerEnrollmentRoutes } from '../api/enrollments/routes.js';
 import { registerAutomationRunRoutes } from '../api/automation-runs/routes.js';
@@ -54,6 +55,8 @@ export interface AppDeps {
   /** Per-key request windows and per-address failed-auth windows. */
   counters: { requests: WindowCounter; failedAuth: WindowCounter };
   cursors: CursorCodec;
+  /** Converts pages (Markdown/HTML) off the event loop. */
+  pages: PageRenderer;
   retirements?: readonly Retirement[];
   /** fastify logger options; false (tests) silences it. */
   logger?: FastifyServerOptions['logger'];

@@ -1,6 +1,7 @@
 // Shared set-up for the engine tests: a real database (fresh per file), accounts from a fixture,
 // workflows of test-only blocks written with plain SQL (the fixture validator knows only the real
 // block kinds), and small blocks whose executions and side effects are recorded in test tables.
+import { inlinePageRenderer } from '../../src/lib/page-renderer.js';
 import { configWith, loadConfig, type Config, type EngineConfig } from '../../src/config.js';
 import type { Db } from '../../src/db/db.js';
 import { seedFixture } from '../../src/fixtures/load.js';
@@ -176,6 +177,7 @@ export const freeBilling: Billing = {
 
 export const noProviders: Providers = {
   llm: { name: 'test', complete: async () => ({ text: '', inputTokens: 0, outputTokens: 0 }) },
+  pages: inlinePageRenderer,
   fetchText: async () => '',
 };
 

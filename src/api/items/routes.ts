@@ -15,10 +15,10 @@ import {
   PAGE_HTML_POLICY,
   pageBytes,
   PageRenderError,
-  renderPage,
   type PageSource,
   type RenderedPage,
 } from '../../lib/page.js';
+import type { PageRenderer } from '../../lib/page-renderer.js';
 import { iso } from '../../lib/time.js';
 import { projectExists } from '../projects/store.js';
 import { Item, ItemSummary, renderItem, renderItemSummary } from './schemas.js';
@@ -75,10 +75,10 @@ function pageInput(body: CreatePage): { title: string; source: PageSource; field
 }
 
 /** Converts and sanitises before anything is written: a refusal here leaves nothing behind. */
-function convert(source: PageSource, field: 'markdown' | 'html'): RenderedPage {
+async function convert(pages: PageRenderer, source: PageSource, field: 'markdown' | 'html'): Promise<RenderedPage> {
   let page: RenderedPage;
   try {
-    page = renderPage(source);
+    page = await pages.render(source);
   } catch (err) {
     if (!(err instanceof PageRenderError)) throw err;
     throw new ApiError('invalid_field', `The ${field} could not be converted to a page: ${err.message}.`, { param: field });
@@ -177,7 +177,7 @@ export function registerItemRoutes(app: FastifyInstance, deps: AppDeps): void {
     async (request, reply) => {
       const { id } = request.params as Static<typeof IdParams>;
       const input = pageInput(request.body as CreatePage);
-      const page = convert(input.source, input.field);
+      const page = await convert(deps.pages, input.source, input.field);
       const auth = request.auth!;
       return idempotent(
         request,

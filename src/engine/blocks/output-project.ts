@@ -8,7 +8,7 @@
 // The page is stored as the content API stores one made from Markdown: text = the Markdown,
 // html = its sanitised rendering (src/lib/page.ts), held to the same size limit.
 import { uuidv7 } from '../../lib/ids.js';
-import { MAX_PAGE_BYTES, MAX_PAGE_TITLE_LENGTH, pageBytes, PageRenderError, renderPage, type RenderedPage } from '../../lib/page.js';
+import { MAX_PAGE_BYTES, MAX_PAGE_TITLE_LENGTH, pageBytes, PageRenderError, type RenderedPage } from '../../lib/page.js';
 import type { Block, BlockResult } from '../types.js';
 import { checkString, joinedInput, onlyFields } from './text.js';
 
@@ -25,7 +25,7 @@ export const outputProject: Block = {
     const text = joinedInput(ctx.inputs);
     let page: RenderedPage;
     try {
-      page = renderPage({ markdown: text });
+      page = await ctx.providers.pages.render({ markdown: text });
     } catch (err) {
       if (!(err instanceof PageRenderError)) throw err;
       return { status: 'failed', error: `page could not be rendered: ${err.message}` };

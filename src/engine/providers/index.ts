@@ -1,4 +1,5 @@
 // Providers chosen by configuration (DESIGN 8): the LLM and source.web's guarded GET.
+import { WorkerPageRenderer } from '../../lib/page-renderer.js';
 import type { Config } from '../../config.js';
 import type { Providers } from '../types.js';
 import { createLocalLlm } from './llm/local.js';
@@ -30,6 +31,7 @@ export function createProviders(
   const webOptions: WebOptions = { allowHosts: config.engine.webAllowHosts.map((h) => h.toLowerCase()), ...web };
   return {
     llm: provider,
+    pages: new WorkerPageRenderer(),
     fetchText: (url, opts) => fetchText(url, opts, webOptions),
   };
 }

@@ -1,6 +1,7 @@
 // The automation queue: fair claims across accounts (one account's thousands of queued runs do not
 // hold back another's first run), NOTIFY starting a new run's steps within a second while the
 // poll is a minute, and two engines never running one run twice.
+import { inlinePageRenderer } from '../../../src/lib/page-renderer.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../../src/engine/engine.js';
 import { createBilling } from '../../../src/engine/billing/index.js';
@@ -58,6 +59,7 @@ describe('claims', () => {
     const slow: Providers = {
       llm: { name: 'slow', complete: async () => (await sleep(20), { text: 'x', inputTokens: 1, outputTokens: 1 }) },
       fetchText: async () => '',
+      pages: inlinePageRenderer,
     };
     const e = new Engine({ db: t.db, config: testConfig({ concurrency: 4 }), blocks: new Map(), providers: slow, billing: createBilling(t.db), stopGraceMs: 2_000 });
     engines.push(e);

@@ -1,5 +1,6 @@
 // Test doubles for block tests: a BlockContext builder, a Billing double with a fixed headroom
 // that records charges (billing's real implementation lives elsewhere), and a scripted LLM.
+import { inlinePageRenderer } from '../../../src/lib/page-renderer.js';
 import type { Db } from '../../../src/db/db.js';
 import type {
   Billing,
@@ -49,6 +50,7 @@ export class FakeLlm implements LlmProvider {
 export function providers(over: Partial<Providers> = {}): Providers {
   return {
     llm: new FakeLlm(() => ({ text: 'ok', inputTokens: 1, outputTokens: 1 })),
+    pages: inlinePageRenderer,
     fetchText: async () => {
       throw new Error('fetchText not expected in this test');
     },

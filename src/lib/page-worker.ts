@@ -1,0 +1,17 @@
+// The page-conversion worker (see page-renderer.ts): converts one source at a time with the same
+// renderPage the rest of the code uses, and answers with the page or the reason it failed.
+import { parentPort } from 'node:worker_threads';
+import { PageRenderError, renderPage, type PageSource } from './page.js';
+
+const port = parentPort;
+if (!port) throw new Error('page-worker.ts runs as a worker thread');
+
+port.on('message', (m: { id: number; source: PageSource; timeoutMs: number }) => {
+  try {
+    port.postMessage({ id: m.id, page: renderPage(m.source, { timeoutMs: m.timeoutMs }) });
+  } catch (err) {
+    const e = err instanceof PageRenderError ? err : new PageRenderError('failed', 'conversion failed');
+    port.postMessage({ id: m.id, error: { reason: e.reason, message: e.message } });
+  }
+});
+port.postMessage({ ready: true });
