@@ -6,13 +6,14 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERASURE_SECRET } from '../../src/cli/seed.js';
 import { erasedEmailHmac } from '../../src/fixtures/secrets.js';
-import { seedFixture, type AccountSeedResult } from '../../src/fixtures/load.js';
+import type { AccountSeedResult } from '../../src/fixtures/load.js';
 import { uuidv7 } from '../../src/lib/ids.js';
 import type { Queryable } from '../../src/db/db.js';
 import { loadSecrets } from '../../src/secrets/store.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { onPostgres } from '../helpers/db.js';
-import { account, bearer, expectError, ISO_MS, UUID_RE } from '../http/fixtures.js';
+import { contactRequests, expectExists, heldWhile, seedContactsWorld } from './contacts-support.js';
+import { bearer, expectError, ISO_MS, UUID_RE } from '../http/fixtures.js';
 
 let t: TestApp;
 let s: Record<string, AccountSeedResult>;
@@ -22,19 +23,8 @@ let seq = 0;
 let erasureSecret: Buffer;
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
-const post = (body: unknown, key = acme.keys.main, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url: '/v1/contacts', headers: { ...bearer(key), ...JSON_HEADERS, ...headers }, payload: JSON.stringify(body) });
-const get = (id: string, key = acme.keys.main) => t.app.inject({ method: 'GET', url: `/v1/contacts/${id}`, headers: bearer(key) });
+const { post, get, row } = contactRequests(() => t, () => acme.keys.main);
 const fresh = (tag = 'new') => `${tag}${++seq}@fresh.example`;
-
-/** 409 contact_exists carries resource_id (expectError refuses it, so this checks the body itself). */
-function expectExists(res: LightMyRequestResponse, holder: string): void {
-  expect(res.statusCode, res.body).toBe(409);
-  const e = res.json().error;
-  expect(Object.keys(e).sort()).toEqual(['code', 'message', 'param', 'request_id', 'resource_id', 'type']);
-  expect(e).toMatchObject({ type: 'conflict', code: 'contact_exists', param: 'email', resource_id: holder, request_id: res.headers['x-request-id'] });
-}
-const row = async (id: string) => (await t.db.query<Record<string, unknown>>('select * from contacts where id = $1', [id]))[0];
 const runsOf = (contactId: string) =>
   t.db.query<{ automation_id: string; status: string; started_by: string }>('select automation_id, status, started_by from automation_runs where contact_id = $1', [contactId]);
 const countContacts = async (accountId: string) =>
@@ -44,48 +34,15 @@ beforeAll(async () => {
   t = await testApp();
   const [erasure] = await loadSecrets(t.db, ERASURE_SECRET);
   erasureSecret = erasure.secret;
-  const base = account('acme', {
-    tier: 'enterprise', // this file makes more than the team tier's 120 requests a minute with one key
-    projects: ['p'],
-    keys: [{ ref: 'main', scopes: ['contacts:read', 'contacts:write'] }, { ref: 'reader', scopes: ['contacts:read'] }],
-  });
   const steps = [{ id: 'e1', name: 'Welcome', type: 'email.send', config: { subject: 'Hi', body: 'Hello' } }];
-  s = (
-    await seedFixture(
-      t.db,
-      {
-        accounts: [
-          {
-            ...base,
-            users: [...(base.users as object[]), { ref: 'adam', email: 'adam@acme.example', role: 'member' }],
-            automations: [
-              { ref: 'welcome', name: 'Welcome', project: 'p', status: 'published', trigger: { type: 'contact.created', label: 'New contact' }, steps },
-              { ref: 'drafted', name: 'Draft', project: 'p', status: 'draft', trigger: { type: 'contact.created', label: 'New contact' }, steps },
-              { ref: 'manual', name: 'Manual', project: 'p', status: 'published', trigger: { type: 'manual', label: 'By hand' }, steps },
-            ],
-            contacts: [
-              { ref: 'ann', email: 'ann@example.org', first_name: 'Ann', last_name: 'Lee', phone: '+15550100', lifecycle_stage: 'lead', sms_consent: 'granted', tags: ['a'], assignee: 'adam' },
-              { ref: 'bob', email: 'bob@example.org', first_name: 'Bob', do_not_contact: true, email_opt_out: true },
-              { ref: 'cy', email: 'cy@example.org', first_name: 'Cy' },
-              { ref: 'di', email: 'di@example.org' },
-              { ref: 'gone', email: 'Gone@Example.org', erased: true },
-              { ref: 'old', email: 'old@example.org', archived: true },
-            ],
-          },
-          {
-            ...account('other', { keys: [{ ref: 'main', scopes: ['contacts:read', 'contacts:write'] }] }),
-            users: [{ ref: 'owner', email: 'owner@other.example', role: 'owner' }, { ref: 'eve', email: 'eve@other.example', role: 'member' }],
-            contacts: [{ ref: 'theirs', email: 'theirs@example.org', first_name: 'Theirs' }],
-          },
-          {
-            ...account('lapsed', { subscription: 'ended', keys: [{ ref: 'main', scopes: ['contacts:read', 'contacts:write'] }] }),
-            contacts: [{ ref: 'kim', email: 'kim@example.org' }],
-          },
-        ],
-      },
-      { erasureSecret: erasure.secret },
-    )
-  ).accounts;
+  s = await seedContactsWorld(t, erasure.secret, {
+    projects: ['p'],
+    automations: [
+      { ref: 'welcome', name: 'Welcome', project: 'p', status: 'published', trigger: { type: 'contact.created', label: 'New contact' }, steps },
+      { ref: 'drafted', name: 'Draft', project: 'p', status: 'draft', trigger: { type: 'contact.created', label: 'New contact' }, steps },
+      { ref: 'manual', name: 'Manual', project: 'p', status: 'published', trigger: { type: 'manual', label: 'By hand' }, steps },
+    ],
+  });
   acme = s.acme;
   c = acme.contacts;
 });
@@ -234,29 +191,7 @@ describe('contact.created automations', () => {
 // Real concurrency needs several connections: another transaction holds a change to the contested
 // row uncommitted until the request under test is seen waiting on its lock, then commits.
 describe.runIf(onPostgres())('races with another transaction (PostgreSQL)', () => {
-  async function whileHeld(hold: (tx: Queryable) => Promise<unknown>, request: () => Promise<LightMyRequestResponse>) {
-    let release!: () => void;
-    let holding!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const held = new Promise<void>((r) => (holding = r));
-    const other = t.db.transaction(async (tx) => {
-      await hold(tx);
-      holding();
-      await gate;
-    });
-    await held;
-    const pending = request();
-    for (let i = 0; i < 200; i++) {
-      const [{ n }] = await t.db.query<{ n: number }>(
-        `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
-      );
-      if (n > 0) break;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    release();
-    await other;
-    return pending;
-  }
+  const whileHeld = (hold: (tx: Queryable) => Promise<unknown>, request: () => Promise<LightMyRequestResponse>) => heldWhile(t, hold, request);
   const create = async () => (await post({ email: fresh('race') })).json();
 
   it('POST of an address whose erasure commits while the insert waits → 409 contact_do_not_contact', async () => {
