@@ -2,11 +2,9 @@
 // transaction that queues the message, the account's balance moved with it, the key's month spend
 // too; no credit → the step fails "Not sent: out of credit" and nothing is queued; test runs (to
 // the tester's email) are free. Segment counting follows GSM 03.38 / UCS-2.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { smsSegments } from '../../../src/delivery/sms-segments.js';
-import type { Engine } from '../../../src/engine/engine.js';
-import { freshDb, type TestDb } from '../../helpers/db.js';
-import { enroll, insertAutomation, insertContact, outbox, seedWorld, startEngine, stepRows, waitForRun, type World } from './support.js';
+import { engineTestFile, enroll, insertAutomation, insertContact, outbox, startEngine, stepRows, waitForRun } from './support.js';
 
 const PER_SEGMENT = 8_000; // the default SWITCHBOARD_SMS_MICROS_PER_SEGMENT
 
@@ -32,80 +30,71 @@ describe('smsSegments', () => {
   });
 });
 
-let t: TestDb;
-let w: World;
-const engines: Engine[] = [];
-beforeAll(async () => {
-  t = await freshDb();
-  w = await seedWorld(t.db);
-});
-afterEach(async () => {
-  await Promise.all(engines.splice(0).map((e) => e.stop()));
-});
-afterAll(() => t?.close());
+const file = engineTestFile();
+const { engines } = file;
 
 const ledger = (runId: string) =>
-  t.db.query<{ feature: string; micros: string | number; effect_key: string }>(
+  file.t.db.query<{ feature: string; micros: string | number; effect_key: string }>(
     'select feature, micros, effect_key from billing_ledger where automation_run_id = $1 order by at',
     [runId],
   );
 const credit = async (accountId: string) =>
-  Number((await t.db.query<{ c: string }>('select credit_micros as c from accounts where id = $1', [accountId]))[0].c);
+  Number((await file.t.db.query<{ c: string }>('select credit_micros as c from accounts where id = $1', [accountId]))[0].c);
 
 describe('sms.send billing', () => {
   it('bills each text per segment, once, with the balance moved by exactly the ledger', async () => {
-    const auto = await insertAutomation(t.db, w.acme, w.site, [
+    const auto = await insertAutomation(file.t.db, file.w.acme, file.w.site, [
       { id: 's1', type: 'sms.send', config: { body: 'Short one' } },
       { id: 's2', type: 'sms.send', config: { body: 'x'.repeat(200) } },
     ]);
-    const c = await insertContact(t.db, w.acme);
-    const before = await credit(w.acme);
-    await startEngine(t.db, engines);
-    const run = await enroll(t.db, w.acme, auto, c);
-    await waitForRun(t.db, run, 'succeeded');
+    const c = await insertContact(file.t.db, file.w.acme);
+    const before = await credit(file.w.acme);
+    await startEngine(file.t.db, engines);
+    const run = await enroll(file.t.db, file.w.acme, auto, c);
+    await waitForRun(file.t.db, run, 'succeeded');
     const rows = await ledger(run);
     expect(rows.map((r) => [r.feature, Number(r.micros), r.effect_key])).toEqual([
       ['sms', PER_SEGMENT, `${run}:s1`],
       ['sms', 2 * PER_SEGMENT, `${run}:s2`],
     ]);
-    expect(before - (await credit(w.acme))).toBe(3 * PER_SEGMENT);
-    expect((await outbox(t.db, run)).map((m) => m.channel)).toEqual(['sms', 'sms']);
+    expect(before - (await credit(file.w.acme))).toBe(3 * PER_SEGMENT);
+    expect((await outbox(file.t.db, run)).map((m) => m.channel)).toEqual(['sms', 'sms']);
   });
 
   it('a suppressed text is not billed', async () => {
-    const auto = await insertAutomation(t.db, w.acme, w.site, [{ id: 's1', type: 'sms.send', config: { body: 'Hi' } }]);
-    const c = await insertContact(t.db, w.acme, { sms_stopped: true });
-    await startEngine(t.db, engines);
-    const run = await enroll(t.db, w.acme, auto, c);
-    await waitForRun(t.db, run, 'succeeded');
-    expect((await stepRows(t.db, run)).map((s) => s.status)).toEqual(['ok', 'skipped']);
+    const auto = await insertAutomation(file.t.db, file.w.acme, file.w.site, [{ id: 's1', type: 'sms.send', config: { body: 'Hi' } }]);
+    const c = await insertContact(file.t.db, file.w.acme, { sms_stopped: true });
+    await startEngine(file.t.db, engines);
+    const run = await enroll(file.t.db, file.w.acme, auto, c);
+    await waitForRun(file.t.db, run, 'succeeded');
+    expect((await stepRows(file.t.db, run)).map((s) => s.status)).toEqual(['ok', 'skipped']);
     expect(await ledger(run)).toEqual([]);
   });
 
   it('out of credit: the step fails "Not sent: out of credit", nothing is queued or billed', async () => {
-    const auto = await insertAutomation(t.db, w.globex, w.globexSite, [{ id: 's1', type: 'sms.send', config: { body: 'Hi' } }]);
-    const c = await insertContact(t.db, w.globex);
-    await startEngine(t.db, engines);
-    const run = await enroll(t.db, w.globex, auto, c);
-    const row = await waitForRun(t.db, run, 'failed');
+    const auto = await insertAutomation(file.t.db, file.w.globex, file.w.globexSite, [{ id: 's1', type: 'sms.send', config: { body: 'Hi' } }]);
+    const c = await insertContact(file.t.db, file.w.globex);
+    await startEngine(file.t.db, engines);
+    const run = await enroll(file.t.db, file.w.globex, auto, c);
+    const row = await waitForRun(file.t.db, run, 'failed');
     expect(row.failed_step_id).toBe('s1');
-    const steps = await stepRows(t.db, run);
+    const steps = await stepRows(file.t.db, run);
     expect(steps.map((s) => [s.step_id, s.status, s.error])).toEqual([
       ['t', 'ok', null],
       ['s1', 'failed', 'Not sent: out of credit'],
     ]);
-    expect(await outbox(t.db, run)).toEqual([]);
+    expect(await outbox(file.t.db, run)).toEqual([]);
     expect(await ledger(run)).toEqual([]);
-    expect(await credit(w.globex)).toBe(0);
+    expect(await credit(file.w.globex)).toBe(0);
   });
 
   it('a test run texts the tester by email, free of charge', async () => {
-    const auto = await insertAutomation(t.db, w.globex, w.globexSite, [{ id: 's1', type: 'sms.send', config: { body: 'Hi' } }]);
-    const c = await insertContact(t.db, w.globex);
-    await startEngine(t.db, engines);
-    const run = await enroll(t.db, w.globex, auto, c, { test: true, testerEmail: 'gina@globex.test' });
-    await waitForRun(t.db, run, 'succeeded');
-    expect((await outbox(t.db, run)).map((m) => m.channel)).toEqual(['email']);
+    const auto = await insertAutomation(file.t.db, file.w.globex, file.w.globexSite, [{ id: 's1', type: 'sms.send', config: { body: 'Hi' } }]);
+    const c = await insertContact(file.t.db, file.w.globex);
+    await startEngine(file.t.db, engines);
+    const run = await enroll(file.t.db, file.w.globex, auto, c, { test: true, testerEmail: 'gina@globex.test' });
+    await waitForRun(file.t.db, run, 'succeeded');
+    expect((await outbox(file.t.db, run)).map((m) => m.channel)).toEqual(['email']);
     expect(await ledger(run)).toEqual([]);
   });
 });

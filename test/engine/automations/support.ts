@@ -1,7 +1,9 @@
 // Shared set-up for the automation engine tests: accounts, users, projects and contacts from a
 // fixture; automations with ad-hoc step lists written as publishing writes them (the row plus its
 // version 1); runs inserted as enrollment inserts them (status running, due now, NOTIFY).
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { configWith, loadConfig, type Config, type EngineConfig } from '../../../src/config.js';
+import { freshDb, type TestDb } from '../../helpers/db.js';
 import type { Db } from '../../../src/db/db.js';
 import { seedFixture } from '../../../src/fixtures/load.js';
 import { uuidv7 } from '../../../src/lib/ids.js';
@@ -225,4 +227,30 @@ export async function until(what: string, check: () => Promise<boolean> | boolea
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(10);
   }
+}
+
+/**
+ * The usual frame of an engine test file: a fresh database with the world seeded before the tests,
+ * the engines a test started stopped after it, the database closed at the end. Read `t` and `w`
+ * inside tests (they are set in beforeAll).
+ */
+export function engineTestFile(): { readonly t: TestDb; readonly w: World; readonly engines: Engine[] } {
+  const state = { t: null as TestDb | null, w: null as World | null, engines: [] as Engine[] };
+  beforeAll(async () => {
+    state.t = await freshDb();
+    state.w = await seedWorld(state.t.db);
+  });
+  afterEach(async () => {
+    await Promise.all(state.engines.splice(0).map((e) => e.stop()));
+  });
+  afterAll(() => state.t?.close());
+  return {
+    get t() {
+      return state.t!;
+    },
+    get w() {
+      return state.w!;
+    },
+    engines: state.engines,
+  };
 }
