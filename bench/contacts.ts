@@ -7,19 +7,13 @@
 // do on a live PostgreSQL. Requests alternate between the two accounts, so load from anything else
 // on the machine weighs on both sides of the ratio alike.
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { configWith } from '../src/config.js';
 import type { Db } from '../src/db/db.js';
-import { migrate } from '../src/db/migrate.js';
-import { openPglite } from '../src/db/pglite.js';
-import { PostgresDb } from '../src/db/postgres.js';
 import { seedFixture } from '../src/fixtures/load.js';
 import type { App } from '../src/http/app.js';
 import { createApp } from '../src/server.js';
+import { benchEntry, onEachStore } from './stores.js';
 
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REQUESTS = Number(process.env.BENCH_CONTACTS_REQUESTS ?? 300);
 const WARMUP = 50;
 const SIZES = [1_000, 100_000];
@@ -159,42 +153,8 @@ async function run(db: Db, store: string): Promise<string[]> {
 }
 
 async function main(): Promise<void> {
-  const lines: string[] = [];
-  const lite = await openPglite({ dataDir: null });
-  try {
-    await migrate(lite);
-    lines.push(...(await run(lite, 'pglite')));
-  } finally {
-    await lite.close();
-  }
-  const name = `sb_bench_contacts_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  const u = new URL(ADMIN_URL);
-  u.pathname = `/${name}`;
-  const db = new PostgresDb(u.toString(), 4);
-  try {
-    await migrate(db);
-    lines.push(...(await run(db, 'postgres')));
-  } finally {
-    await db.close();
-    await admin.query(`drop database if exists "${name}" with (force)`);
-    await admin.end();
-  }
-  console.log(lines.join('\n'));
+  const perStore = await onEachStore('contacts', (db, store) => run(db, store));
+  console.log(perStore.flat().join('\n'));
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  setTimeout(() => {
-    console.error('bench:contacts: giving up after 15 minutes');
-    process.exit(1);
-  }, 900_000).unref();
-  main().then(
-    () => process.exit(0),
-    (err) => {
-      console.error(err);
-      process.exit(1);
-    },
-  );
-}
+benchEntry(import.meta.url, 'bench:contacts', 900_000, main);

@@ -3,18 +3,12 @@
 // 500 fresh contacts (so every one really inserts 500 runs). In-process (app.inject): this
 // measures the endpoint's own cost, not HTTP.
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { configWith } from '../src/config.js';
 import type { Db } from '../src/db/db.js';
-import { migrate } from '../src/db/migrate.js';
-import { openPglite } from '../src/db/pglite.js';
-import { PostgresDb } from '../src/db/postgres.js';
 import { seedFixture } from '../src/fixtures/load.js';
 import { createApp } from '../src/server.js';
+import { benchEntry, onEachStore } from './stores.js';
 
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REQUESTS = Number(process.env.BENCH_ENROLL_REQUESTS ?? 30);
 const BATCH = 500;
 
@@ -74,42 +68,7 @@ async function measure(db: Db, store: string): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  const lines: string[] = [];
-  const lite = await openPglite({ dataDir: null });
-  try {
-    await migrate(lite);
-    lines.push(await measure(lite, 'pglite'));
-  } finally {
-    await lite.close();
-  }
-  const name = `sb_bench_enroll_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  const u = new URL(ADMIN_URL);
-  u.pathname = `/${name}`;
-  const db = new PostgresDb(u.toString(), 4);
-  try {
-    await migrate(db);
-    lines.push(await measure(db, 'postgres'));
-  } finally {
-    await db.close();
-    await admin.query(`drop database if exists "${name}" with (force)`);
-    await admin.end();
-  }
-  console.log(lines.join('\n'));
+  console.log((await onEachStore('enroll', (db, store) => measure(db, store))).join('\n'));
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  setTimeout(() => {
-    console.error('bench:enroll: giving up after 10 minutes');
-    process.exit(1);
-  }, 600_000).unref();
-  main().then(
-    () => process.exit(0),
-    (err) => {
-      console.error(err);
-      process.exit(1);
-    },
-  );
-}
+benchEntry(import.meta.url, 'bench:enroll', 600_000, main);

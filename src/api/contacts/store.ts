@@ -27,19 +27,10 @@ export interface ContactRow {
 }
 
 /** The columns the API writes; email_normalized always moves with email. */
-export interface ContactValues {
+export type ContactValues = Omit<ContactRow, 'id' | 'email' | 'created_at' | 'updated_at'> & {
   email: string;
   email_normalized: string;
-  first_name: string | null;
-  last_name: string | null;
-  phone: string | null;
-  lifecycle_stage: LifecycleStage | null;
-  do_not_contact: boolean;
-  email_opt_out: boolean;
-  sms_consent: SmsConsent;
-  tags: string[];
-  assignee: string | null;
-}
+};
 
 const COLUMNS = `c.id, c.email, c.first_name, c.last_name, c.phone, c.lifecycle_stage, c.do_not_contact, c.email_opt_out,
                  c.sms_consent, c.tags, c.assignee, c.created_at, c.updated_at`;
