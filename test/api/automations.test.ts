@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountSeedResult } from '../../src/fixtures/load.js';
 import { uuidv7 } from '../../src/lib/ids.js';
 import { testApp, type TestApp } from '../helpers/app.js';
-import { account, bearer, expectError, ISO_MS, seed } from '../http/fixtures.js';
+import { account, bearer, expectError, ISO_MS, seed, walkPages } from '../http/fixtures.js';
 
 const KEYS = [
   'created_at', 'enrollments', 'has_unpublished_changes', 'id', 'last_run_at', 'name', 'project_id',
@@ -237,16 +237,7 @@ describe('list: order, filters, deleted automations', () => {
 });
 
 describe('pagination', () => {
-  async function walk(qs: string): Promise<Page[]> {
-    const pages: Page[] = [];
-    let cursor: string | null = null;
-    do {
-      const p: Page = await page(s.pager.keys.main, `?${qs}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-      pages.push(p);
-      cursor = p.next_cursor;
-    } while (cursor && pages.length < 50);
-    return pages;
-  }
+  const walk = (qs: string): Promise<Page[]> => walkPages((q) => page(s.pager.keys.main, q), `?${qs}`, { maxPages: 50 });
 
   it('default limit 25; a walk with limit 7 sees every automation once, in order, ties broken by id', async () => {
     const first = await page(s.pager.keys.main, '');

@@ -8,7 +8,7 @@ import { seedFixture, type AccountSeedResult } from '../../src/fixtures/load.js'
 import { uuidv7 } from '../../src/lib/ids.js';
 import { loadSecrets } from '../../src/secrets/store.js';
 import { testApp, type TestApp } from '../helpers/app.js';
-import { account, bearer, expectError, ISO_MS, UUID_RE } from '../http/fixtures.js';
+import { account, bearer, expectError, ISO_MS, UUID_RE, walkPages } from '../http/fixtures.js';
 
 const KEYS = [
   'assignee', 'created_at', 'do_not_contact', 'email', 'email_opt_out', 'first_name', 'id', 'last_name', 'lifecycle_stage', 'phone',
@@ -40,16 +40,7 @@ const ids = (p: Page) => p.data.map((x) => x.id as string);
 const list = async (qs: string, key = acme.keys.main) => ids(await page(key, qs));
 
 /** Follows next_cursor to the end. */
-async function walk(key: string, qs: string): Promise<Page[]> {
-  const pages: Page[] = [];
-  let cursor: string | null = null;
-  do {
-    const p: Page = await page(key, `?${qs}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-    pages.push(p);
-    cursor = p.next_cursor;
-  } while (cursor && pages.length < 100);
-  return pages;
-}
+const walk = (key: string, qs: string): Promise<Page[]> => walkPages((q) => page(key, q), `?${qs}`);
 
 const setUpdated = (id: string, at: number) => t.db.query('update contacts set updated_at = $1 where id = $2', [new Date(at), id]);
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountSeedResult } from '../../src/fixtures/load.js';
 import { uuidv7 } from '../../src/lib/ids.js';
 import { testApp, type TestApp } from '../helpers/app.js';
-import { account, bearer, expectError, ISO_MS, seed, UUID_RE } from '../http/fixtures.js';
+import { account, bearer, expectError, ISO_MS, seed, UUID_RE, walkPages } from '../http/fixtures.js';
 
 type Item = Record<string, unknown> & { id: string; kind: string; updated_at: string };
 interface Page {
@@ -57,16 +57,7 @@ async function one(key: string, id: string): Promise<Item> {
 }
 const ids = (p: Page) => p.data.map((x) => x.id);
 
-async function walk(key: string, projectId: string, qs: string): Promise<Page[]> {
-  const pages: Page[] = [];
-  let cursor: string | null = null;
-  do {
-    const p: Page = await list(key, projectId, `?${qs}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-    pages.push(p);
-    cursor = p.next_cursor;
-  } while (cursor && pages.length < 100);
-  return pages;
-}
+const walk = (key: string, projectId: string, qs: string): Promise<Page[]> => walkPages((q) => list(key, projectId, q), `?${qs}`);
 
 async function setUpdated(id: string, at: number) {
   await t.db.query('update content_items set updated_at = $1 where id = $2', [new Date(at), id]);

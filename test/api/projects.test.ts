@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountSeedResult } from '../../src/fixtures/load.js';
 import { uuidv7 } from '../../src/lib/ids.js';
 import { testApp, type TestApp } from '../helpers/app.js';
-import { account, bearer, expectError, ISO_MS, seed, UUID_RE } from '../http/fixtures.js';
+import { account, bearer, expectError, ISO_MS, seed, UUID_RE, walkPages } from '../http/fixtures.js';
 
 interface Project {
   id: string;
@@ -36,16 +36,7 @@ async function page(key: string, qs = ''): Promise<Page> {
 }
 const ids = (p: Page) => p.data.map((x) => x.id);
 
-async function walk(key: string, qs: string): Promise<Page[]> {
-  const pages: Page[] = [];
-  let cursor: string | null = null;
-  do {
-    const p: Page = await page(key, `?${qs}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-    pages.push(p);
-    cursor = p.next_cursor;
-  } while (cursor && pages.length < 100);
-  return pages;
-}
+const walk = (key: string, qs: string): Promise<Page[]> => walkPages((q) => page(key, q), `?${qs}`);
 
 async function insertProjects(accountId: string, rows: Array<{ id: string; createdAt: number }>) {
   const params: unknown[] = [];

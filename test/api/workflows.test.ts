@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountSeedResult } from '../../src/fixtures/load.js';
 import { uuidv7 } from '../../src/lib/ids.js';
 import { testApp, type TestApp } from '../helpers/app.js';
-import { account, bearer, expectError, ISO_MS, seed, UUID_RE } from '../http/fixtures.js';
+import { account, bearer, expectError, ISO_MS, seed, UUID_RE, walkPages } from '../http/fixtures.js';
 
 interface Wf {
   id: string;
@@ -58,15 +58,7 @@ async function insertRun(accountId: string, id: string, workflowId: string, stat
 
 /** Follows next_cursor to the end; `between` runs after each page. */
 async function walk(key: string, qs: string, between?: () => Promise<void>): Promise<Page[]> {
-  const pages: Page[] = [];
-  let cursor: string | null = null;
-  do {
-    const p: Page = await page(key, `?${qs}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-    pages.push(p);
-    cursor = p.next_cursor;
-    if (between) await between();
-  } while (cursor && pages.length < 200);
-  return pages;
+  return walkPages((q) => page(key, q), `?${qs}`, { maxPages: 200, between });
 }
 
 let acme: AccountSeedResult;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountSeedResult } from '../../src/fixtures/load.js';
 import { uuidv7 } from '../../src/lib/ids.js';
 import { testApp, type TestApp } from '../helpers/app.js';
-import { account, bearer, expectError, ISO_MS, seed } from '../http/fixtures.js';
+import { account, bearer, expectError, ISO_MS, seed, walkPages } from '../http/fixtures.js';
 
 const ITEM_KEYS = [
   'assignee', 'created_at', 'due_date', 'epic_key', 'key', 'labels', 'points', 'sprint_id', 'start_date', 'status', 'title',
@@ -99,17 +99,7 @@ async function page(key: string, url: string): Promise<Page> {
 const itemsUrl = (projectId: string, qs = '') => `/v1/workmgmt/projects/${projectId}/items${qs ? `?${qs}` : ''}`;
 const keysOf = (p: Page) => p.data.map((i) => i.key as string);
 
-async function walk(key: string, url: string): Promise<Page[]> {
-  const pages: Page[] = [];
-  let cursor: string | null = null;
-  do {
-    const sep = url.includes('?') ? '&' : '?';
-    const p: Page = await page(key, cursor ? `${url}${sep}cursor=${encodeURIComponent(cursor)}` : url);
-    pages.push(p);
-    cursor = p.next_cursor;
-  } while (cursor && pages.length < 100);
-  return pages;
-}
+const walk = (key: string, url: string): Promise<Page[]> => walkPages((u) => page(key, u), url);
 
 beforeAll(async () => {
   t = await testApp();

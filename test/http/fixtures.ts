@@ -92,3 +92,25 @@ export function expectNoCors(res: LightMyRequestResponse): void {
 
 export const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Follows next_cursor from `first` (a URL or a query string such as `?limit=7`) to the end and
+ * returns every page; `between` runs after each page (e.g. to insert rows mid-walk). Stops after
+ * maxPages so a cursor that never ends fails the test instead of hanging it.
+ */
+export async function walkPages<P extends { next_cursor: string | null }>(
+  fetchPage: (urlOrQuery: string) => Promise<P>,
+  first: string,
+  opts: { maxPages?: number; between?: () => Promise<void> } = {},
+): Promise<P[]> {
+  const pages: P[] = [];
+  const sep = first.includes('?') ? '&' : '?';
+  let cursor: string | null = null;
+  do {
+    const p: P = await fetchPage(cursor ? `${first}${sep}cursor=${encodeURIComponent(cursor)}` : first);
+    pages.push(p);
+    cursor = p.next_cursor;
+    if (opts.between) await opts.between();
+  } while (cursor && pages.length < (opts.maxPages ?? 100));
+  return pages;
+}
