@@ -21,7 +21,32 @@ function makeAjv(coerce: boolean) {
   // ajv-formats' uuid also admits a `urn:uuid:` prefix, which PostgreSQL's uuid type refuses (a
   // 500 instead of 400 invalid_id): ids are the bare 8-4-4-4-12 form only.
   ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
+  // ajv-formats' date-time admits a leap second (23:59:60), year 0000 and, through an offset, a
+  // UTC year past 9999; its date admits year 0000. None is a moment JS or the stores can hold (a
+  // 500 further on), so both formats also require a real moment in years 1 to 9999: every route
+  // taking a date or date-time parameter refuses them with the schema's own 400 invalid_parameter.
+  for (const name of ['date-time', 'date'] as const) {
+    const base = ajv.formats[name];
+    ajv.addFormat(name, { type: 'string', validate: (v: string) => formatAccepts(base as AjvFormat, v) && isRealMoment(v) });
+  }
   return ajv;
+}
+
+type FormatCheck = RegExp | ((v: string) => boolean) | string | boolean;
+type AjvFormat = FormatCheck | { validate: FormatCheck } | undefined;
+
+function formatAccepts(f: AjvFormat, v: string): boolean {
+  const check = typeof f === 'object' && f !== null && !(f instanceof RegExp) ? f.validate : f;
+  if (check instanceof RegExp) return check.test(v);
+  if (typeof check === 'function') return check(v) === true;
+  return false;
+}
+
+function isRealMoment(v: string): boolean {
+  const t = Date.parse(v);
+  if (Number.isNaN(t)) return false;
+  const year = new Date(t).getUTCFullYear();
+  return year >= 1 && year <= 9999;
 }
 
 const textAjv = makeAjv(true);

@@ -8,6 +8,7 @@ import { account, bearer, expectError, seed } from './fixtures.js';
 let t: TestApp;
 let a: AccountSeedResult;
 let b: AccountSeedResult;
+let c: AccountSeedResult;
 
 const get = (key: string, url: string) => t.app.inject({ method: 'GET', url, headers: bearer(key) });
 const listA = (qs = '') => get(a.keys.main, `/v1/workflows${qs}`);
@@ -19,6 +20,7 @@ beforeAll(async () => {
   const s = await seed(t.db, account('a', { tier: 'enterprise', workflows: wfs('a', 6) }), account('b', { tier: 'enterprise', workflows: wfs('b', 6) }));
   a = s.a;
   b = s.b;
+  c = (await seed(t.db, account('c', { keys: [{ scopes: ['contacts:read', 'content:read', 'workmgmt:read', 'usage:read'] }], projects: ['p'] }))).c;
 });
 afterAll(() => t?.close());
 
@@ -133,5 +135,31 @@ describe('invalid_cursor', () => {
     const fromB = await cursorOf(b.keys.main, '?limit=2');
     expect((await get(b.keys.main, `/v1/workflows?limit=2&cursor=${fromB}`)).statusCode).toBe(200);
     expectError(await listA(`?limit=2&cursor=${fromB}`), 400, 'invalid_request', 'invalid_cursor', 'cursor');
+  });
+});
+
+// The date-time and date formats admit strings that are no moment JS or the stores can hold: a
+// leap second, year 0000, a UTC year past 9999 through an offset. Every date parameter of every
+// route refuses them as the schema does any bad value (before, some answered 500).
+describe('dates that are no real moment', () => {
+  const P = '01a21518-f16c-72c8-8d66-195f692d4bbe';
+  const cases: Array<[string, string, string]> = [
+    ['/v1/contacts?changed_since=', 'changed_since', 'date-time'],
+    [`/v1/projects/${P}/items?updated_since=`, 'updated_since', 'date-time'],
+    [`/v1/workmgmt/projects/${P}/items?changed_since=`, 'changed_since', 'date-time'],
+    ['/v1/usage?from=', 'from', 'date'],
+    ['/v1/usage?to=', 'to', 'date'],
+  ];
+  const BAD = { 'date-time': ['2026-06-30T23:59:60Z', '0000-01-01T00:00:00Z', '9999-12-31T23:00:00-05:00'], date: ['0000-01-01'] };
+  for (const [url, param, format] of cases) {
+    it.each(BAD[format as keyof typeof BAD])(`${url.split('?')[0]} ${param}=%s → 400 invalid_parameter`, async (v) => {
+      expectError(await get(c.keys.main, `${url}${encodeURIComponent(v)}`), 400, 'invalid_request', 'invalid_parameter', param);
+    });
+  }
+
+  it('real moments at the edges are accepted', async () => {
+    expect((await get(c.keys.main, `/v1/contacts?changed_since=${encodeURIComponent('0001-01-01T00:00:00Z')}`)).statusCode).toBe(200);
+    expect((await get(c.keys.main, `/v1/contacts?changed_since=${encodeURIComponent('9999-12-31T23:59:59+01:00')}`)).statusCode).toBe(200);
+    expect((await get(c.keys.main, '/v1/usage?from=2026-11-01&to=2026-11-30')).statusCode).toBe(200);
   });
 });

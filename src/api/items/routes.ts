@@ -116,10 +116,6 @@ export function registerItemRoutes(app: FastifyInstance, deps: AppDeps): void {
       const q = request.query as Static<typeof ListItemsQuery>;
       const accountId = request.auth!.accountId;
       const since = q.updated_since === undefined ? undefined : new Date(q.updated_since);
-      // The format admits values a Date cannot hold (a leap second, 23:59:60).
-      if (since && Number.isNaN(since.getTime())) {
-        throw new ApiError('invalid_parameter', 'The query parameter updated_since is not a valid date-time.', { param: 'updated_since' });
-      }
       // The project is part of the cursor's scope: a cursor of one project's list is refused on another's.
       const page = pageRequest(deps.cursors, request, q, { project: id.toLowerCase(), kind: q.kind, updated_since: q.updated_since });
       if (!(await projectExists(deps.db, accountId, id))) throw notFound('project');
