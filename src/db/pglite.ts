@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { Db, Queryable } from './db.js';
+import { PreparedStatements } from './pglite-statements.js';
 
 export class DataDirLockedError extends Error {}
 
@@ -94,17 +95,28 @@ export class PgliteDb implements Db {
   readonly kind = 'pglite' as const;
   readonly capabilities = Object.freeze({ multiProcess: false, notify: false, autoAnalyze: false });
   private readonly lockMutex = new Mutex();
+  private readonly statements: PreparedStatements;
   private closed = false;
 
   constructor(
     readonly pg: PGlite,
     private readonly releaseLock: () => void,
-  ) {}
+  ) {
+    this.statements = new PreparedStatements(pg);
+  }
 
+  /** Outside a transaction: both of PGlite's locks, as its own query() takes them. */
   async query<T>(sql: string, params?: readonly unknown[]): Promise<T[]> {
-    const res = await this.pg.query<T>(sql, params as unknown[] | undefined);
+    await this.pg._checkReady();
+    const rows = await this.pg._runExclusiveTransaction(() =>
+      this.pg._runExclusiveQuery(async () => {
+        const result = await this.statements.run<T>(sql, params, true);
+        await this.pg.syncToFs();
+        return result;
+      }),
+    );
     await yieldToEventLoop();
-    return res.rows;
+    return rows;
   }
 
   async exec(sql: string): Promise<void> {
@@ -114,8 +126,11 @@ export class PgliteDb implements Db {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     return this.pg.transaction(async (tx) =>
       fn({
+        // PGlite's transaction lock is held for the whole callback; each statement takes the
+        // query lock, as tx.query() would.
         query: async <R>(sql: string, params?: readonly unknown[]) => {
-          const rows = (await tx.query<R>(sql, params as unknown[] | undefined)).rows;
+          if (tx.closed) throw new Error('Transaction is closed');
+          const rows = await this.pg._runExclusiveQuery(() => this.statements.run<R>(sql, params, false));
           await yieldToEventLoop();
           return rows;
         },
