@@ -29,7 +29,7 @@ import { registerUsageRoutes } from '../api/usage/routes.js';
 import { Authenticator, type AuthContext } from './auth.js';
 import type { CursorCodec } from './cursor.js';
 import { ApiError, toErrorBody } from './errors.js';
-import { installErrorHandling } from './error-handler.js';
+import { clientErrorHandler, installErrorHandling } from './error-handler.js';
 import { installPipeline, type RouteMeta } from './pipeline.js';
 import { registerOpsRoutes } from './ops.js';
 import { openapiOptions } from './openapi.js';
@@ -92,6 +92,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // While closing, requests already on open connections are still answered normally (in the
     // spec's shapes); fastify's own 503 would be a body outside the catalogue.
     return503OnClosing: false,
+    clientErrorHandler,
     ...(deps.https ? { https: deps.https } : {}),
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as FastifyInstance;
 

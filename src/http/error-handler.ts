@@ -1,6 +1,8 @@
 // The one place errors become HTTP answers: ApiError as is; fastify's own validation and
 // body-parsing errors mapped into the catalogue; anything else is a 500 whose details go to the
 // log only (the body carries the request id to quote).
+import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, toErrorBody } from './errors.js';
 import { validationToApiError } from './validation.js';
@@ -56,4 +58,31 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
     if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
   });
+}
+
+/**
+ * Requests Node's HTTP parser refuses (a malformed header line, headers past its 16 KB, a broken
+ * request line) never reach fastify's pipeline, so fastify would answer them with its own body
+ * and no request id. They get the spec's error body and an X-Request-Id like every other answer.
+ * The catalogue has no code for "not HTTP at all": 400 invalid_parameter is the nearest (the
+ * request carries something the server cannot take). A timed-out or reset connection is closed
+ * without an answer: the peer is gone or stalled.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  if (err.code !== 'ERR_HTTP_REQUEST_TIMEOUT' && socket.writable) {
+    const id = randomUUID();
+    const apiErr = new ApiError(
+      'invalid_parameter',
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? 'The request headers are larger than the server reads (16 KB).'
+        : 'The request is not well-formed HTTP (request line or headers).',
+    );
+    const body = JSON.stringify(toErrorBody(apiErr, id));
+    socket.write(
+      `HTTP/1.1 ${apiErr.status} Bad Request\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${id}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
 }
