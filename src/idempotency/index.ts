@@ -24,6 +24,21 @@ export function canonicalJson(v: unknown): string {
     .join(',')}}`;
 }
 
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The path as the resource it names: the route's pattern with its decoded path parameters, UUIDs
+ * in lower case. /v1/workflows/ABC…/runs and /v1/workflows/abc…/runs start runs of the same
+ * workflow, so they are the same request (a retry that normalised the id still replays). For a
+ * lower-case id this is the path as sent, as fingerprints stored before this rule were made.
+ */
+export function canonicalPath(routeUrl: string, params: Record<string, string>): string {
+  return routeUrl.replace(/:(\w+)/g, (_m, name: string) => {
+    const v = params[name] ?? '';
+    return UUID_RE.test(v) ? v.toLowerCase() : encodeURIComponent(v);
+  });
+}
+
 /** method + path + canonical body; an empty body and {} are the same request. */
 export function fingerprint(method: string, path: string, body: unknown): string {
   const b = body === undefined ? {} : body;
@@ -77,7 +92,8 @@ export async function idempotent<T>(
     reply.code(answer.status);
     return answer.body;
   }
-  const fp = fingerprint(request.method, request.url.split('?')[0], request.body);
+  const path = canonicalPath(request.routeOptions.url ?? request.url.split('?')[0], (request.params ?? {}) as Record<string, string>);
+  const fp = fingerprint(request.method, path, request.body);
   if (!(await claimKey(opts.db, opts.accountId, key, fp))) {
     const row = await readKey(opts.db, opts.accountId, key);
     if (!row) return idempotent(request, reply, opts, work); // expired and reaped in between: claim again

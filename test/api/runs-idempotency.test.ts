@@ -161,3 +161,20 @@ describe('idempotency key retention', () => {
     expect(left.map((r) => r.key)).toEqual(['reap-keep-1']);
   });
 });
+
+describe('the same request, whatever letter case its path id is in', () => {
+  it('a retry with the workflow id in another case replays (one run), not 422 idempotency_key_reused', async () => {
+    const id = S.a.workflows.wf;
+    const before = await runs(S.a.id);
+    const first = await post(id.toUpperCase(), 'case-key-1');
+    expect(first.statusCode).toBe(202);
+    expect(first.json().workflow_id).toBe(id); // both spellings name one workflow
+    const retry = await post(id, 'case-key-1');
+    expect(retry.statusCode).toBe(202);
+    expect(retry.headers['idempotent-replay']).toBe('true');
+    expect(retry.body).toBe(first.body);
+    expect(await runs(S.a.id)).toBe(before + 1);
+    // Another workflow under the same key is still another request.
+    expectError(await post(S.a.workflows.wf2.toUpperCase(), 'case-key-1'), 422, 'invalid_request', 'idempotency_key_reused', 'Idempotency-Key');
+  });
+});
