@@ -45,7 +45,8 @@ const summarySql = (page: string, order: string) => `
          a.published_version,
          (v.version is not null and (
             v.trigger <> a.trigger or v.steps <> a.steps
-            or coalesce(v.run_only_if, 'null'::jsonb) <> coalesce(a.run_only_if, 'null'::jsonb))) as has_unpublished_changes,
+            or coalesce(v.run_only_if, 'null'::jsonb) <> coalesce(a.run_only_if, 'null'::jsonb)
+            or v.reenroll <> a.reenroll)) as has_unpublished_changes,
          st.step_count, st.step_types,
          rc.total, rc.active, rc.completed,
          -- the column is the engine's to keep; the runs themselves are the fallback (test runs never count)
@@ -54,7 +55,7 @@ const summarySql = (page: string, order: string) => `
     from (${page}) a
     -- lateral, so each page row probes the primary key (a plain join hashed the whole table)
     left join lateral (
-      select v.version, v.trigger, v.steps, v.run_only_if from automation_versions v
+      select v.version, v.trigger, v.steps, v.run_only_if, v.reenroll from automation_versions v
        where v.account_id = a.account_id and v.automation_id = a.id and v.version = a.published_version
        limit 1 -- (the primary key makes it one row; the limit keeps the planner from flattening the lateral)
     ) v on true
@@ -76,7 +77,7 @@ const summarySql = (page: string, order: string) => `
    ${order}`;
 
 const PAGE_COLUMNS =
-  'account_id, id, project_id, name, status, trigger, steps, run_only_if, published_version, last_run_at, created_at, updated_at';
+  'account_id, id, project_id, name, status, trigger, steps, run_only_if, reenroll, published_version, last_run_at, created_at, updated_at';
 
 export async function listAutomations(
   db: Queryable,

@@ -108,7 +108,8 @@ export async function replaceDraft(tx: Queryable, accountId: string, id: string,
 export async function hasUnpublishedChanges(db: Queryable, accountId: string, id: string): Promise<boolean> {
   const rows = await db.query<{ changed: boolean }>(
     `select (v.trigger <> a.trigger or v.steps <> a.steps
-             or coalesce(v.run_only_if, 'null'::jsonb) <> coalesce(a.run_only_if, 'null'::jsonb)) as changed
+             or coalesce(v.run_only_if, 'null'::jsonb) <> coalesce(a.run_only_if, 'null'::jsonb)
+             or v.reenroll <> a.reenroll) as changed
        from automations a
        join automation_versions v on v.account_id = a.account_id and v.automation_id = a.id and v.version = a.published_version
       where a.account_id = $1 and a.id = $2`,
@@ -125,10 +126,10 @@ export async function hasUnpublishedChanges(db: Queryable, accountId: string, id
  */
 export async function publishDraft(tx: Queryable, accountId: string, id: string): Promise<{ version: number; status: AutomationStatus }> {
   const [{ version }] = await tx.query<{ version: number }>(
-    `insert into automation_versions (account_id, automation_id, version, trigger, steps, run_only_if)
+    `insert into automation_versions (account_id, automation_id, version, trigger, steps, run_only_if, reenroll)
      select a.account_id, a.id,
             coalesce((select max(v.version) from automation_versions v where v.account_id = a.account_id and v.automation_id = a.id), 0) + 1,
-            a.trigger, a.steps, a.run_only_if
+            a.trigger, a.steps, a.run_only_if, a.reenroll
        from automations a where a.account_id = $1 and a.id = $2
      returning version`,
     [accountId, id],

@@ -63,7 +63,7 @@ export function registerEnrollmentRoutes(app: FastifyInstance, deps: AppDeps): v
           status: 200,
           body: await enroll(tx, {
             accountId: auth.accountId,
-            automationId: id,
+            automationId: id.toLowerCase(),
             contactIds: contact_ids.map((c) => c.toLowerCase()),
             keyId: auth.keyId,
             keyName: auth.keyName,

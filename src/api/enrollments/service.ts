@@ -37,24 +37,31 @@ export async function enroll(tx: Queryable, input: EnrollInput): Promise<Enrollm
   const states = await classifyContacts(tx, input.accountId, input.automationId, automation.project_id, input.contactIds);
   const runs: EnrollmentResult['runs'] = [];
   const skipped: EnrollmentResult['skipped'] = [];
-  const seen = new Set<string>();
+  // An id given twice is decided once: the later copy repeats a skip's reason, or is
+  // already_enrolled when the first copy got the run.
+  const decided = new Map<string, SkipReason | null>();
   for (const contactId of input.contactIds) {
-    const s = states.get(contactId)!;
-    const reason: SkipReason | null =
-      !s.found || s.archived
+    const earlier = decided.get(contactId);
+    let reason: SkipReason | null;
+    if (earlier !== undefined) {
+      reason = earlier ?? 'already_enrolled';
+    } else {
+      const s = states.get(contactId)!;
+      reason = !s.found || s.archived
         ? 'not_found'
         : s.erased
           ? 'erased'
-          : s.active_here || seen.has(contactId)
+          : s.active_here
             ? 'already_enrolled'
             : automation.reenroll === 'never' && s.before_here
               ? 'enrolled_before'
               : s.active_in_project >= automation.max_per_contact
                 ? 'too_many_automations'
                 : null;
+      decided.set(contactId, reason);
+    }
     if (reason) skipped.push({ contact_id: contactId, reason });
     else runs.push({ id: uuidv7(), contact_id: contactId });
-    seen.add(contactId);
   }
   await insertAutomationRuns(
     tx,

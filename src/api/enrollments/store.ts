@@ -10,12 +10,16 @@ export interface AutomationForEnroll {
   max_per_contact: number;
 }
 
-/** The automation, locked: concurrent enrollments in one automation take turns. */
+/**
+ * The automation, locked: concurrent enrollments in one automation take turns. Re-enrollment is
+ * the running version's (a draft's own until it is first published).
+ */
 export async function lockAutomation(tx: Queryable, accountId: string, automationId: string): Promise<AutomationForEnroll | null> {
   const rows = await tx.query<AutomationForEnroll>(
-    `select a.status, a.published_version, a.reenroll, a.project_id,
+    `select a.status, a.published_version, coalesce(v.reenroll, a.reenroll) as reenroll, a.project_id,
             coalesce((p.settings->>'max_automations_per_contact')::int, 5) as max_per_contact
        from automations a join projects p on p.account_id = a.account_id and p.id = a.project_id
+       left join automation_versions v on v.account_id = a.account_id and v.automation_id = a.id and v.version = a.published_version
       where a.account_id = $1 and a.id = $2 and a.deleted_at is null
       for update of a`,
     [accountId, automationId],
