@@ -111,4 +111,10 @@ export interface Billing {
   charge(charge: Charge, tx?: Queryable): Promise<ChargeResult>;
   /** What the account and key may still spend (the smaller of balance and cap headroom). */
   headroom(accountId: string, keyId: string | null): Promise<number>;
+  /**
+   * A run or step was stopped by a limit (a refused charge's reason, or none when the headroom
+   * cannot pay for the next call): remembers which, so further API starts answer 402 until credit
+   * is added or the cap raised.
+   */
+  recordStop(accountId: string, keyId: string | null, reason?: 'credit' | 'cap', tx?: Queryable): Promise<'credit' | 'cap'>;
 }

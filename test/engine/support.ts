@@ -173,6 +173,7 @@ export function testBlocks(): Map<string, Block> {
 export const freeBilling: Billing = {
   charge: async () => ({ ok: true }),
   headroom: async () => Number.MAX_SAFE_INTEGER,
+  recordStop: async () => 'credit',
 };
 
 export const noProviders: Providers = {

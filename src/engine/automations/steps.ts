@@ -134,7 +134,10 @@ const smsSend: StepKind = {
         { accountId: ctx.run.accountId, keyId: ctx.run.keyId, automationRunId: ctx.run.runId, feature: 'sms', micros, effectKey: ctx.effectKey },
         tx,
       );
-      if (!charged.ok) return { kind: 'failed', error: `Not sent: ${LIMIT_MESSAGES[charged.reason].replace(/^Stopped: /, '')}` };
+      if (!charged.ok) {
+        await ctx.billing.recordStop(ctx.run.accountId, ctx.run.keyId, charged.reason, tx);
+        return { kind: 'failed', error: `Not sent: ${LIMIT_MESSAGES[charged.reason].replace(/^Stopped: /, '')}` };
+      }
     }
     // A tester has an email address, not a phone on file: the text comes to them as an email.
     const id = ctx.run.test
@@ -256,7 +259,10 @@ const aiWrite: StepKind = {
     if (price > 0) {
       const room = await ctx.billing.headroom(ctx.run.accountId, ctx.run.keyId);
       const left = Math.floor((room * 1000) / price) - estimateTokens(prompt);
-      if (left < 1) return { limit: LIMIT_MESSAGES.spend };
+      if (left < 1) {
+        await ctx.billing.recordStop(ctx.run.accountId, ctx.run.keyId);
+        return { limit: LIMIT_MESSAGES.spend };
+      }
       maxTokens = Math.min(maxTokens, left);
     }
     try {
@@ -276,7 +282,10 @@ const aiWrite: StepKind = {
         { accountId: ctx.run.accountId, keyId: ctx.run.keyId, automationRunId: ctx.run.runId, feature: 'llm.tokens', micros: p.micros, effectKey: ctx.effectKey },
         tx,
       );
-      if (!charged.ok) return { kind: 'failed', error: LIMIT_MESSAGES[charged.reason] };
+      if (!charged.ok) {
+        await ctx.billing.recordStop(ctx.run.accountId, ctx.run.keyId, charged.reason, tx);
+        return { kind: 'failed', error: LIMIT_MESSAGES[charged.reason] };
+      }
     }
     return { kind: 'ok', output: { text: p.text, tokens: p.tokens, micros: p.micros } };
   },

@@ -16,7 +16,17 @@
 import type { Db, Queryable } from '../../db/db.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { Billing, Charge, ChargeResult } from '../types.js';
-import { addKeySpend, addToRun, debitAccount, insertLedgerRow, keySpendThisMonth, standing } from './store.js';
+import {
+  addKeySpend,
+  addToRun,
+  debitAccount,
+  insertLedgerRow,
+  keySpendThisMonth,
+  recordCapStop,
+  recordCreditStop,
+  standing,
+  type Standing,
+} from './store.js';
 
 export type { Billing, Charge, ChargeResult } from '../types.js';
 
@@ -126,7 +136,30 @@ export function createBilling(db: Db): Billing {
     headroom(accountId: string, keyId: string | null): Promise<number> {
       return headroom(db, accountId, keyId);
     },
+
+    recordStop(accountId: string, keyId: string | null, reason?: 'credit' | 'cap', tx?: Queryable): Promise<'credit' | 'cap'> {
+      return recordStop(tx ?? db, accountId, keyId, reason);
+    },
   };
+}
+
+/**
+ * A run or step was stopped by a limit: a charge refused for `reason`, or (no reason) what is left
+ * cannot pay for its next call, in which case the binding limit is found here (both when they are
+ * equal). Remembers it, so the API refuses further starts with 402 until credit is added or the
+ * cap raised. Returns the one to name (the key's cap when it binds). A refused charge itself
+ * writes nothing: the caller that stops on it records the stop.
+ */
+export async function recordStop(db: Queryable, accountId: string, keyId: string | null, reason?: 'credit' | 'cap'): Promise<'credit' | 'cap'> {
+  if (reason === 'cap' && keyId !== null) await recordCapStop(db, accountId, keyId);
+  if (reason === 'credit') await recordCreditStop(db, accountId);
+  if (reason) return reason;
+  const s = await standing(db, accountId, keyId);
+  const balance = s.balance ?? 0;
+  const capRoom = s.cap === null ? Number.POSITIVE_INFINITY : s.cap - s.spent;
+  if (keyId !== null && capRoom <= balance) await recordCapStop(db, accountId, keyId);
+  if (balance <= capRoom) await recordCreditStop(db, accountId);
+  return capRoom <= balance ? 'cap' : 'credit';
 }
 
 /**
@@ -146,21 +179,27 @@ export function spendThisMonth(db: Queryable, keyId: string): Promise<number> {
   return keySpendThisMonth(db, keyId);
 }
 
+/** The cap is reached: all of it spent, or a run was stopped by it and it has not been raised since. */
+export const capReached = (s: Standing): boolean =>
+  s.cap !== null && (s.spent >= s.cap || (s.capStop !== null && s.cap <= s.capStop));
+
+/** Out of credit: a zero balance, or a run was stopped for want of credit and none was added since. */
+export const outOfCredit = (s: Standing): boolean =>
+  s.balance === null || s.balance <= 0 || (s.creditStop !== null && s.balance <= s.creditStop);
+
 /**
- * For the API's `402 key_spend_cap_reached` pre-check: true when the key has a monthly cap and
- * has spent all of it this UTC month. A key without a cap (or no key) never reaches one.
+ * For the API's `402 key_spend_cap_reached` pre-check (see capReached). A key without a cap (or
+ * no key) never reaches one.
  */
 export async function keyCapReached(db: Queryable, accountId: string, keyId: string | null): Promise<boolean> {
   if (keyId === null) return false;
-  const s = await standing(db, accountId, keyId);
-  return s.cap !== null && s.spent >= s.cap;
+  return capReached(await standing(db, accountId, keyId));
 }
 
 /**
- * For the API's `402 account_out_of_credit` pre-check: true when the balance is zero (it never
- * goes below). An unknown account counts as out of credit: it has nothing to spend.
+ * For the API's `402 account_out_of_credit` pre-check (see outOfCredit). An unknown account
+ * counts as out of credit: it has nothing to spend.
  */
 export async function accountOutOfCredit(db: Queryable, accountId: string): Promise<boolean> {
-  const s = await standing(db, accountId, null);
-  return s.balance === null || s.balance <= 0;
+  return outOfCredit(await standing(db, accountId, null));
 }

@@ -110,25 +110,49 @@ export interface Standing {
   /** null when there is no key, or the key has no cap. */
   cap: number | null;
   spent: number;
+  /** The cap in force when a run or charge was stopped by it this month; null if none was. */
+  capStop: number | null;
+  /** The balance a run or charge was stopped at for want of credit; null if none was. */
+  creditStop: number | null;
 }
 
 /** The account's balance and the key's cap and spend this month, read together. */
 export async function standing(db: Queryable, accountId: string, keyId: string | null): Promise<Standing> {
-  const rows = await db.query<{ balance: unknown; cap: unknown; spent: unknown }>(
-    `select (select credit_micros from accounts where id = $1) as balance,
+  const rows = await db.query<{ balance: unknown; credit_stop: unknown; cap: unknown; spent: unknown; cap_stop: unknown }>(
+    `select a.credit_micros as balance, a.credit_stop_micros as credit_stop,
             k.monthly_spend_cap_micros as cap,
-            coalesce(s.spent_micros, 0) as spent
+            coalesce(s.spent_micros, 0) as spent, s.cap_stop_micros as cap_stop
        from (select 1) one
+       left join accounts a on a.id = $1
        left join api_keys k on k.id = $2::uuid and k.account_id = $1
        left join api_key_spend s on s.account_id = k.account_id and s.key_id = k.id and s.month = ${MONTH}`,
     [accountId, keyId],
   );
   const r = rows[0];
+  const orNull = (v: unknown) => (v === null || v === undefined ? null : num(v));
   return {
-    balance: r.balance === null ? null : num(r.balance),
-    cap: r.cap === null ? null : num(r.cap),
+    balance: orNull(r.balance),
+    cap: orNull(r.cap),
     spent: num(r.spent),
+    capStop: orNull(r.cap_stop),
+    creditStop: orNull(r.credit_stop),
   };
+}
+
+/** Remembers that the key's cap, as it is now, stopped a run or charge this UTC month. */
+export async function recordCapStop(db: Queryable, accountId: string, keyId: string): Promise<void> {
+  await db.query(
+    `insert into api_key_spend as s (account_id, key_id, month, spent_micros, cap_stop_micros)
+     select k.account_id, k.id, ${MONTH}, 0, k.monthly_spend_cap_micros
+       from api_keys k where k.id = $2 and k.account_id = $1 and k.monthly_spend_cap_micros is not null
+     on conflict (account_id, key_id, month) do update set cap_stop_micros = excluded.cap_stop_micros`,
+    [accountId, keyId],
+  );
+}
+
+/** Remembers the balance at which a run or charge was stopped for want of credit. */
+export async function recordCreditStop(db: Queryable, accountId: string): Promise<void> {
+  await db.query(`update accounts set credit_stop_micros = credit_micros where id = $1`, [accountId]);
 }
 
 /** What the key has spent in the current UTC month (0 when nothing yet or no such key). */

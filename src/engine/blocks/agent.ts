@@ -60,7 +60,10 @@ export function agent(settings: AgentSettings): Block {
         // Tokens the headroom pays for in all, less the prompt's (estimated) share.
         const affordable = Math.floor((Math.max(0, headroom) * 1000) / price);
         const left = affordable - estimateTokens(prompt);
-        if (left < 1) return { status: 'limit', error: LIMIT_MESSAGES.spend };
+        if (left < 1) {
+          await ctx.billing.recordStop(accountId, keyId);
+          return { status: 'limit', error: LIMIT_MESSAGES.spend };
+        }
         maxTokens = Math.min(maxTokens, left);
       }
       let res;
@@ -81,7 +84,10 @@ export function agent(settings: AgentSettings): Block {
           micros,
           effectKey: ctx.effectKey,
         });
-        if (!charged.ok) return { status: 'limit', error: LIMIT_MESSAGES[charged.reason] };
+        if (!charged.ok) {
+          await ctx.billing.recordStop(accountId, keyId, charged.reason);
+          return { status: 'limit', error: LIMIT_MESSAGES[charged.reason] };
+        }
       }
       return {
         status: 'succeeded',

@@ -9,6 +9,7 @@ import {
   createBilling,
   headroom,
   keyCapReached,
+  recordStop,
   spendThisMonth,
 } from '../../../src/engine/billing/index.js';
 import type { Billing, Charge } from '../../../src/engine/types.js';
@@ -287,5 +288,61 @@ describe('headroom and the 402 pre-checks', () => {
     expect(await billing.headroom(uuidv7(), null)).toBe(0);
     // Inside a transaction, as the start-a-run check uses them.
     expect(await db.transaction((tx) => accountOutOfCredit(tx, g.accountId))).toBe(false);
+  });
+});
+
+// Limits rule 4: "a run that reaches [the cap] is stopped and further starts give 402". A run is
+// stopped when what is left cannot pay for its next call, which is usually before spend equals
+// the cap (or the balance reaches 0): the stop itself is what makes further starts 402.
+describe('stops: a run stopped by a limit makes further starts 402 until the limit moves', () => {
+  it('the key cap binding: reached from the stop on; raising the cap lifts it, lowering does not', async () => {
+    const f = await seedAccount(db, { credit: 10_000, keys: { k: 500 } });
+    expect(await billing.charge(charge(f.accountId, f.keys.k, 450))).toEqual({ ok: true });
+    expect(await keyCapReached(db, f.accountId, f.keys.k)).toBe(false); // 50 left: still startable
+    expect(await recordStop(db, f.accountId, f.keys.k)).toBe('cap');
+    expect(await keyCapReached(db, f.accountId, f.keys.k)).toBe(true);
+    expect(await accountOutOfCredit(db, f.accountId)).toBe(false); // the balance did not stop it
+    await db.query('update api_keys set monthly_spend_cap_micros = 480 where id = $1', [f.keys.k]);
+    expect(await keyCapReached(db, f.accountId, f.keys.k)).toBe(true);
+    await db.query('update api_keys set monthly_spend_cap_micros = 501 where id = $1', [f.keys.k]);
+    expect(await keyCapReached(db, f.accountId, f.keys.k)).toBe(false);
+    // The stop is this month's: spend, the ledger and the balance are untouched by it.
+    expect(await spendRows(db, f.accountId, f.keys.k)).toEqual([[utcMonth(), 450]]);
+    expect(await balance(db, f.accountId)).toBe(9_550);
+  });
+
+  it('a stop by a refused charge names its reason; before any spend it still opens the month row', async () => {
+    const f = await seedAccount(db, { credit: 10_000, keys: { k: 300 } });
+    expect(await billing.charge(charge(f.accountId, f.keys.k, 301))).toEqual({ ok: false, reason: 'cap' });
+    expect(await keyCapReached(db, f.accountId, f.keys.k)).toBe(false); // a refusal alone writes nothing
+    expect(await billing.recordStop(f.accountId, f.keys.k, 'cap')).toBe('cap');
+    expect(await keyCapReached(db, f.accountId, f.keys.k)).toBe(true);
+    expect(await spendRows(db, f.accountId, f.keys.k)).toEqual([[utcMonth(), 0]]);
+    expect(await ledger(db, f.accountId)).toEqual([]);
+  });
+
+  it('the balance binding: out of credit from the stop on; credit added lifts it, more spending does not', async () => {
+    const f = await seedAccount(db, { credit: 80, keys: { k: 10_000, free: null } });
+    expect(await recordStop(db, f.accountId, f.keys.k)).toBe('credit');
+    expect(await accountOutOfCredit(db, f.accountId)).toBe(true);
+    expect(await keyCapReached(db, f.accountId, f.keys.k)).toBe(false);
+    expect(await billing.charge(charge(f.accountId, f.keys.free, 30))).toEqual({ ok: true });
+    expect(await accountOutOfCredit(db, f.accountId)).toBe(true);
+    await db.query('update accounts set credit_micros = credit_micros + 1000 where id = $1', [f.accountId]);
+    expect(await accountOutOfCredit(db, f.accountId)).toBe(false);
+    // Without a key (a run from the hub) only the balance can bind.
+    const g = await seedAccount(db, { credit: 5, keys: {} });
+    expect(await billing.recordStop(g.accountId, null)).toBe('credit');
+    expect(await accountOutOfCredit(db, g.accountId)).toBe(true);
+  });
+
+  it('both limits equal: both are remembered, and each must move', async () => {
+    const f = await seedAccount(db, { credit: 100, keys: { k: 100 } });
+    expect(await recordStop(db, f.accountId, f.keys.k)).toBe('cap');
+    expect(await keyCapReached(db, f.accountId, f.keys.k)).toBe(true);
+    expect(await accountOutOfCredit(db, f.accountId)).toBe(true);
+    await db.query('update accounts set credit_micros = 1000 where id = $1', [f.accountId]);
+    expect(await accountOutOfCredit(db, f.accountId)).toBe(false);
+    expect(await keyCapReached(db, f.accountId, f.keys.k)).toBe(true);
   });
 });

@@ -73,6 +73,8 @@ describe('agent', () => {
       expect(r).toEqual({ status: 'limit', error: 'Stopped: spend limit reached' });
       expect(llm.requests).toHaveLength(0);
       expect(billing.charges).toHaveLength(0);
+      // The stop is remembered, so the API refuses the next start with 402.
+      expect(billing.stops).toBe(1);
     }
   });
 

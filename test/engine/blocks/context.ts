@@ -17,6 +17,8 @@ import type {
 export class FakeBilling implements Billing {
   charges: Charge[] = [];
   headroomCalls = 0;
+  /** Stops recorded (recordStop calls). */
+  stops = 0;
   constructor(
     public left: number,
     /** When set, every charge is refused with this reason. */
@@ -34,6 +36,10 @@ export class FakeBilling implements Billing {
       this.left -= c.micros;
     }
     return { ok: true };
+  }
+  async recordStop(): Promise<'credit' | 'cap'> {
+    this.stops++;
+    return 'credit';
   }
 }
 
