@@ -4,12 +4,12 @@
 // the automation as the API gives its id out (lower case).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyEdit, findAutomationDraft, publishDraft, replaceDraft } from '../../src/api/automations/versions.js';
-import { seedFixture } from '../../src/fixtures/load.js';
+import type { AccountSeedResult } from '../../src/fixtures/load.js';
 import { testApp, type TestApp } from '../helpers/app.js';
-import { bearer } from '../http/fixtures.js';
+import { account, bearer, seed } from '../http/fixtures.js';
 
 let t: TestApp;
-let S: Awaited<ReturnType<typeof seedFixture>>['accounts'];
+let S: Record<string, AccountSeedResult>;
 let n = 0;
 const steps = [{ id: 'e1', name: 'Welcome', type: 'email.send', config: { subject: 'Hi', body: 'Hello' } }];
 const automation = (ref: string) => ({
@@ -18,25 +18,13 @@ const automation = (ref: string) => ({
 
 beforeAll(async () => {
   t = await testApp();
-  S = (
-    await seedFixture(
-      t.db,
-      {
-        accounts: [
-          {
-            ref: 'a',
-            name: 'a',
-            users: [{ ref: 'o', email: 'o@a.example', role: 'owner' }],
-            keys: [{ ref: 'k', name: 'CRM sync', scopes: ['automations:enroll', 'automations:read'] }],
-            projects: [{ ref: 'site', name: 'Site', settings: { max_automations_per_contact: 1 } }],
-            automations: [automation('once'), automation('other'), automation('edited')],
-            contacts: Array.from({ length: 5 }, (_, i) => ({ ref: `c${i}`, email: `c${i}@example.org` })),
-          },
-        ],
-      },
-      { erasureSecret: Buffer.from('t') },
-    )
-  ).accounts;
+  S = await seed(t.db, {
+    ...account('a'),
+    keys: [{ ref: 'k', name: 'CRM sync', scopes: ['automations:enroll', 'automations:read'] }],
+    projects: [{ ref: 'site', name: 'Site', settings: { max_automations_per_contact: 1 } }],
+    automations: [automation('once'), automation('other'), automation('edited')],
+    contacts: Array.from({ length: 5 }, (_, i) => ({ ref: `c${i}`, email: `c${i}@example.org` })),
+  });
 });
 afterAll(() => t?.close());
 
@@ -44,7 +32,7 @@ function enroll(ref: string, contactIds: string[], url = `/v1/automations/${S.a.
   return t.app.inject({
     method: 'POST',
     url,
-    headers: { ...bearer(S.a.keys.k), 'idempotency-key': `audit-key-${n++}`, 'content-type': 'application/json' },
+    headers: { ...bearer(S.a.keys.k), 'idempotency-key': `enroll-key-${n++}`, 'content-type': 'application/json' },
     payload: JSON.stringify({ contact_ids: contactIds }),
   });
 }

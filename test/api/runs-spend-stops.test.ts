@@ -5,49 +5,35 @@
 // account_out_of_credit until credit is added).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
-import { seedFixture } from '../../src/fixtures/load.js';
+import type { AccountSeedResult } from '../../src/fixtures/load.js';
 import { testApp, type TestApp } from '../helpers/app.js';
-import { bearer, expectError } from '../http/fixtures.js';
+import { account, bearer, expectError, seed } from '../http/fixtures.js';
 
 const ALL = ['workflows:read', 'workflows:run'];
 let t: TestApp;
 let engine: Engine;
-let S: Awaited<ReturnType<typeof seedFixture>>['accounts'];
+let S: Record<string, AccountSeedResult>;
 
 beforeAll(async () => {
   t = await testApp();
-  S = (
-    await seedFixture(
-      t.db,
-      {
-        accounts: [
-          {
-            ref: 'capped',
-            name: 'capped',
-            tier: 'enterprise',
-            credit_micros: 10_000_000,
-            users: [{ ref: 'o', email: 'o@capped.example', role: 'owner' }],
-            // 2,000 micros per 1k tokens by default: a 400-character prompt is ~100 tokens = ~200 micros.
-            keys: [{ ref: 'k', name: 'k', scopes: ALL, monthly_spend_cap_micros: 500 }],
-            workflows: [{ ref: 'ai', name: 'AI', status: 'active', blocks: [{ id: 'ai', kind: 'agent', config: { prompt: 'x'.repeat(400) } }], edges: [] }],
-          },
-          {
-            ref: 'poor',
-            name: 'poor',
-            tier: 'enterprise',
-            // One call of ~110 tokens (~220 micros), then not enough left for the second.
-            credit_micros: 300,
-            users: [{ ref: 'o', email: 'o@poor.example', role: 'owner' }],
-            keys: [{ ref: 'k', name: 'k', scopes: ALL }],
-            workflows: [
-              { ref: 'ai', name: 'AI', status: 'active', blocks: [{ id: 'ai', kind: 'agent', config: { prompt: 'x'.repeat(400), max_tokens: 10 } }], edges: [] },
-            ],
-          },
-        ],
-      },
-      { erasureSecret: Buffer.from('t') },
-    )
-  ).accounts;
+  const agent = (config: Record<string, unknown>) => [{ ref: 'ai', name: 'AI', status: 'active', blocks: [{ id: 'ai', kind: 'agent', config }], edges: [] }];
+  S = await seed(
+    t.db,
+    {
+      ...account('capped', { tier: 'enterprise' }),
+      credit_micros: 10_000_000,
+      // 2,000 micros per 1k tokens by default: a 400-character prompt is ~100 tokens = ~200 micros.
+      keys: [{ ref: 'k', name: 'k', scopes: ALL, monthly_spend_cap_micros: 500 }],
+      workflows: agent({ prompt: 'x'.repeat(400) }),
+    },
+    {
+      ...account('poor', { tier: 'enterprise' }),
+      // One call of ~110 tokens (~220 micros), then not enough left for the second.
+      credit_micros: 300,
+      keys: [{ ref: 'k', name: 'k', scopes: ALL }],
+      workflows: agent({ prompt: 'x'.repeat(400), max_tokens: 10 }),
+    },
+  );
   engine = createEngine(t.db, { ...t.config, engine: { ...t.config.engine, pollMs: 50 } });
   await engine.start();
 });
