@@ -52,7 +52,7 @@ export interface Output {
 }
 
 /** pino options for the app and our own lines; the Authorization header (the API key) is never logged. */
-function loggerOptions(config: Config): LoggerOptions {
+export function loggerOptions(config: Config): LoggerOptions {
   return { level: config.logLevel, redact: { paths: ['req.headers.authorization'], censor: '[redacted]' } };
 }
 

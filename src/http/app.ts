@@ -30,6 +30,7 @@ import { Authenticator, type AuthContext } from './auth.js';
 import type { CursorCodec } from './cursor.js';
 import { ApiError, toErrorBody } from './errors.js';
 import { clientErrorHandler, installErrorHandling } from './error-handler.js';
+import { requestSerializer } from './log-redaction.js';
 import { installPipeline, type RouteMeta } from './pipeline.js';
 import { registerOpsRoutes } from './ops.js';
 import { openapiOptions } from './openapi.js';
@@ -67,10 +68,17 @@ export interface AppDeps {
 
 export type App = FastifyInstance;
 
+/** Every request line goes through our `req` serializer (no credential from a URL in the log). */
+function withRequestSerializer(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
+  if (!logger) return logger;
+  const options = logger === true ? {} : logger;
+  return { ...options, serializers: { ...(options.serializers ?? {}), req: requestSerializer as never } };
+}
+
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config } = deps;
   const app = Fastify({
-    logger: deps.logger ?? false,
+    logger: withRequestSerializer(deps.logger ?? false),
     genReqId: () => randomUUID(),
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     requestIdHeader: false, // never trust a caller's id: every response gets one of ours

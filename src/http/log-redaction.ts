@@ -1,0 +1,46 @@
+// What the request log may say about a request. Two routes carry their credential in the path:
+// an automation's webhook (/hooks/automations/:secret, the secret shown once and stored only
+// hashed) and an unsubscribe link (/unsubscribe/:token). fastify's own serializer logs the URL as
+// sent, which would write a working credential into every log reader's hands; here such a
+// parameter is replaced, whatever encoding the URL used. API keys travel in a header, which is
+// never logged.
+import type { FastifyRequest } from 'fastify';
+
+/** Route parameters that are credentials. */
+const SECRET_PARAMS = new Set(['secret', 'token']);
+/** The same paths by prefix, for a request that matched no route (a mistyped or re-encoded one). */
+const SECRET_PREFIX = /^(\/+hooks\/+automations\/+|\/+unsubscribe\/+)[^?#]*/i;
+
+function decoded(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+/** The URL to log: secret path parameters as `[redacted]`, the query string kept otherwise. */
+export function loggableUrl(request: Pick<FastifyRequest, 'url'> & { routeOptions?: { url?: string } }): string {
+  const q = request.url.indexOf('?');
+  const path = q < 0 ? request.url : request.url.slice(0, q);
+  const query = q < 0 ? '' : request.url.slice(q);
+  const pattern = request.routeOptions?.url;
+  if (pattern && /:(\w+)/.test(pattern)) {
+    const names = [...pattern.matchAll(/:(\w+)/g)].map((m) => m[1]);
+    if (names.some((n) => SECRET_PARAMS.has(n))) {
+      return pattern.replace(/:(\w+)/g, (m, n: string) => (SECRET_PARAMS.has(n) ? '[redacted]' : m)) + query;
+    }
+  }
+  return SECRET_PREFIX.test(decoded(path)) ? decoded(path).replace(SECRET_PREFIX, '$1[redacted]') + query : request.url;
+}
+
+/** fastify's `req` serializer with the URL made loggable. */
+export function requestSerializer(request: FastifyRequest): Record<string, unknown> {
+  return {
+    method: request.method,
+    url: loggableUrl(request),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
