@@ -4,6 +4,7 @@
 import AjvModule from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
+import { isUnstorableText, printable, UNSTORABLE_TEXT } from '../lib/text.js';
 import { ApiError } from './errors.js';
 
 const Ajv = AjvModule.default ?? AjvModule;
@@ -64,16 +65,12 @@ function integerProperties(schema: object): string[] {
   return Object.keys(props).filter((k) => props[k].type === 'integer');
 }
 
-// PostgreSQL text and jsonb cannot hold U+0000, and an unpaired surrogate is not text at all (it
-// would be stored silently replaced by U+FFFD): either is a value no field or parameter can take,
-// refused here for every route instead of failing in the store (a 500) or being altered.
-const BAD_TEXT = 'must not contain a NUL character (U+0000) or an unpaired surrogate';
-const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-const badText = (s: string) => s.includes('\u0000') || UNPAIRED_SURROGATE.test(s);
+// Text no store can hold (src/lib/text.ts) is a value no field or parameter can take: refused here
+// for every route instead of failing in the store (a 500) or being altered.
 
 /** The JSON pointer of the first string (value or key) in data that is not storable text. */
 function badTextAt(data: unknown, path = ''): string | null {
-  if (typeof data === 'string') return badText(data) ? path : null;
+  if (typeof data === 'string') return isUnstorableText(data) ? path : null;
   if (Array.isArray(data)) {
     for (let i = 0; i < data.length; i++) {
       const at = badTextAt(data[i], `${path}/${i}`);
@@ -83,7 +80,7 @@ function badTextAt(data: unknown, path = ''): string | null {
   }
   if (data && typeof data === 'object') {
     for (const [k, v] of Object.entries(data)) {
-      if (badText(k)) return `${path}/${k.replace(/[\u0000\ud800-\udfff]/g, '?')}`;
+      if (isUnstorableText(k)) return `${path}/${printable(k)}`;
       const at = badTextAt(v, `${path}/${k}`);
       if (at !== null) return at;
     }
@@ -103,7 +100,7 @@ export function validatorCompiler({ schema, httpPart }: { schema: object; httpPa
     }
     if (!validate(data)) return { error: validate.errors as unknown as Error };
     const at = badTextAt(data);
-    if (at !== null) return { error: fault(at, 'text', BAD_TEXT) as unknown as Error };
+    if (at !== null) return { error: fault(at, 'text', UNSTORABLE_TEXT) as unknown as Error };
     return { value: data };
   };
 }
