@@ -89,7 +89,11 @@ export interface Providers {
   fetchText(url: string, opts: { signal: AbortSignal; maxBytes: number; timeoutMs: number }): Promise<string>;
 }
 
-export type ChargeResult = { ok: true } | { ok: false; reason: 'credit' | 'cap' };
+/**
+ * A refusal's reason: the balance, the key's cap, or (`ended`) the workflow run it is for is final
+ * already (cancelled or stopped while the block worked): a final run's billed_micros never moves.
+ */
+export type ChargeResult = { ok: true } | { ok: false; reason: 'credit' | 'cap' | 'ended' };
 
 export interface Charge {
   accountId: string;

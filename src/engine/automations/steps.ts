@@ -135,7 +135,7 @@ const smsSend: StepKind = {
         tx,
       );
       if (!charged.ok) {
-        await ctx.billing.recordStop(ctx.run.accountId, ctx.run.keyId, charged.reason, tx);
+        if (charged.reason !== 'ended') await ctx.billing.recordStop(ctx.run.accountId, ctx.run.keyId, charged.reason, tx);
         return { kind: 'failed', error: `Not sent: ${LIMIT_MESSAGES[charged.reason].replace(/^Stopped: /, '')}` };
       }
     }
@@ -283,7 +283,7 @@ const aiWrite: StepKind = {
         tx,
       );
       if (!charged.ok) {
-        await ctx.billing.recordStop(ctx.run.accountId, ctx.run.keyId, charged.reason, tx);
+        if (charged.reason !== 'ended') await ctx.billing.recordStop(ctx.run.accountId, ctx.run.keyId, charged.reason, tx);
         return { kind: 'failed', error: LIMIT_MESSAGES[charged.reason] };
       }
     }

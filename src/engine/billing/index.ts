@@ -78,9 +78,12 @@ async function apply(tx: Queryable, c: Charge): Promise<ChargeResult> {
   // moved with that first row, so they must not move again.
   if (!fresh) return { ok: true };
 
-  if (c.workflowRunId !== undefined && !(await addToRun(tx, c.accountId, c.workflowRunId, c.micros))) {
+  if (c.workflowRunId !== undefined) {
+    const run = await addToRun(tx, c.accountId, c.workflowRunId, c.micros);
+    // A final run is billed nothing more (the charge is undone whole, ledger row included).
+    if (run === 'ended') return { ok: false, reason: 'ended' };
     // An unknown run is a caller's bug; charging anyway would break ledger = sum(billed_micros).
-    throw new Error(`billing: workflow run ${c.workflowRunId} not found in account ${c.accountId}`);
+    if (run === 'missing') throw new Error(`billing: workflow run ${c.workflowRunId} not found in account ${c.accountId}`);
   }
   if (!(await debitAccount(tx, c.accountId, c.micros))) return { ok: false, reason: 'credit' };
   if (c.keyId !== null) {

@@ -6,6 +6,7 @@
 // the spend month are both taken from the same clock, so a charge and its counters always agree on
 // which day and month they belong to, whatever the server process's clock or time zone says.
 import type { Queryable } from '../../db/db.js';
+import { NON_FINAL } from '../run-status.js';
 
 /** The first day of the current UTC calendar month, the key of api_key_spend rows. */
 const MONTH = `date_trunc('month', now() at time zone 'utc')::date`;
@@ -45,15 +46,22 @@ export async function insertLedgerRow(tx: Queryable, r: LedgerRow): Promise<bool
   return rows.length === 1;
 }
 
-/** Adds to a workflow run's billed_micros; false when the run does not exist in the account. */
-export async function addToRun(tx: Queryable, accountId: string, runId: string, micros: number): Promise<boolean> {
+/**
+ * Adds to a workflow run's billed_micros while the run is not final: what a client read at the
+ * final status stays true ("poll until status is final"). 'ended' when the run is final already
+ * (the row lock makes a concurrent cancel and this charge take turns), 'missing' when there is no
+ * such run in the account.
+ */
+export async function addToRun(tx: Queryable, accountId: string, runId: string, micros: number): Promise<'ok' | 'ended' | 'missing'> {
   const rows = await tx.query(
     `update workflow_runs set billed_micros = billed_micros + $3
-      where account_id = $1 and id = $2
+      where account_id = $1 and id = $2 and status = any($4::text[])
       returning id`,
-    [accountId, runId, micros],
+    [accountId, runId, micros, NON_FINAL],
   );
-  return rows.length === 1;
+  if (rows.length === 1) return 'ok';
+  const run = await tx.query('select 1 from workflow_runs where account_id = $1 and id = $2', [accountId, runId]);
+  return run.length === 1 ? 'ended' : 'missing';
 }
 
 /**

@@ -15,6 +15,7 @@ export const LIMIT_MESSAGES = {
   spend: 'Stopped: spend limit reached',
   credit: 'Stopped: out of credit',
   cap: 'Stopped: key spend cap reached',
+  ended: 'Stopped: the run had already ended',
 } as const;
 
 export interface AgentSettings {
@@ -85,7 +86,7 @@ export function agent(settings: AgentSettings): Block {
           effectKey: ctx.effectKey,
         });
         if (!charged.ok) {
-          await ctx.billing.recordStop(accountId, keyId, charged.reason);
+          if (charged.reason !== 'ended') await ctx.billing.recordStop(accountId, keyId, charged.reason);
           return { status: 'limit', error: LIMIT_MESSAGES[charged.reason] };
         }
       }

@@ -9,7 +9,9 @@
 // html = its sanitised rendering (src/lib/page.ts), held to the same size limit.
 import { uuidv7 } from '../../lib/ids.js';
 import { MAX_PAGE_BYTES, MAX_PAGE_TITLE_LENGTH, pageBytes, PageRenderError, type RenderedPage } from '../../lib/page.js';
+import { isFinal, type RunStatus } from '../run-status.js';
 import type { Block, BlockResult } from '../types.js';
+import { LIMIT_MESSAGES } from './agent.js';
 import { checkString, joinedInput, onlyFields } from './text.js';
 
 /** Namespace of the two-key advisory locks taken here (the one-key space holds LOCKS in db.ts). */
@@ -19,7 +21,7 @@ export const outputProject: Block = {
   kind: 'output.project',
   validate: (c) => onlyFields(c, ['title']) ?? checkString(c, 'title', { maxLength: MAX_PAGE_TITLE_LENGTH }),
   async execute(ctx): Promise<BlockResult> {
-    const { accountId, projectId, keyId } = ctx.run;
+    const { accountId, projectId, keyId, runId } = ctx.run;
     if (!projectId) return { status: 'failed', error: 'workflow has no project' };
     const title = String(ctx.block.config.title);
     const text = joinedInput(ctx.inputs);
@@ -35,6 +37,13 @@ export const outputProject: Block = {
     }
     const found = await ctx.db.transaction(async (tx) => {
       await tx.query('select pg_advisory_xact_lock($1, hashtext($2))', [EFFECT_LOCK_NS, ctx.effectKey]);
+      // A run cancelled (or stopped) while this block worked makes no page: a final run changes
+      // nothing more. The share lock makes a concurrent cancel and this insert take turns.
+      const [run] = await tx.query<{ status: RunStatus }>(
+        'select status from workflow_runs where account_id = $1 and id = $2 for share',
+        [accountId, runId],
+      );
+      if (run && isFinal(run.status)) return 'ended' as const;
       const existing = await tx.query<{ id: string }>(
         `select id from content_items
           where account_id = $1 and project_id = $2 and attrs ->> 'effect_key' = $3
@@ -53,6 +62,7 @@ export const outputProject: Block = {
       return { id };
     });
     if (!found) return { status: 'failed', error: 'project not found' };
+    if (found === 'ended') return { status: 'limit', error: LIMIT_MESSAGES.ended };
     return { status: 'succeeded', output: { text, item_id: found.id, title } };
   },
 };

@@ -346,3 +346,17 @@ describe('stops: a run stopped by a limit makes further starts 402 until the lim
     expect(await keyCapReached(db, f.accountId, f.keys.k)).toBe(true);
   });
 });
+
+describe('a final workflow run is billed nothing more', () => {
+  it('refuses a charge for a run that is final (reason ended), and writes nothing', async () => {
+    const f = await seedAccount(db, { credit: 1_000, keys: { k: null } });
+    await db.query(`update workflow_runs set status = 'cancelled', finished_at = now() where id = $1`, [f.runs[0]]);
+    expect(await billing.charge(charge(f.accountId, f.keys.k, 100, { workflowRunId: f.runs[0] }))).toEqual({ ok: false, reason: 'ended' });
+    expect(await billed(db, f.accountId, f.runs[0])).toBe(0);
+    expect(await balance(db, f.accountId)).toBe(1_000);
+    expect(await ledger(db, f.accountId)).toEqual([]);
+    expect(await spendRows(db, f.accountId, f.keys.k)).toEqual([]);
+    // An unknown run is still a caller's bug.
+    await expect(billing.charge(charge(f.accountId, f.keys.k, 100, { workflowRunId: uuidv7() }))).rejects.toThrow(/not found/);
+  });
+});

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlockRegistry } from '../../../src/engine/blocks/index.js';
 import type { Block, BlockDef } from '../../../src/engine/types.js';
 import { seedFixture, type SeedResult } from '../../../src/fixtures/load.js';
+import { uuidv7 } from '../../../src/lib/ids.js';
 import { loadConfig } from '../../../src/config.js';
 import { freshDb, type TestDb } from '../../helpers/db.js';
 import { ctx, providers } from './context.js';
@@ -176,6 +177,25 @@ describe('output.project', () => {
     );
     expect(other).toEqual({ status: 'failed', error: 'project not found' });
     expect(await pages('run-3:out')).toHaveLength(0);
+  });
+
+  it('makes no page for a run that is final already (cancelled while the block worked)', async () => {
+    const accountId = acme().id;
+    const [{ id: workflowId }] = await t.db.query<{ id: string }>(
+      `insert into workflows (account_id, id, name, project_id) values ($1, $2, 'w', $3) returning id`,
+      [accountId, uuidv7(), acme().projects.site],
+    );
+    const runId = uuidv7();
+    await t.db.query(`insert into workflow_runs (account_id, id, workflow_id, trigger, status) values ($1, $2, $3, 'api', 'cancelled')`, [
+      accountId,
+      runId,
+      workflowId,
+    ]);
+    const r = await block('output.project').execute(
+      ctx({ block: out, db: t.db, accountId, projectId: acme().projects.site, runId, inputs: { a: { text: 'late' } } }),
+    );
+    expect(r).toEqual({ status: 'limit', error: 'Stopped: the run had already ended' });
+    expect(await pages(`${runId}:out`)).toHaveLength(0);
   });
 
   it('refuses a page over 512 KiB', async () => {
