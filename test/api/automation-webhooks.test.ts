@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runOperatorCommand } from '../../src/cli/operator.js';
 import { seedFixture } from '../../src/fixtures/load.js';
-import { loadSecrets } from '../../src/secrets/store.js';
+import { loadSecrets, rotateSecret } from '../../src/secrets/store.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { expectError } from '../http/fixtures.js';
 
@@ -110,5 +110,14 @@ describe('webhook triggers', () => {
     const r = await post(urls.paused, { email: 'last@example.org' });
     expectError(r, 429, 'rate_limit', 'rate_limited');
     expect(Number(r.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  });
+});
+
+// Last in the file: it rotates the account-wide erasure secret.
+describe('after the erasure secret is rotated', () => {
+  it('an address erased under the old secret is still refused (every kept version is checked)', async () => {
+    await rotateSecret(t.db, 'erasure');
+    expect((await loadSecrets(t.db, 'erasure')).length).toBeGreaterThan(1);
+    expectError(await post(urls.form, { email: 'gone@example.org' }), 409, 'conflict', 'contact_do_not_contact', 'email');
   });
 });

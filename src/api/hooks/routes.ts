@@ -10,8 +10,7 @@ import { ApiError } from '../../http/errors.js';
 import { errorResponses } from '../../http/schemas.js';
 import { fireContactCreated } from '../../engine/automations/contact-created.js';
 import { startTriggeredRun } from '../../engine/automations/triggers.js';
-import { erasedEmailHmac } from '../../fixtures/secrets.js';
-import { loadSecrets } from '../../secrets/store.js';
+import { erasureHmacs } from '../contacts/service.js';
 import { automationByWebhookHash, findOrCreateContact, isErasedEmail } from './store.js';
 
 export const WEBHOOK_BODY_LIMIT = 16_384;
@@ -51,9 +50,11 @@ export function registerHookRoutes(app: FastifyInstance, deps: AppDeps): void {
         });
       }
       const body = request.body as Static<typeof Body>;
-      const [erasure] = await loadSecrets(deps.db, 'erasure');
+      // Every kept erasure secret version, as POST /contacts checks: an address erased before a
+      // rotation is still refused.
+      const hmacs = await erasureHmacs(deps.db, body.email);
       const outcome = await deps.db.transaction(async (tx) => {
-        if (await isErasedEmail(tx, found.account_id, erasedEmailHmac(erasure.secret, body.email))) {
+        if (await isErasedEmail(tx, found.account_id, hmacs)) {
           throw new ApiError('contact_do_not_contact', 'This address belongs to someone erased at their request; it cannot be added.', {
             param: 'email',
           });

@@ -20,8 +20,12 @@ export async function setWebhookHash(db: Queryable, accountId: string, automatio
   return rows.length > 0;
 }
 
-export async function isErasedEmail(tx: Queryable, accountId: string, hmac: string): Promise<boolean> {
-  const rows = await tx.query(`select 1 from erased_emails where account_id = $1 and email_hmac = $2`, [accountId, hmac]);
+/** Whether the address was erased, by its HMACs under every erasure secret version still kept. */
+export async function isErasedEmail(tx: Queryable, accountId: string, hmacs: readonly string[]): Promise<boolean> {
+  const rows = await tx.query(`select 1 from erased_emails where account_id = $1 and email_hmac = any($2::text[]) limit 1`, [
+    accountId,
+    hmacs,
+  ]);
   return rows.length > 0;
 }
 
