@@ -3,7 +3,7 @@
 import type { Queryable } from '../../db/db.js';
 import { ApiError, notFound } from '../../http/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { classifyContacts, insertAutomationRuns, lockAutomation } from './store.js';
+import { classifyContacts, insertAutomationRuns, lockAutomation, lockContactsForEnrollment } from './store.js';
 
 export type SkipReason = 'not_found' | 'erased' | 'already_enrolled' | 'enrolled_before' | 'too_many_automations';
 
@@ -29,6 +29,7 @@ export function startedByKey(name: string, prefix: string): string {
 }
 
 export async function enroll(tx: Queryable, input: EnrollInput): Promise<EnrollmentResult> {
+  await lockContactsForEnrollment(tx, input.contactIds);
   const automation = await lockAutomation(tx, input.accountId, input.automationId);
   if (!automation) throw notFound('automation');
   if (automation.status !== 'published') {

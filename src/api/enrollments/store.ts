@@ -10,6 +10,25 @@ export interface AutomationForEnroll {
   max_per_contact: number;
 }
 
+/** Namespace of the per-contact enrollment locks (two-key advisory locks; one-key ones are LOCKS). */
+const CONTACT_LOCK_NS = 726_102;
+
+/**
+ * Locks the contacts about to be enrolled (or started by a trigger), for this transaction: the
+ * per-project limit of automations at once counts runs in other automations, which the
+ * automation's own lock does not cover, so two enrollments of one contact into two automations
+ * must take turns. Always taken before the automation's row lock, in ascending key order, so
+ * concurrent enrollments and triggers never deadlock. (A shared key between two contacts only
+ * makes them take turns too.)
+ */
+export async function lockContactsForEnrollment(tx: Queryable, contactIds: readonly string[]): Promise<void> {
+  // The uuid's last 32 bits: random in both UUID versions used here.
+  const keys = [...new Set(contactIds.map((id) => parseInt(id.slice(-8), 16) | 0))].sort((a, b) => a - b);
+  if (keys.length === 0) return;
+  // unnest yields the array in order, so the locks are taken in ascending order.
+  await tx.query('select count(pg_advisory_xact_lock($1, k)) from unnest($2::int[]) as k', [CONTACT_LOCK_NS, keys]);
+}
+
 /**
  * The automation, locked: concurrent enrollments in one automation take turns. Re-enrollment is
  * the running version's (a draft's own until it is first published).

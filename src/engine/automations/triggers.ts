@@ -2,7 +2,7 @@
 // created): unlike API enrollment, the Run-only-if filter applies, and a contact it does not match
 // gets a `skipped` run ("Did not meet the Run only if criteria") that never executes.
 import type { Queryable } from '../../db/db.js';
-import { classifyContacts, lockAutomation } from '../../api/enrollments/store.js';
+import { classifyContacts, lockAutomation, lockContactsForEnrollment } from '../../api/enrollments/store.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { evaluateCondition } from './conditions.js';
 import { readContact } from './store.js';
@@ -22,6 +22,7 @@ export type TriggerOutcome =
   | { status: 'ignored'; reason: 'not_published' | 'contact_unavailable' | 'already_enrolled' | 'enrolled_before' | 'too_many_automations' };
 
 export async function startTriggeredRun(tx: Queryable, s: TriggerStart): Promise<TriggerOutcome> {
+  if (s.contactId) await lockContactsForEnrollment(tx, [s.contactId]);
   const automation = await lockAutomation(tx, s.accountId, s.automationId);
   if (!automation || automation.status !== 'published') return { status: 'ignored', reason: 'not_published' };
   let contact = null;
