@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/db.js';
 import { Waker } from '../engine/waker.js';
 import { silentLog, type EngineLog } from '../engine/scheduler/log.js';
+import { emailSuppression, smsSuppression } from '../engine/automations/conditions.js';
 import { maskAddress, redactAddresses } from './mask.js';
 import { claimQueued, markOrphansUnknown, OUTBOX_CHANNEL, settleMessage, type ClaimedMessage, type Outcome } from './store.js';
 import { DeliveryError } from './transports/errors.js';
@@ -118,7 +119,14 @@ export class Sender {
    */
   async sendBatch(limit = this.concurrency): Promise<number> {
     const rows = await claimQueued(this.db, limit, this.owner);
-    await Promise.all(rows.map((r) => this.track(this.deliver(r))));
+    await Promise.all(
+      rows.map((r) => {
+        const why = suppressedNow(r);
+        // Nothing leaves for a contact who opted out, replied STOP or was put on do-not-contact
+        // after the step queued the message: it is settled failed, with the reason, unsent.
+        return this.track(why ? this.record(r, 'none', { status: 'failed', transport: 'none', error: why }) : this.deliver(r));
+      }),
+    );
     return rows.length;
   }
 
@@ -249,4 +257,12 @@ export function createSender(db: Db, config: Config, log?: EngineLog): Sender {
     sendTimeoutMs: d.sendTimeoutMs,
     stuckAfterMs: d.stuckAfterMs,
   });
+}
+
+/** Why this message must not go to its contact now (as the step's own check says it), or null. */
+export function suppressedNow(m: ClaimedMessage): string | null {
+  const r = m.recipient;
+  if (!r) return null;
+  const why = m.channel === 'email' ? emailSuppression(r) : m.channel === 'sms' ? smsSuppression(r, r.sms_consent_required) : null;
+  return why ? why.replace(/^Skipped: /, 'Not sent: ') : null;
 }

@@ -49,7 +49,26 @@ export interface ClaimedMessage {
   message_id: string;
   headers: Record<string, string>;
   attempts: number;
+  /**
+   * The contact of an email or text of a real (not test) automation run, as it is at the claim;
+   * null for team notifications, test runs (sent to the person testing) and a contact gone.
+   */
+  recipient: Recipient | null;
 }
+
+/** What the send-time suppression check needs to know of a message's contact. */
+export interface Recipient {
+  email: string | null;
+  phone: string | null;
+  do_not_contact: boolean;
+  email_opt_out: boolean;
+  sms_stopped: boolean;
+  sms_consent: 'granted' | 'none' | 'revoked';
+  /** The project's setting (default true: texts need the contact's consent). */
+  sms_consent_required: boolean;
+}
+
+type ClaimedRow = Omit<ClaimedMessage, 'recipient'> & { [K in keyof Recipient as `r_${K}`]: Recipient[K] | null } & { r_contact: boolean };
 
 /**
  * Claims up to `limit` queued rows, oldest first, in one statement. SKIP LOCKED lets several
@@ -57,18 +76,48 @@ export interface ClaimedMessage {
  * transport sees it, so a sender that dies mid-send leaves evidence instead of a re-sendable row.
  */
 export async function claimQueued(db: Queryable, limit: number, owner: string | null = null): Promise<ClaimedMessage[]> {
-  return db.query<ClaimedMessage>(
+  const rows = await db.query<ClaimedRow>(
     // The pick is a MATERIALIZED CTE: as an IN (subquery), the planner may run the LIMIT … SKIP
     // LOCKED subquery more than once (a nested loop), and each run locks other rows: a claim of 4
-    // was seen taking 38.
+    // was seen taking 38. It also reads each message's contact as it is now (suppression is
+    // decided again at the moment of sending, DESIGN 8), in the same statement as the claim.
     `with picked as materialized (
-       select account_id, id from outbox where status = 'queued' order by created_at limit $1 for update skip locked)
+       select o.account_id, o.id, c.id is not null as r_contact, c.email as r_email, c.phone as r_phone,
+              c.do_not_contact as r_do_not_contact, c.email_opt_out as r_email_opt_out, c.sms_stopped as r_sms_stopped,
+              c.sms_consent as r_sms_consent,
+              coalesce((pr.settings->>'sms_consent_required')::boolean, true) as r_sms_consent_required
+         from outbox o
+         left join automation_runs r
+           on o.channel in ('email', 'sms') and r.account_id = o.account_id and r.id = o.automation_run_id and not r.test
+         left join contacts c on c.account_id = r.account_id and c.id = r.contact_id
+         left join automations a on a.account_id = r.account_id and a.id = r.automation_id
+         left join projects pr on pr.account_id = a.account_id and pr.id = a.project_id
+        where o.status = 'queued'
+        order by o.created_at
+        limit $1
+        for update of o skip locked)
      update outbox o set status = 'sending', attempts = o.attempts + 1, claimed_at = now(), claimed_by = $2
        from picked p
       where o.account_id = p.account_id and o.id = p.id and o.status = 'queued'
-      returning o.account_id, o.id, o.channel, o.to_address, o.subject, o.body, o.message_id, o.headers, o.attempts`,
+      returning o.account_id, o.id, o.channel, o.to_address, o.subject, o.body, o.message_id, o.headers, o.attempts,
+                p.r_contact, p.r_email, p.r_phone, p.r_do_not_contact, p.r_email_opt_out, p.r_sms_stopped, p.r_sms_consent,
+                p.r_sms_consent_required`,
     [limit, owner],
   );
+  return rows.map(({ r_contact, r_email, r_phone, r_do_not_contact, r_email_opt_out, r_sms_stopped, r_sms_consent, r_sms_consent_required, ...m }) => ({
+    ...m,
+    recipient: r_contact
+      ? {
+          email: r_email,
+          phone: r_phone,
+          do_not_contact: r_do_not_contact === true,
+          email_opt_out: r_email_opt_out === true,
+          sms_stopped: r_sms_stopped === true,
+          sms_consent: r_sms_consent ?? 'none',
+          sms_consent_required: r_sms_consent_required !== false,
+        }
+      : null,
+  }));
 }
 
 export type Outcome = { status: 'sent'; transport: string } | { status: 'failed' | 'unknown'; transport: string; error: string };

@@ -15,11 +15,14 @@ export async function setEmailOptOut(db: Queryable, accountId: string, contactId
   return rows.length === 1;
 }
 
-/** Digits and a leading + only, the form contacts are matched in (see the index in 0007). */
+/** Digits and a leading + only: the number as it is shown (masked) in logs. */
 export function normalisePhone(raw: string): string {
   const t = raw.trim();
   return (t.startsWith('+') ? '+' : '') + t.replace(/[^0-9]/g, '');
 }
+
+/** The digits alone: the form numbers are matched in (the index in 0016), "+" or not. */
+export const phoneDigits = (raw: string): string => raw.replace(/[^0-9]/g, '');
 
 /**
  * Sets or clears sms_stopped on every contact with this number, in every account: accounts own
@@ -29,11 +32,11 @@ export function normalisePhone(raw: string): string {
 export async function setSmsStopped(db: Queryable, phone: string, stopped: boolean): Promise<{ matched: number; changed: number }> {
   const rows = await db.query<{ matched: number; changed: number }>(
     `with m as (select account_id, id, sms_stopped from contacts
-                 where phone is not null and regexp_replace(phone, '[^0-9+]', '', 'g') = $1 and erased_at is null),
+                 where phone is not null and regexp_replace(phone, '[^0-9]', '', 'g') = $1 and erased_at is null),
           u as (update contacts t set sms_stopped = $2, updated_at = now()
                   from m where t.account_id = m.account_id and t.id = m.id and m.sms_stopped <> $2 returning t.id)
      select (select count(*) from m)::int as matched, (select count(*) from u)::int as changed`,
-    [phone, stopped],
+    [phoneDigits(phone), stopped],
   );
   return rows[0];
 }

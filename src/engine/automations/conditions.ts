@@ -90,7 +90,7 @@ export function evaluateCondition(config: Record<string, unknown>, contact: Cont
 }
 
 /** Why an email must not go to this contact now, or null when it may. */
-export function emailSuppression(c: ContactRow): string | null {
+export function emailSuppression(c: Pick<ContactRow, 'do_not_contact' | 'email_opt_out' | 'email'>): string | null {
   if (c.do_not_contact) return 'Skipped: contact is on do-not-contact';
   if (c.email_opt_out) return 'Skipped: contact opted out of email';
   if (!c.email) return 'Skipped: contact has no email address';
@@ -98,7 +98,7 @@ export function emailSuppression(c: ContactRow): string | null {
 }
 
 /** Why a text must not go to this contact now, or null when it may. */
-export function smsSuppression(c: ContactRow, consentRequired: boolean): string | null {
+export function smsSuppression(c: Pick<ContactRow, 'do_not_contact' | 'sms_stopped' | 'phone' | 'sms_consent'>, consentRequired: boolean): string | null {
   if (c.do_not_contact) return 'Skipped: contact is on do-not-contact';
   if (c.sms_stopped) return 'Skipped: contact replied STOP';
   if (!c.phone) return 'Skipped: contact has no phone number';

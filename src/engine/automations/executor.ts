@@ -79,6 +79,9 @@ class AutomationExecution {
   private steps: AutomationStep[] = [];
   private info!: RunInfo;
   private readonly outputs: Outputs = {};
+  /** Visits so far per step id, and the visit number of each ledger seq (see effectKey). */
+  private readonly visitCounts = new Map<string, number>();
+  private readonly visitOfSeq = new Map<number, number>();
 
   constructor(
     private readonly res: AutomationResources,
@@ -115,6 +118,7 @@ class AutomationExecution {
 
     const ledger = await loadLedger(db, accountId, runId);
     for (const r of ledger) if (r.status === 'ok' && r.output) this.outputs[r.step_id] = r.output;
+    for (const r of ledger) this.countVisit(r.step_id, r.seq);
     let seq = ledger.length ? ledger[ledger.length - 1].seq + 1 : 1;
     if (!ledger.length) {
       const started = await this.fenced(TRIGGER_STEP_ID, async (tx) => {
@@ -161,10 +165,11 @@ class AutomationExecution {
       if (executions >= MAX_STEPS) return this.finish('failed', `Failed: more than ${MAX_STEPS} steps (does a "next" loop back?)`, current.id);
       const s = resumeSeq ?? seq++;
       if (resumeSeq === null) {
+        this.countVisit(current.id, s);
         const step = current;
         const ok = await this.fenced(step.id, async (tx) => {
           if ((await this.guard(tx, null)) === STOPPED) return false;
-          await insertStep(tx, { accountId, runId, seq: s, stepId: step.id, name: step.name, type: step.type, status: 'running', effectKey: this.effectKey(step) });
+          await insertStep(tx, { accountId, runId, seq: s, stepId: step.id, name: step.name, type: step.type, status: 'running', effectKey: this.effectKey(step, s) });
           return true;
         });
         if (!ok) return { status: 'stopped' };
@@ -179,8 +184,21 @@ class AutomationExecution {
     return this.finish('succeeded', null);
   }
 
-  private effectKey(step: AutomationStep): string {
-    return `${this.info.runId}:${step.id}`;
+  /** Which visit of its step the ledger row `seq` is (1 for the first); a loop visits a step again. */
+  private countVisit(stepId: string, seq: number): void {
+    const n = (this.visitCounts.get(stepId) ?? 0) + 1;
+    this.visitCounts.set(stepId, n);
+    this.visitOfSeq.set(seq, n);
+  }
+
+  /**
+   * The key a step's effects (message, charge) are made once under: stable across a resume of the
+   * same visit (so a crash never sends twice), distinct for a later visit through a loop (which
+   * sends again, as the run says). The first visit keeps the plain `run:step` form.
+   */
+  private effectKey(step: AutomationStep, seq: number): string {
+    const visit = this.visitOfSeq.get(seq) ?? 1;
+    return visit <= 1 ? `${this.info.runId}:${step.id}` : `${this.info.runId}:${step.id}#${visit}`;
   }
 
   private byId(id: string): AutomationStep | undefined {
@@ -261,7 +279,7 @@ class AutomationExecution {
       run: this.info,
       step,
       seq,
-      effectKey: this.effectKey(step),
+      effectKey: this.effectKey(step, seq),
       outputs: this.outputs,
       billing: this.res.billing,
       providers: this.res.providers,
