@@ -7,6 +7,9 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ApiError, toErrorBody } from './errors.js';
 import { validationToApiError } from './validation.js';
 
+/** fatal: invalid UTF-8 throws; ignoreBOM: a byte-order mark is kept in the text, where JSON.parse refuses it (as before). */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 function toApiError(err: FastifyError): ApiError | null {
   if (err instanceof ApiError) return err;
   if (err.validation) return validationToApiError(err.validation, err.validationContext ?? 'body');
@@ -38,8 +41,15 @@ export function installErrorHandling(app: FastifyInstance): void {
   // Bodies: application/json only, parsed by us so every failure maps into the catalogue.
   // An empty body (any content type) is "no body": run starts take none.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    const text = body as string;
+  // Read as bytes and decoded strictly: JSON is UTF-8, and a body that is not (a Latin-1 "é")
+  // would otherwise be decoded with U+FFFD in place of its bytes and stored altered.
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => {
+    let text: string;
+    try {
+      text = STRICT_UTF8.decode(body as Buffer);
+    } catch {
+      return done(new ApiError('invalid_json', 'The body is not valid JSON: it is not UTF-8 text.'), undefined);
+    }
     if (text.trim() === '') return done(null, undefined);
     try {
       done(null, JSON.parse(text));

@@ -102,7 +102,8 @@ export function sanitizePageHtml(html: string): string {
 /** The source could not be converted: it took longer than the deadline, or a library gave up on it. */
 export class PageRenderError extends Error {
   constructor(
-    readonly reason: 'timeout' | 'failed',
+    /** too_large: the conversion outgrew its memory (the HTML would be far past the limit); busy: the owner has too many conversions waiting. */
+    readonly reason: 'timeout' | 'failed' | 'too_large' | 'busy',
     message: string,
     options?: { cause?: unknown },
   ) {

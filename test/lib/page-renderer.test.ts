@@ -3,7 +3,7 @@
 // usable), and close() refusing further work.
 import { afterAll, describe, expect, it } from 'vitest';
 import { PageRenderError, renderPage } from '../../src/lib/page.js';
-import { WorkerPageRenderer } from '../../src/lib/page-renderer.js';
+import { MAX_WAITING_PER_OWNER, WorkerPageRenderer } from '../../src/lib/page-renderer.js';
 
 const renderers: WorkerPageRenderer[] = [];
 const make = (size?: number, timeoutMs?: number) => {
@@ -56,4 +56,35 @@ describe('WorkerPageRenderer', () => {
     await r.close();
     await expect(r.render({ markdown: 'y' })).rejects.toThrow(/closed/);
   });
+
+  it('lets owners take turns: one owner\'s queue of slow sources does not delay another\'s page', async () => {
+    const r = make(1, 300);
+    await r.render({ markdown: 'warm up' });
+    const order: string[] = [];
+    const slow = Array.from({ length: 3 }, (_, i) =>
+      r.render({ markdown: SLOW }, { owner: 'a' }).then(
+        () => order.push(`a${i}`),
+        () => order.push(`a${i}`),
+      ),
+    );
+    const quick = r.render({ markdown: '# B' }, { owner: 'b' }).then((p) => {
+      order.push('b');
+      return p;
+    });
+    expect((await quick).html).toBe('<h1>B</h1>\n');
+    await Promise.all(slow);
+    // b waited for the one slow job already on the worker, not for a's whole queue.
+    expect(order).toEqual(['a0', 'b', 'a1', 'a2']);
+  });
+
+  it('refuses a bounded owner past its share of waiting jobs (busy), and no other owner', async () => {
+    const r = make(1, 300);
+    await r.render({ markdown: 'warm up' });
+    const running = r.render({ markdown: SLOW }, { owner: 'a', bounded: true }).catch(() => null);
+    const waiting = Array.from({ length: MAX_WAITING_PER_OWNER }, () => r.render({ markdown: SLOW }, { owner: 'a', bounded: true }).catch(() => null));
+    await expect(r.render({ markdown: 'one more' }, { owner: 'a', bounded: true })).rejects.toMatchObject({ reason: 'busy' });
+    expect((await r.render({ markdown: 'other' }, { owner: 'b', bounded: true })).html).toBe('<p>other</p>\n');
+    await Promise.all([running, ...waiting]);
+    expect(r.waiting).toBe(0);
+  }, 20_000);
 });

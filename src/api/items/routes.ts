@@ -74,14 +74,28 @@ function pageInput(body: CreatePage): { title: string; source: PageSource; field
     : { title, source: { html: body.html! }, field: 'html' };
 }
 
+const BUSY_RETRY_S = 3;
+
 /** Converts and sanitises before anything is written: a refusal here leaves nothing behind. */
-async function convert(pages: PageRenderer, source: PageSource, field: 'markdown' | 'html'): Promise<RenderedPage> {
+async function convert(pages: PageRenderer, accountId: string, source: PageSource, field: 'markdown' | 'html'): Promise<RenderedPage> {
   let page: RenderedPage;
   try {
-    page = await pages.render(source);
+    page = await pages.render(source, { owner: accountId, bounded: true });
   } catch (err) {
     if (!(err instanceof PageRenderError)) throw err;
-    throw new ApiError('invalid_field', `The ${field} could not be converted to a page: ${err.message}.`, { param: field });
+    switch (err.reason) {
+      case 'too_large':
+        throw new ApiError('page_too_large', `The page would be far over ${MAX_PAGE_BYTES} bytes (512 KiB) once converted to HTML.`, { param: field });
+      case 'busy':
+        // The account's conversions share the workers with every other account's: past a few
+        // waiting, it waits its turn outside the server.
+        throw new ApiError('rate_limited', `Too many pages of this account are being converted; wait ${BUSY_RETRY_S} s.`, {
+          headers: { 'retry-after': String(BUSY_RETRY_S) },
+        });
+      case 'timeout':
+      case 'failed':
+        throw new ApiError('invalid_field', `The ${field} could not be converted to a page: ${err.message}.`, { param: field });
+    }
   }
   const bytes = pageBytes(page);
   if (bytes > MAX_PAGE_BYTES) {
@@ -159,8 +173,10 @@ export function registerItemRoutes(app: FastifyInstance, deps: AppDeps): void {
           'Creates a page in the project from Markdown or from HTML: {title, markdown} or {title, html}, exactly one of the two. ' +
           'Markdown is converted to HTML (raw HTML inside it included) and every HTML is sanitised. ' +
           `A page over ${MAX_PAGE_BYTES} bytes (512 KiB) of UTF-8 HTML once converted and sanitised is refused with ` +
-          '413 page_too_large and nothing is written; a source that cannot be converted (too complex or nested too deeply ' +
-          'to finish within a few seconds) is 422 invalid_field. Idempotency-Key is optional: with it, a retry with the same ' +
+          '413 page_too_large and nothing is written (also a source whose conversion would outgrow the converter\'s memory); ' +
+          'a source that cannot be converted (too complex or nested too deeply to finish within a few seconds) is 422 ' +
+          'invalid_field. Accounts take turns at the converters; with a few of its pages already waiting, an account gets ' +
+          '429 rate_limited with Retry-After. Idempotency-Key is optional: with it, a retry with the same ' +
           'key and body returns the first answer with Idempotent-Replay: true; without it, every request makes a new page.\n\n' +
           PAGE_HTML_POLICY,
         tags: ['Content'],
@@ -173,8 +189,8 @@ export function registerItemRoutes(app: FastifyInstance, deps: AppDeps): void {
     async (request, reply) => {
       const { id } = request.params as Static<typeof IdParams>;
       const input = pageInput(request.body as CreatePage);
-      const page = await convert(deps.pages, input.source, input.field);
       const auth = request.auth!;
+      const page = await convert(deps.pages, auth.accountId, input.source, input.field);
       return idempotent(
         request,
         reply,

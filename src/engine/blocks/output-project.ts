@@ -27,7 +27,7 @@ export const outputProject: Block = {
     const text = joinedInput(ctx.inputs);
     let page: RenderedPage;
     try {
-      page = await ctx.providers.pages.render({ markdown: text });
+      page = await ctx.providers.pages.render({ markdown: text }, { owner: accountId });
     } catch (err) {
       if (!(err instanceof PageRenderError)) throw err;
       return { status: 'failed', error: `page could not be rendered: ${err.message}` };

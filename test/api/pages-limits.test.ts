@@ -1,0 +1,87 @@
+// Page creation under hostile input: one account's slow sources do not hold up another account's
+// pages (accounts take turns at the shared converters), a small source whose HTML would be
+// enormous is refused 413 without the converter growing by gigabytes (its heap is bounded), and a
+// body that is not UTF-8 is 400 invalid_json instead of a page stored with U+FFFD in it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AccountSeedResult } from '../../src/fixtures/load.js';
+import { testApp, type TestApp } from '../helpers/app.js';
+import { account, bearer, expectError, seed } from '../http/fixtures.js';
+
+let t: TestApp;
+let s: Record<string, AccountSeedResult>;
+const RW = ['content:read' as const, 'content:write' as const];
+
+beforeAll(async () => {
+  t = await testApp();
+  s = await seed(
+    t.db,
+    account('acme', { tier: 'enterprise', projects: ['site'], keys: [{ ref: 'main', scopes: RW }] }),
+    account('noisy', { tier: 'enterprise', projects: ['p'], keys: [{ ref: 'main', scopes: RW }] }),
+    account('quiet', { tier: 'enterprise', projects: ['p'], keys: [{ ref: 'main', scopes: RW }] }),
+  );
+});
+afterAll(() => t?.close());
+
+function post(projectId: string, payload: string | Buffer, key: string) {
+  return t.app.inject({
+    method: 'POST',
+    url: `/v1/projects/${projectId}/items`,
+    headers: { ...bearer(key), 'content-type': 'application/json' },
+    payload,
+  });
+}
+async function pages(accountId: string): Promise<number> {
+  const [r] = await t.db.query<{ n: number }>('select count(*)::int as n from content_items where account_id = $1', [accountId]);
+  return r.n;
+}
+
+describe('audit3: page creation', () => {
+  it("another account's slow conversions do not hold up a trivial page beyond the 3 s conversion deadline", async () => {
+    // Six sources that each run into the 3 s deadline, from one account (well within its rate limit)...
+    const slow = JSON.stringify({ title: 'Slow', markdown: '[a]('.repeat(4000) });
+    const slows = Array.from({ length: 6 }, () => post(s.noisy.projects.p, slow, s.noisy.keys.main));
+    await new Promise((r) => setTimeout(r, 100));
+    // ...then another account creates a one-line page.
+    const t0 = Date.now();
+    const quick = await post(s.quiet.projects.p, JSON.stringify({ title: 'Quick', markdown: 'hi' }), s.quiet.keys.main);
+    const waited = Date.now() - t0;
+    expect(quick.statusCode).toBe(201);
+    await Promise.all(slows);
+    // Today it waits in the shared 2-worker queue behind all six (≈ 9 s); the queue has no bound.
+    expect(waited).toBeLessThan(4_000);
+  }, 60_000);
+
+  it('a small source whose HTML would be enormous is refused without the converter growing by gigabytes', async () => {
+    // 1,000 KB of JSON body: a GFM table header of 100,000 columns, then 200,000 one-cell rows that
+    // marked pads to 100,000 cells each (terabytes of HTML). The limit is checked only after the
+    // conversion ends, so the worker builds HTML until the 3 s deadline: ~2 GB per request.
+    const C = 100_000;
+    const R = 200_000;
+    const markdown = 'a|'.repeat(C) + '\n' + '-|'.repeat(C) + '\n' + 'b\n'.repeat(R);
+    const base = process.memoryUsage().rss;
+    let peak = base;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 20);
+    const before = await pages(s.acme.id);
+    let res;
+    try {
+      res = await post(s.acme.projects.site, JSON.stringify({ title: 'Table', markdown }), s.acme.keys.main);
+    } finally {
+      clearInterval(sampler);
+    }
+    expect(await pages(s.acme.id)).toBe(before);
+    expect(Buffer.byteLength(JSON.stringify({ title: 'Table', markdown }))).toBeLessThan(1_048_576);
+    expect(res!.statusCode, res!.body).toBe(413);
+    expect(res!.json().error).toMatchObject({ code: 'page_too_large', param: 'markdown' });
+    expect((peak - base) / 2 ** 20).toBeLessThan(512);
+  }, 60_000);
+
+  it('a body that is not valid UTF-8 → 400 invalid_json, not a page whose title was silently altered', async () => {
+    const before = await pages(s.acme.id);
+    const body = Buffer.concat([Buffer.from('{"title":"Caf'), Buffer.from([0xe9]), Buffer.from('","markdown":"x"}')]); // Latin-1 é
+    const res = await post(s.acme.projects.site, body, s.acme.keys.main);
+    expectError(res, 400, 'invalid_request', 'invalid_json');
+    expect(await pages(s.acme.id)).toBe(before);
+  });
+});
