@@ -7,7 +7,7 @@ import type { Queryable } from '../db/db.js';
 export async function setEmailOptOut(db: Queryable, accountId: string, contactId: string): Promise<boolean> {
   const rows = await db.query<{ id: string }>(
     `with c as (select account_id, id, email_opt_out from contacts where account_id = $1 and id = $2),
-          u as (update contacts t set email_opt_out = true, updated_at = now()
+          u as (update contacts t set email_opt_out = true, updated_at = clock_timestamp()
                   from c where t.account_id = c.account_id and t.id = c.id and not c.email_opt_out returning t.id)
      select id from c`,
     [accountId, contactId],
@@ -33,7 +33,7 @@ export async function setSmsStopped(db: Queryable, phone: string, stopped: boole
   const rows = await db.query<{ matched: number; changed: number }>(
     `with m as (select account_id, id, sms_stopped from contacts
                  where phone is not null and regexp_replace(phone, '[^0-9]', '', 'g') = $1 and erased_at is null),
-          u as (update contacts t set sms_stopped = $2, updated_at = now()
+          u as (update contacts t set sms_stopped = $2, updated_at = clock_timestamp()
                   from m where t.account_id = m.account_id and t.id = m.id and m.sms_stopped <> $2 returning t.id)
      select (select count(*) from m)::int as matched, (select count(*) from u)::int as changed`,
     [phoneDigits(phone), stopped],

@@ -135,7 +135,7 @@ export async function updateContact(tx: Queryable, accountId: string, id: string
     sets.push(`${col} = $${params.length}`);
   }
   const rows = await tx.query<ContactRow>(
-    `update contacts c set ${sets.join(', ')}, updated_at = now()
+    `update contacts c set ${sets.join(', ')}, updated_at = clock_timestamp()
       where c.account_id = $1 and c.id = $2 and ${LIVE}
       returning ${COLUMNS}`,
     params,
@@ -201,7 +201,7 @@ export async function clearContact(tx: Queryable, accountId: string, id: string)
     `update contacts
         set email = null, email_normalized = null, first_name = null, last_name = null, phone = null, lifecycle_stage = null,
             do_not_contact = false, email_opt_out = false, sms_consent = 'none', sms_stopped = false, tags = '{}', assignee = null,
-            erased_at = now(), updated_at = now()
+            erased_at = now(), updated_at = clock_timestamp()
       where account_id = $1 and id = $2`,
     [accountId, id],
   );

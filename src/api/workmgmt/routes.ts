@@ -66,7 +66,13 @@ const ListItemsQuery = Type.Object(
     ),
     label: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Items carrying this label (exact).' })),
     q: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 200, description: 'Words that must all appear in the title or description (any case).' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        // At least one word: a q of blanks only would filter nothing (and is refused like an empty one).
+        pattern: '\\S',
+        description: 'Words that must all appear in the title or description (any case).',
+      }),
     ),
     changed_since: Type.Optional(
       Type.String({ format: 'date-time', description: 'Items changed at or after this moment (ISO 8601 with a zone).' }),
@@ -96,7 +102,8 @@ function itemFilters(q: ItemsQuery): WmItemFilters {
     sprintId: q.sprint_id,
     assignee: q.assignee,
     label: q.label,
-    words: q.q?.toLowerCase().split(/\s+/).filter(Boolean),
+    // Case is folded in SQL, on both sides alike (JavaScript and PostgreSQL lower-case some letters differently).
+    words: q.q?.split(/\s+/).filter(Boolean),
     changedSince,
   };
 }

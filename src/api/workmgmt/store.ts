@@ -15,6 +15,12 @@ export interface WmProjectRow {
 const PROJECT = `select p.id, p.name, p.wm_prefix, p.wm_previous_prefixes, p.created_at from projects p`;
 
 /** Projects that opened the area, newest first (projects_created index). */
+/**
+ * Case folding for "any case" search, the same SQL on both sides: lower(), and the Greek final
+ * sigma as the ordinary one (lower('Σ') is 'σ' in every position, while a query may write 'ς').
+ */
+const FOLD = (expr: string) => `translate(lower(${expr}), 'ς', 'σ')`;
+
 export async function listWmProjects(
   db: Queryable,
   accountId: string,
@@ -115,7 +121,7 @@ export async function listWmItems(
   if (f.epicNumber !== undefined) add(f.epicNumber, (p) => `i.epic_number = ${p}`);
   if (f.label !== undefined) add(f.label, (p) => `${p}::text = any (i.labels)`);
   // strpos, not ilike: a word's % or _ is matched as itself, with no escaping to get wrong.
-  for (const w of f.words ?? []) add(w, (p) => `strpos(lower(i.title || ' ' || i.description), ${p}) > 0`);
+  for (const w of f.words ?? []) add(w, (p) => `strpos(${FOLD("i.title || ' ' || i.description")}, ${FOLD(`${p}::text`)}) > 0`);
   if (f.changedSince) add(f.changedSince, (p) => `i.updated_at >= ${p}`);
   if (afterNumber !== null) add(afterNumber, (p) => `i.number > ${p}`);
   params.push(limit);

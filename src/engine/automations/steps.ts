@@ -179,7 +179,7 @@ const tagAdd: StepKind = {
     if (!ctx.contact) return { kind: 'skipped', error: NO_CONTACT };
     if (ctx.run.test) return { kind: 'skipped', error: TEST_NO_CHANGE };
     await tx.query(
-      `update contacts set tags = array_append(tags, $3), updated_at = now()
+      `update contacts set tags = array_append(tags, $3), updated_at = clock_timestamp()
         where account_id = $1 and id = $2 and not ($3 = any (tags))`,
       [ctx.run.accountId, ctx.contact.id, tag.trim()],
     );
@@ -201,7 +201,7 @@ const fieldSet: StepKind = {
     }
     if (ctx.run.test) return { kind: 'skipped', error: TEST_NO_CHANGE };
     // The column name comes from the allow-list above, never from the config as written.
-    await tx.query(`update contacts set ${field} = $3, updated_at = now() where account_id = $1 and id = $2`, [ctx.run.accountId, ctx.contact.id, v]);
+    await tx.query(`update contacts set ${field} = $3, updated_at = clock_timestamp() where account_id = $1 and id = $2`, [ctx.run.accountId, ctx.contact.id, v]);
     return { kind: 'ok' };
   },
 };
