@@ -1,4 +1,5 @@
 // The one place that reads the environment. Everything else receives a frozen Config.
+import net from 'node:net';
 import path from 'node:path';
 
 export interface Config {
@@ -116,11 +117,28 @@ function trustProxy(raw: string | undefined): false | number | string[] {
   }
   const list = v.split(',').map((s) => s.trim()).filter(Boolean);
   for (const entry of list) {
-    if (!/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(entry) && !['loopback', 'linklocal', 'uniquelocal'].includes(entry)) {
+    if (!['loopback', 'linklocal', 'uniquelocal'].includes(entry) && !isAddressOrRange(entry)) {
       throw new ConfigError(`TRUST_PROXY entry ${JSON.stringify(entry)} is not an address, CIDR range or hop count`);
     }
   }
   return list;
+}
+
+/** An IPv4 or IPv6 address, optionally with a prefix length its family allows. */
+function isAddressOrRange(entry: string): boolean {
+  const m = /^([^/]+)(?:\/(\d{1,3}))?$/.exec(entry);
+  if (!m) return false;
+  const family = net.isIP(m[1]);
+  if (family === 0) return false;
+  return m[2] === undefined || Number(m[2]) <= (family === 4 ? 32 : 128);
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function logLevel(raw: string | undefined): string {
+  const v = raw?.trim().toLowerCase() || 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(v)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(raw)}`);
+  return v;
 }
 
 function rateLimitStore(env: Env, databaseUrl: string | null): Config['rateLimitStore'] {
@@ -139,7 +157,7 @@ function llmConfig(env: Env, environment: string): LlmConfig {
   if (provider !== 'local' && provider !== 'openai-compatible') {
     throw new ConfigError(`SWITCHBOARD_LLM_PROVIDER must be local or openai-compatible, got ${JSON.stringify(provider)}`);
   }
-  const baseUrl = env.SWITCHBOARD_LLM_BASE_URL?.trim() || null;
+  const baseUrl = urlSetting('SWITCHBOARD_LLM_BASE_URL', env.SWITCHBOARD_LLM_BASE_URL, ['http', 'https']);
   if (provider === 'openai-compatible' && !baseUrl) {
     throw new ConfigError('SWITCHBOARD_LLM_PROVIDER=openai-compatible needs SWITCHBOARD_LLM_BASE_URL');
   }
@@ -237,13 +255,13 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: path.resolve(env.SWITCHBOARD_DATA_DIR?.trim() || '.switchboard'),
     databaseUrl,
     pgPoolMax: int(env, 'PG_POOL_MAX', 10, 1, 1000),
-    redisUrl: env.REDIS_URL?.trim() || null,
+    redisUrl: urlSetting('REDIS_URL', env.REDIS_URL, ['redis', 'rediss']),
     rateLimitStore: rateLimitStore(env, databaseUrl),
     trustProxy: trustProxy(env.TRUST_PROXY),
     apiOpen: bool(env, 'SWITCHBOARD_API_OPEN', true),
     autoMigrate: bool(env, 'SWITCHBOARD_AUTO_MIGRATE', true),
     tls: certFile ? { certFile, keyFile } : null,
-    logLevel: env.LOG_LEVEL?.trim() || 'info',
+    logLevel: logLevel(env.LOG_LEVEL),
     idempotencyLockTimeoutMs: int(env, 'SWITCHBOARD_IDEMPOTENCY_LOCK_TIMEOUT_MS', 120_000, 1_000, 86_400_000),
     engine: Object.freeze({
       concurrency: int(env, 'SWITCHBOARD_WORKER_CONCURRENCY', 8, 1, 1000),

@@ -1,8 +1,9 @@
 // Wires a Config and an open Db into the app's dependencies: counters for the rate limits (memory,
 // PostgreSQL or Redis, chosen by config), the cursor codec with its persisted secrets.
+import { createPrivateKey, X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
 import { Redis } from 'ioredis';
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
 import type { Db } from './db/db.js';
 import { buildApp, type App, type AppDeps } from './http/app.js';
 import { CursorCodec } from './http/cursor.js';
@@ -34,13 +35,33 @@ export interface StartOptions {
   retirements?: readonly Retirement[];
 }
 
+/** The certificate and key, checked: a file that cannot be read or is not PEM is named by its variable. */
+function readTls(tls: { certFile: string; keyFile: string }): { cert: Buffer; key: Buffer } {
+  const read = (name: string, file: string, check: (b: Buffer) => unknown): Buffer => {
+    let b: Buffer;
+    try {
+      b = fs.readFileSync(file);
+    } catch (err) {
+      throw new ConfigError(`${name} (${file}) cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+    try {
+      check(b);
+    } catch {
+      throw new ConfigError(`${name} (${file}) is not a PEM ${name === 'TLS_CERT_FILE' ? 'certificate' : 'private key'}`);
+    }
+    return b;
+  };
+  return {
+    cert: read('TLS_CERT_FILE', tls.certFile, (b) => new X509Certificate(b)),
+    key: read('TLS_KEY_FILE', tls.keyFile, (b) => createPrivateKey(b)),
+  };
+}
+
 /** Builds the app over an open, migrated store. Closing the app releases its counters, not the store. */
 export async function createApp(config: Config, db: Db, opts: StartOptions = {}): Promise<App> {
   const counters = makeCounters(config, db);
   const cursors = new CursorCodec(await loadSecrets(db, CURSOR_SECRET));
-  const https = config.tls
-    ? { cert: fs.readFileSync(config.tls.certFile), key: fs.readFileSync(config.tls.keyFile) }
-    : null;
+  const https = config.tls ? readTls(config.tls) : null;
   const onClose: (() => void | Promise<void>)[] = [];
   const pages = new WorkerPageRenderer();
   onClose.push(() => pages.close());

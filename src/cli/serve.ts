@@ -56,6 +56,22 @@ export function loggerOptions(config: Config): LoggerOptions {
   return { level: config.logLevel, redact: { paths: ['req.headers.authorization'], censor: '[redacted]' } };
 }
 
+/**
+ * In-flight requests get this long to finish after SIGTERM/SIGINT; then the connections still
+ * open (a client that stalls mid-request, or trickles a body) are closed, so shutdown is bounded.
+ */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
+async function closeWithin(app: App, graceMs: number): Promise<void> {
+  const timer = setTimeout(() => app.server.closeAllConnections(), graceMs);
+  timer.unref();
+  try {
+    await app.close();
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Where the store is, without credentials (a DATABASE_URL may carry a password). */
 function describeStore(config: Config): string {
   if (!config.databaseUrl) return `pglite, data dir ${config.dataDir}`;
@@ -80,7 +96,7 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
     // The engine finishes or releases its runs while the store is still open; the sender records
     // the outcome of the messages it is sending.
     statistics?.stop();
-    await Promise.allSettled([engine?.stop(), sender?.stop(), app?.close(), admin?.close()]);
+    await Promise.allSettled([engine?.stop(), sender?.stop(), app ? closeWithin(app, SHUTDOWN_GRACE_MS) : null, admin?.close()]);
     await db?.close(); // on PGlite this also releases the data-dir lock
   };
   if (role === 'worker' && !config.databaseUrl) {
@@ -98,6 +114,8 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
       const have = await appliedVersion(db);
       const want = latestVersion();
       // Rolling deploys migrate first; until then /readyz answers 503 and says why.
+      // A store never migrated has no tables at all: nothing could be served, not even /readyz.
+      if (have === 0) throw new Error('the store has no schema yet: run `switchboard migrate` first (SWITCHBOARD_AUTO_MIGRATE=false)');
       if (have < want) log.warn({ schema: have, expected: want }, 'schema is older than this release; run `switchboard migrate`');
     }
     // PGlite keeps no planner statistics by itself: analyze now and periodically (no-op on PostgreSQL).

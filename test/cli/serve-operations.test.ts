@@ -1,0 +1,132 @@
+// Running `serve` as an operator would: every bad setting refuses the start naming its variable
+// (also TLS files that are not PEM), SIGTERM exits within a bounded time even with a client stalled
+// mid-request, and a never-migrated store with SWITCHBOARD_AUTO_MIGRATE=false says to migrate.
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exited, runCli } from '../helpers/process.js';
+import type { ChildProcess } from 'node:child_process';
+
+let tmp: string;
+beforeAll(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-a4-'));
+});
+afterAll(() => {
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+interface Proc {
+  child: ChildProcess;
+  baseUrl: string;
+  output: () => string;
+}
+
+async function start(env: Record<string, string>, args = ['serve']): Promise<Proc> {
+  const child = runCli(args, { HOST: '127.0.0.1', PORT: '0', ...env });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += String(d)));
+  child.stderr!.on('data', (d) => (out += String(d)));
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start:\n${out}`)), 30_000);
+    child.stdout!.on('data', () => {
+      const m = /listening on (https?:\/\/[^\s;]+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited ${code}:\n${out}`));
+    });
+  });
+  return { child, baseUrl, output: () => out };
+}
+
+/** Runs a command to its exit; its code and everything it printed. */
+async function runToExit(args: string[], env: Record<string, string>, ms = 30_000): Promise<{ code: number | null; out: string }> {
+  const child = runCli(args, { HOST: '127.0.0.1', PORT: '0', ...env });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += String(d)));
+  child.stderr!.on('data', (d) => (out += String(d)));
+  const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+  const code = await exited(child);
+  clearTimeout(timer);
+  return { code, out };
+}
+
+function dataDir(name: string): string {
+  return path.join(tmp, name);
+}
+
+describe('serve as an operator runs it', () => {
+  // README, Configuration: "validated; a bad value stops the start with a message naming the variable".
+  const garbagePem = (): Record<string, string> => {
+    const f = path.join(tmp, 'garbage.pem');
+    fs.writeFileSync(f, 'this is not a PEM file\n');
+    return { TLS_CERT_FILE: f, TLS_KEY_FILE: f };
+  };
+  const cases: [string, () => Record<string, string>, RegExp][] = [
+    ['LOG_LEVEL', () => ({ LOG_LEVEL: 'loud' }), /LOG_LEVEL/],
+    ['TRUST_PROXY', () => ({ TRUST_PROXY: 'abc' }), /TRUST_PROXY/],
+    ['SWITCHBOARD_LLM_BASE_URL', () => ({ SWITCHBOARD_LLM_PROVIDER: 'openai-compatible', SWITCHBOARD_LLM_BASE_URL: 'notaurl' }), /SWITCHBOARD_LLM_BASE_URL/],
+    ['TLS_CERT_FILE/TLS_KEY_FILE', garbagePem, /TLS_(CERT|KEY)_FILE/],
+    ['REDIS_URL', () => ({ REDIS_URL: 'http://127.0.0.1:1' }), /REDIS_URL/],
+  ];
+  it.each(cases)('a bad %s refuses the start with a message naming it', async (name, env, re) => {
+    const r = await runToExit(['serve'], { SWITCHBOARD_DATA_DIR: dataDir(`bad-${name.replace(/\W/g, '')}`), ...env() }, 20_000);
+    expect(r.code, r.out).toBe(1);
+    expect(r.out).toMatch(re);
+  }, 40_000);
+
+  // "graceful shutdown on SIGTERM ... the process exits within a bounded time": a client that
+  // sent part of a request body and stalls keeps the process alive ~72 s (fastify's keep-alive
+  // timeout; a client trickling bytes, indefinitely): release() has no deadline.
+  it('exits promptly on SIGTERM even while a client holds an unfinished request', async () => {
+    const s = await start({ SWITCHBOARD_DATA_DIR: dataDir('stall') });
+    const u = new URL(s.baseUrl);
+    const sock = net.connect(Number(u.port), u.hostname);
+    sock.on('error', () => {});
+    try {
+      await new Promise<void>((r) => sock.on('connect', () => r()));
+      sock.write('POST /v1/contacts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{');
+      await new Promise((r) => setTimeout(r, 300));
+      s.child.kill('SIGTERM');
+      const code = await Promise.race([exited(s.child), new Promise((r) => setTimeout(() => r('still running'), 20_000))]);
+      expect(code).toBe(0);
+    } finally {
+      sock.destroy();
+      if (s.child.exitCode === null && s.child.signalCode === null) {
+        s.child.kill('SIGKILL');
+        await exited(s.child);
+      }
+    }
+  }, 60_000);
+
+  // README: "SWITCHBOARD_AUTO_MIGRATE=false for rolling deploys: run `switchboard migrate` first;
+  // /readyz fails while the schema is older than the code." On a store never migrated, serve
+  // exits with `relation "server_secrets" does not exist` instead: neither /readyz nor a message
+  // that says what to do.
+  it('with SWITCHBOARD_AUTO_MIGRATE=false on an unmigrated store: /readyz 503, or a refusal that says to migrate', async () => {
+    const env = { SWITCHBOARD_DATA_DIR: dataDir('nomigrate'), SWITCHBOARD_AUTO_MIGRATE: 'false' };
+    let s: Proc | null = null;
+    let failure = '';
+    try {
+      s = await start(env);
+    } catch (err) {
+      failure = String(err);
+    }
+    if (s) {
+      const r = await fetch(`${s.baseUrl}/readyz`);
+      expect(r.status).toBe(503);
+      expect(await r.json()).toMatchObject({ status: 'unavailable', schema_version: 0 });
+      s.child.kill('SIGTERM');
+      expect(await exited(s.child)).toBe(0);
+    } else {
+      expect(failure).toMatch(/switchboard migrate/);
+      expect(failure).not.toMatch(/relation .* does not exist/);
+    }
+  }, 60_000);
+});
