@@ -1,6 +1,8 @@
 // The one place that reads the environment. Everything else receives a frozen Config.
-import net from 'node:net';
 import path from 'node:path';
+import { ConfigError, EnvReader, isAddressOrRange, type Env } from './config-reader.js';
+
+export { ConfigError };
 
 export interface Config {
   readonly env: 'development' | 'production';
@@ -22,9 +24,24 @@ export interface Config {
   readonly logLevel: string;
   /** How long an `in_progress` idempotency row may stay locked before its outcome is called unknown. */
   readonly idempotencyLockTimeoutMs: number;
+  /** A shared rate-limit store (Redis, PostgreSQL) that has not answered within this falls back to the process's own count. */
+  readonly rateLimitTimeoutMs: number;
+  readonly http: HttpConfig;
   readonly engine: EngineConfig;
   readonly llm: LlmConfig;
   readonly delivery: DeliveryConfig;
+}
+
+/** Connection and request deadlines (a slow or hostile client must not hold the server). */
+export interface HttpConfig {
+  /** A request must have sent its headers and whole body within this. */
+  requestTimeoutMs: number;
+  /** A body that sends nothing for this long is cut. */
+  bodyIdleTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** Connections one client address may hold at once; past it a new connection is closed at once. */
+  maxConnectionsPerAddress: number;
 }
 
 export interface EngineConfig {
@@ -55,6 +72,8 @@ export interface LlmConfig {
   /** Billing: micros per 1,000 tokens (input and output alike). */
   microsPer1kTokens: number;
   timeoutMs: number;
+  /** A call answered 429 or 5xx is tried again, up to this many attempts in all, within the run's time limit. */
+  maxAttempts: number;
 }
 
 /** Where outbox rows go (DESIGN 8, Providers): development transports keep messages in the outbox. */
@@ -71,6 +90,8 @@ export interface DeliveryConfig {
   smsWebhookToken: string | null;
   /** Base of the links in messages (unsubscribe), without a trailing slash. */
   publicUrl: string;
+  /** True when SWITCHBOARD_PUBLIC_URL set publicUrl; false when it is derived from HOST and PORT. */
+  publicUrlSet: boolean;
   /** Shared secret of POST /inbound/sms; null disables the endpoint. */
   inboundSmsSecret: string | null;
   /** One message's send may take this long before the transport gives up. */
@@ -81,142 +102,96 @@ export interface DeliveryConfig {
   concurrency: number;
   /** Billing: micros per SMS segment (160 GSM-7 characters, or 70 UCS-2 units; less when split). */
   smsMicrosPerSegment: number;
+  /** A send that failed in a way that may pass is tried again, up to this many attempts in all ... */
+  sendMaxAttempts: number;
+  /** ... and within this long of the first attempt; then the message is `failed`. */
+  sendRetryWindowMs: number;
 }
 
-export class ConfigError extends Error {}
-
-type Env = Record<string, string | undefined>;
-
-function bool(env: Env, name: string, dflt: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return dflt;
-  const v = raw.trim().toLowerCase();
-  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
-  if (['0', 'false', 'no', 'off'].includes(v)) return false;
-  throw new ConfigError(`${name} must be true or false, got ${JSON.stringify(raw)}`);
-}
-
-function int(env: Env, name: string, dflt: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return dflt;
-  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got ${JSON.stringify(raw)}`);
-  const n = Number(raw.trim());
-  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
-  return n;
-}
-
-function trustProxy(raw: string | undefined): false | number | string[] {
+function trustProxy(r: EnvReader): false | number | string[] {
+  const raw = r.env.TRUST_PROXY;
   if (raw === undefined || raw.trim() === '' || raw.trim().toLowerCase() === 'false') return false;
   const v = raw.trim();
   if (/^\d+$/.test(v)) return Number(v);
   if (['true', 'yes', '1', '*'].includes(v.toLowerCase())) {
-    throw new ConfigError(
+    r.fail(
       'TRUST_PROXY must be a hop count or a comma-separated list of proxy addresses, never a blanket yes ' +
         '(a spoofed X-Forwarded-For would dodge the failed-auth throttle)',
     );
+    return false;
   }
   const list = v.split(',').map((s) => s.trim()).filter(Boolean);
   for (const entry of list) {
     if (!['loopback', 'linklocal', 'uniquelocal'].includes(entry) && !isAddressOrRange(entry)) {
-      throw new ConfigError(`TRUST_PROXY entry ${JSON.stringify(entry)} is not an address, CIDR range or hop count`);
+      r.fail(`TRUST_PROXY entry ${JSON.stringify(entry)} is not an address, CIDR range or hop count`);
     }
   }
   return list;
 }
 
-/** An IPv4 or IPv6 address, optionally with a prefix length its family allows. */
-function isAddressOrRange(entry: string): boolean {
-  const m = /^([^/]+)(?:\/(\d{1,3}))?$/.exec(entry);
-  if (!m) return false;
-  const family = net.isIP(m[1]);
-  if (family === 0) return false;
-  return m[2] === undefined || Number(m[2]) <= (family === 4 ? 32 : 128);
-}
-
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-function logLevel(raw: string | undefined): string {
+function logLevel(r: EnvReader): string {
+  const raw = r.env.LOG_LEVEL;
   const v = raw?.trim().toLowerCase() || 'info';
-  if (!(LOG_LEVELS as readonly string[]).includes(v)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(raw)}`);
-  return v;
+  if ((LOG_LEVELS as readonly string[]).includes(v)) return v;
+  r.fail(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(raw)}`);
+  return 'info';
 }
 
-function rateLimitStore(env: Env, databaseUrl: string | null): Config['rateLimitStore'] {
-  const raw = (env.SWITCHBOARD_RATE_LIMIT_STORE ?? 'auto').trim() || 'auto';
-  if (raw === 'auto') return env.REDIS_URL?.trim() ? 'redis' : databaseUrl ? 'postgres' : 'memory';
-  if (raw === 'memory' || raw === 'postgres' || raw === 'redis') {
-    if (raw === 'redis' && !env.REDIS_URL?.trim()) throw new ConfigError('SWITCHBOARD_RATE_LIMIT_STORE=redis needs REDIS_URL');
-    if (raw === 'postgres' && !databaseUrl) throw new ConfigError('SWITCHBOARD_RATE_LIMIT_STORE=postgres needs DATABASE_URL');
-    return raw;
-  }
-  throw new ConfigError(`SWITCHBOARD_RATE_LIMIT_STORE must be auto, memory, postgres or redis, got ${JSON.stringify(raw)}`);
+function rateLimitStore(r: EnvReader, databaseUrl: string | null): Config['rateLimitStore'] {
+  const raw = r.choice('SWITCHBOARD_RATE_LIMIT_STORE', 'auto', ['auto', 'memory', 'postgres', 'redis'] as const, 'auto, memory, postgres or redis');
+  const redis = Boolean(r.str('REDIS_URL'));
+  if (raw === 'auto') return redis ? 'redis' : databaseUrl ? 'postgres' : 'memory';
+  if (raw === 'redis' && !redis) r.fail('SWITCHBOARD_RATE_LIMIT_STORE=redis needs REDIS_URL');
+  if (raw === 'postgres' && !databaseUrl) r.fail('SWITCHBOARD_RATE_LIMIT_STORE=postgres needs DATABASE_URL');
+  return raw;
 }
 
-function llmConfig(env: Env, environment: string): LlmConfig {
-  const provider = (env.SWITCHBOARD_LLM_PROVIDER ?? 'local').trim() || 'local';
-  if (provider !== 'local' && provider !== 'openai-compatible') {
-    throw new ConfigError(`SWITCHBOARD_LLM_PROVIDER must be local or openai-compatible, got ${JSON.stringify(provider)}`);
-  }
-  const baseUrl = urlSetting('SWITCHBOARD_LLM_BASE_URL', env.SWITCHBOARD_LLM_BASE_URL, ['http', 'https']);
-  if (provider === 'openai-compatible' && !baseUrl) {
-    throw new ConfigError('SWITCHBOARD_LLM_PROVIDER=openai-compatible needs SWITCHBOARD_LLM_BASE_URL');
+function llmConfig(r: EnvReader, environment: string): LlmConfig {
+  const provider = r.choice('SWITCHBOARD_LLM_PROVIDER', 'local', ['local', 'openai-compatible'] as const);
+  const baseUrl = r.url('SWITCHBOARD_LLM_BASE_URL', ['http', 'https']);
+  if (provider === 'openai-compatible' && !baseUrl && !r.env.SWITCHBOARD_LLM_BASE_URL?.trim()) {
+    r.fail('SWITCHBOARD_LLM_PROVIDER=openai-compatible needs SWITCHBOARD_LLM_BASE_URL');
   }
   if (environment === 'production' && provider === 'local') {
-    throw new ConfigError('SWITCHBOARD_ENV=production refuses the local development LLM provider; set SWITCHBOARD_LLM_PROVIDER');
+    r.fail('SWITCHBOARD_ENV=production refuses the local development LLM provider; set SWITCHBOARD_LLM_PROVIDER');
   }
   return {
     provider,
     baseUrl,
-    apiKey: env.SWITCHBOARD_LLM_API_KEY?.trim() || null,
-    model: env.SWITCHBOARD_LLM_MODEL?.trim() || 'gpt-4o-mini',
-    microsPer1kTokens: int(env, 'SWITCHBOARD_LLM_MICROS_PER_1K_TOKENS', 2_000, 0, 100_000_000),
-    timeoutMs: int(env, 'SWITCHBOARD_LLM_TIMEOUT_MS', 60_000, 100, 600_000),
+    apiKey: r.str('SWITCHBOARD_LLM_API_KEY'),
+    model: r.str('SWITCHBOARD_LLM_MODEL') ?? 'gpt-4o-mini',
+    microsPer1kTokens: r.int('SWITCHBOARD_LLM_MICROS_PER_1K_TOKENS', 2_000, 0, 100_000_000),
+    timeoutMs: r.int('SWITCHBOARD_LLM_TIMEOUT_MS', 60_000, 100, 600_000),
+    maxAttempts: r.int('SWITCHBOARD_LLM_MAX_ATTEMPTS', 4, 1, 20),
   };
 }
 
-function urlSetting(name: string, raw: string | undefined, schemes: readonly string[]): string | null {
-  const v = raw?.trim();
-  if (!v) return null;
-  let u: URL;
-  try {
-    u = new URL(v);
-  } catch {
-    throw new ConfigError(`${name} is not a URL`); // the value may hold a password: not echoed
-  }
-  if (!schemes.includes(u.protocol.slice(0, -1))) throw new ConfigError(`${name} must start with ${schemes.map((s) => s + '://').join(' or ')}`);
-  return v;
-}
-
-function deliveryConfig(env: Env, environment: string, host: string, port: number, tls: boolean): DeliveryConfig {
-  const emailTransport = (env.SWITCHBOARD_EMAIL_TRANSPORT ?? 'outbox').trim() || 'outbox';
-  if (emailTransport !== 'outbox' && emailTransport !== 'smtp') {
-    throw new ConfigError(`SWITCHBOARD_EMAIL_TRANSPORT must be outbox or smtp, got ${JSON.stringify(emailTransport)}`);
-  }
-  const smsTransport = (env.SWITCHBOARD_SMS_TRANSPORT ?? 'outbox').trim() || 'outbox';
-  if (smsTransport !== 'outbox' && smsTransport !== 'http') {
-    throw new ConfigError(`SWITCHBOARD_SMS_TRANSPORT must be outbox or http, got ${JSON.stringify(smsTransport)}`);
-  }
-  const smtpUrl = urlSetting('SWITCHBOARD_SMTP_URL', env.SWITCHBOARD_SMTP_URL, ['smtp', 'smtps']);
-  if (emailTransport === 'smtp' && !smtpUrl) throw new ConfigError('SWITCHBOARD_EMAIL_TRANSPORT=smtp needs SWITCHBOARD_SMTP_URL');
-  const smsWebhookUrl = urlSetting('SWITCHBOARD_SMS_WEBHOOK_URL', env.SWITCHBOARD_SMS_WEBHOOK_URL, ['http', 'https']);
-  if (smsTransport === 'http' && !smsWebhookUrl) throw new ConfigError('SWITCHBOARD_SMS_TRANSPORT=http needs SWITCHBOARD_SMS_WEBHOOK_URL');
-  const publicUrl = urlSetting('SWITCHBOARD_PUBLIC_URL', env.SWITCHBOARD_PUBLIC_URL, ['http', 'https']);
-  const inboundSmsSecret = env.SWITCHBOARD_INBOUND_SMS_SECRET?.trim() || null;
-  if (inboundSmsSecret && inboundSmsSecret.length < 16) throw new ConfigError('SWITCHBOARD_INBOUND_SMS_SECRET must be at least 16 characters');
-  const emailFrom = env.SWITCHBOARD_EMAIL_FROM?.trim() || null;
+function deliveryConfig(r: EnvReader, environment: string, host: string, port: number, tls: boolean): DeliveryConfig {
+  const emailTransport = r.choice('SWITCHBOARD_EMAIL_TRANSPORT', 'outbox', ['outbox', 'smtp'] as const);
+  const smsTransport = r.choice('SWITCHBOARD_SMS_TRANSPORT', 'outbox', ['outbox', 'http'] as const);
+  const smtpUrl = r.url('SWITCHBOARD_SMTP_URL', ['smtp', 'smtps']);
+  if (emailTransport === 'smtp' && !r.str('SWITCHBOARD_SMTP_URL')) r.fail('SWITCHBOARD_EMAIL_TRANSPORT=smtp needs SWITCHBOARD_SMTP_URL');
+  const smsWebhookUrl = r.url('SWITCHBOARD_SMS_WEBHOOK_URL', ['http', 'https']);
+  if (smsTransport === 'http' && !r.str('SWITCHBOARD_SMS_WEBHOOK_URL')) r.fail('SWITCHBOARD_SMS_TRANSPORT=http needs SWITCHBOARD_SMS_WEBHOOK_URL');
+  const publicUrl = r.url('SWITCHBOARD_PUBLIC_URL', ['http', 'https']);
+  const inboundSmsSecret = r.str('SWITCHBOARD_INBOUND_SMS_SECRET');
+  if (inboundSmsSecret && inboundSmsSecret.length < 16) r.fail('SWITCHBOARD_INBOUND_SMS_SECRET must be at least 16 characters');
+  const emailFrom = r.str('SWITCHBOARD_EMAIL_FROM');
   if (environment === 'production') {
     // Like the local LLM: a development transport would silently send nothing to real people.
-    if (emailTransport === 'outbox') throw new ConfigError('SWITCHBOARD_ENV=production refuses the outbox (development) email transport; set SWITCHBOARD_EMAIL_TRANSPORT=smtp');
-    if (smsTransport === 'outbox') throw new ConfigError('SWITCHBOARD_ENV=production refuses the outbox (development) SMS transport; set SWITCHBOARD_SMS_TRANSPORT=http');
+    if (emailTransport === 'outbox') r.fail('SWITCHBOARD_ENV=production refuses the outbox (development) email transport; set SWITCHBOARD_EMAIL_TRANSPORT=smtp');
+    if (smsTransport === 'outbox') r.fail('SWITCHBOARD_ENV=production refuses the outbox (development) SMS transport; set SWITCHBOARD_SMS_TRANSPORT=http');
     // Unsubscribe links must reach the server from the recipient's mailbox, not 127.0.0.1.
-    if (!publicUrl) throw new ConfigError('SWITCHBOARD_ENV=production needs SWITCHBOARD_PUBLIC_URL (the base of unsubscribe links)');
-    if (!emailFrom) throw new ConfigError('SWITCHBOARD_ENV=production needs SWITCHBOARD_EMAIL_FROM');
+    if (!r.str('SWITCHBOARD_PUBLIC_URL')) r.fail('SWITCHBOARD_ENV=production needs SWITCHBOARD_PUBLIC_URL (the base of unsubscribe links)');
+    if (!emailFrom) r.fail('SWITCHBOARD_ENV=production needs SWITCHBOARD_EMAIL_FROM');
   }
-  const sendTimeoutMs = int(env, 'SWITCHBOARD_SEND_TIMEOUT_MS', 30_000, 100, 600_000);
-  const stuckAfterMs = int(env, 'SWITCHBOARD_OUTBOX_STUCK_MS', 300_000, 1_000, 86_400_000);
+  const sendTimeoutMs = r.int('SWITCHBOARD_SEND_TIMEOUT_MS', 30_000, 100, 600_000);
+  const stuckAfterMs = r.int('SWITCHBOARD_OUTBOX_STUCK_MS', 300_000, 1_000, 86_400_000);
   if (stuckAfterMs <= sendTimeoutMs) {
     // Otherwise a slow but live send would be called unknown while it is still going.
-    throw new ConfigError('SWITCHBOARD_OUTBOX_STUCK_MS must be longer than SWITCHBOARD_SEND_TIMEOUT_MS');
+    r.fail('SWITCHBOARD_OUTBOX_STUCK_MS must be longer than SWITCHBOARD_SEND_TIMEOUT_MS');
   }
   return {
     emailTransport,
@@ -224,61 +199,70 @@ function deliveryConfig(env: Env, environment: string, host: string, port: numbe
     emailFrom: emailFrom ?? 'Switchboard <switchboard@localhost>',
     smsTransport,
     smsWebhookUrl,
-    smsWebhookToken: env.SWITCHBOARD_SMS_WEBHOOK_TOKEN?.trim() || null,
+    smsWebhookToken: r.str('SWITCHBOARD_SMS_WEBHOOK_TOKEN'),
     publicUrl: (publicUrl ?? `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, ''),
+    publicUrlSet: publicUrl !== null,
     inboundSmsSecret,
     sendTimeoutMs,
     stuckAfterMs,
-    concurrency: int(env, 'SWITCHBOARD_SENDER_CONCURRENCY', 4, 1, 256),
-    smsMicrosPerSegment: int(env, 'SWITCHBOARD_SMS_MICROS_PER_SEGMENT', 8_000, 0, 100_000_000),
+    concurrency: r.int('SWITCHBOARD_SENDER_CONCURRENCY', 4, 1, 256),
+    smsMicrosPerSegment: r.int('SWITCHBOARD_SMS_MICROS_PER_SEGMENT', 8_000, 0, 100_000_000),
+    sendMaxAttempts: r.int('SWITCHBOARD_SEND_MAX_ATTEMPTS', 8, 1, 100),
+    sendRetryWindowMs: r.int('SWITCHBOARD_SEND_RETRY_WINDOW_MS', 86_400_000, 1_000, 30 * 86_400_000),
   };
 }
 
+/** Reads and checks every setting; a bad start reports every problem at once (ConfigError.problems). */
 export function loadConfig(env: Env = process.env): Config {
-  const environment = (env.SWITCHBOARD_ENV ?? 'development').trim() || 'development';
-  if (environment !== 'development' && environment !== 'production') {
-    throw new ConfigError(`SWITCHBOARD_ENV must be development or production, got ${JSON.stringify(environment)}`);
-  }
-  const databaseUrl = env.DATABASE_URL?.trim() || null;
+  const r = new EnvReader(env);
+  const environment = r.choice('SWITCHBOARD_ENV', 'development', ['development', 'production'] as const);
+  let databaseUrl = r.str('DATABASE_URL');
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
+    r.fail('DATABASE_URL must start with postgres:// or postgresql://');
+    databaseUrl = null;
   }
-  const certFile = env.TLS_CERT_FILE?.trim() || '';
-  const keyFile = env.TLS_KEY_FILE?.trim() || '';
-  if (Boolean(certFile) !== Boolean(keyFile)) {
-    throw new ConfigError('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
-  }
+  const certFile = r.str('TLS_CERT_FILE') ?? '';
+  const keyFile = r.str('TLS_KEY_FILE') ?? '';
+  if (Boolean(certFile) !== Boolean(keyFile)) r.fail('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+  const port = r.int('PORT', 8080, 0, 65535);
+  const host = r.str('HOST') ?? '127.0.0.1';
   const cfg: Config = {
     env: environment,
-    port: int(env, 'PORT', 8080, 0, 65535),
-    host: env.HOST?.trim() || '127.0.0.1',
-    dataDir: path.resolve(env.SWITCHBOARD_DATA_DIR?.trim() || '.switchboard'),
+    port,
+    host,
+    dataDir: path.resolve(r.str('SWITCHBOARD_DATA_DIR') ?? '.switchboard'),
     databaseUrl,
-    pgPoolMax: int(env, 'PG_POOL_MAX', 10, 1, 1000),
-    redisUrl: urlSetting('REDIS_URL', env.REDIS_URL, ['redis', 'rediss']),
-    rateLimitStore: rateLimitStore(env, databaseUrl),
-    trustProxy: trustProxy(env.TRUST_PROXY),
-    apiOpen: bool(env, 'SWITCHBOARD_API_OPEN', true),
-    autoMigrate: bool(env, 'SWITCHBOARD_AUTO_MIGRATE', true),
-    tls: certFile ? { certFile, keyFile } : null,
-    logLevel: logLevel(env.LOG_LEVEL),
-    idempotencyLockTimeoutMs: int(env, 'SWITCHBOARD_IDEMPOTENCY_LOCK_TIMEOUT_MS', 120_000, 1_000, 86_400_000),
-    engine: Object.freeze({
-      concurrency: int(env, 'SWITCHBOARD_WORKER_CONCURRENCY', 8, 1, 1000),
-      leaseMs: int(env, 'SWITCHBOARD_LEASE_MS', 30_000, 1_000, 3_600_000),
-      pollMs: int(env, 'SWITCHBOARD_POLL_MS', 500, 10, 60_000),
-      startDelayMs: int(env, 'SWITCHBOARD_RUN_START_DELAY_MS', 0, 0, 60_000),
-      runTimeLimitMs: int(env, 'SWITCHBOARD_RUN_TIME_LIMIT_MS', 120_000, 100, 3_600_000),
-      stepLimit: int(env, 'SWITCHBOARD_RUN_STEP_LIMIT', 50, 1, 10_000),
-      webAllowHosts: Object.freeze((env.SWITCHBOARD_WEB_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
-      webTimeoutMs: int(env, 'SWITCHBOARD_WEB_TIMEOUT_MS', 10_000, 100, 120_000),
-      webMaxBytes: int(env, 'SWITCHBOARD_WEB_MAX_BYTES', 1_048_576, 1_024, 104_857_600),
+    pgPoolMax: r.int('PG_POOL_MAX', 10, 1, 1000),
+    redisUrl: r.url('REDIS_URL', ['redis', 'rediss']),
+    rateLimitStore: rateLimitStore(r, databaseUrl),
+    trustProxy: trustProxy(r),
+    apiOpen: r.bool('SWITCHBOARD_API_OPEN', true),
+    autoMigrate: r.bool('SWITCHBOARD_AUTO_MIGRATE', true),
+    tls: certFile && keyFile ? { certFile, keyFile } : null,
+    logLevel: logLevel(r),
+    idempotencyLockTimeoutMs: r.int('SWITCHBOARD_IDEMPOTENCY_LOCK_TIMEOUT_MS', 120_000, 1_000, 86_400_000),
+    rateLimitTimeoutMs: r.int('SWITCHBOARD_RATE_LIMIT_TIMEOUT_MS', 100, 10, 10_000),
+    http: Object.freeze({
+      requestTimeoutMs: r.int('SWITCHBOARD_REQUEST_TIMEOUT_MS', 30_000, 1_000, 600_000),
+      bodyIdleTimeoutMs: r.int('SWITCHBOARD_BODY_IDLE_TIMEOUT_MS', 10_000, 500, 600_000),
+      keepAliveTimeoutMs: r.int('SWITCHBOARD_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
+      maxConnectionsPerAddress: r.int('SWITCHBOARD_MAX_CONNECTIONS_PER_ADDRESS', 256, 1, 1_000_000),
     }),
-    llm: Object.freeze(llmConfig(env, environment)),
-    delivery: Object.freeze(
-      deliveryConfig(env, environment, env.HOST?.trim() || '127.0.0.1', int(env, 'PORT', 8080, 0, 65535), Boolean(certFile)),
-    ),
+    engine: Object.freeze({
+      concurrency: r.int('SWITCHBOARD_WORKER_CONCURRENCY', 8, 1, 1000),
+      leaseMs: r.int('SWITCHBOARD_LEASE_MS', 30_000, 1_000, 3_600_000),
+      pollMs: r.int('SWITCHBOARD_POLL_MS', 500, 10, 60_000),
+      startDelayMs: r.int('SWITCHBOARD_RUN_START_DELAY_MS', 0, 0, 60_000),
+      runTimeLimitMs: r.int('SWITCHBOARD_RUN_TIME_LIMIT_MS', 120_000, 100, 3_600_000),
+      stepLimit: r.int('SWITCHBOARD_RUN_STEP_LIMIT', 50, 1, 10_000),
+      webAllowHosts: Object.freeze((env.SWITCHBOARD_WEB_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
+      webTimeoutMs: r.int('SWITCHBOARD_WEB_TIMEOUT_MS', 10_000, 100, 120_000),
+      webMaxBytes: r.int('SWITCHBOARD_WEB_MAX_BYTES', 1_048_576, 1_024, 104_857_600),
+    }),
+    llm: Object.freeze(llmConfig(r, environment)),
+    delivery: Object.freeze(deliveryConfig(r, environment, host, port, Boolean(certFile))),
   };
+  r.finish();
   return Object.freeze(cfg);
 }
 

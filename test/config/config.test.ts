@@ -1,0 +1,75 @@
+// Configuration: every problem of a bad environment is reported at once, each naming its variable,
+// so an operator fixes them in one go instead of one restart each.
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+function problems(env: Record<string, string>): readonly string[] {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as ConfigError).problems;
+  }
+  throw new Error('expected the configuration to be refused');
+}
+
+describe('configuration errors', () => {
+  it('a production start with seven mistakes reports all seven at once', () => {
+    const found = problems({ SWITCHBOARD_ENV: 'production', PORT: 'eighty', LOG_LEVEL: 'loud', SWITCHBOARD_POLL_MS: '5' });
+    const text = found.join('\n');
+    for (const name of [
+      'PORT',
+      'LOG_LEVEL',
+      'SWITCHBOARD_POLL_MS',
+      'SWITCHBOARD_LLM_PROVIDER',
+      'SWITCHBOARD_EMAIL_TRANSPORT',
+      'SWITCHBOARD_SMS_TRANSPORT',
+      'SWITCHBOARD_PUBLIC_URL',
+      'SWITCHBOARD_EMAIL_FROM',
+    ]) {
+      expect(text).toContain(name);
+    }
+    expect(found.length).toBe(8);
+  });
+
+  it('the message lists each problem on its own line; one problem is the message itself', () => {
+    try {
+      loadConfig({ PORT: 'x', SWITCHBOARD_API_OPEN: 'maybe' });
+      expect.unreachable();
+    } catch (err) {
+      expect((err as Error).message).toBe(
+        '2 configuration problems:\n- PORT must be a whole number, got "x"\n- SWITCHBOARD_API_OPEN must be true or false, got "maybe"',
+      );
+    }
+    expect(() => loadConfig({ PORT: '70000' })).toThrow(/^PORT must be between 0 and 65535, got 70000$/);
+  });
+
+  it('values that need another variable name both, and a password in a URL is never echoed', () => {
+    const found = problems({
+      SWITCHBOARD_RATE_LIMIT_STORE: 'redis',
+      SWITCHBOARD_SMTP_URL: 'http://u:secretpw@x',
+      TLS_CERT_FILE: '/tmp/cert.pem',
+      TRUST_PROXY: 'true',
+    });
+    expect(found).toEqual([
+      'TLS_CERT_FILE and TLS_KEY_FILE must be set together',
+      'SWITCHBOARD_RATE_LIMIT_STORE=redis needs REDIS_URL',
+      expect.stringMatching(/^TRUST_PROXY must be a hop count/),
+      'SWITCHBOARD_SMTP_URL must start with smtp:// or smtps://',
+    ]);
+    expect(found.join('\n')).not.toContain('secretpw');
+  });
+
+  it('the new deadlines and retry settings have their documented defaults', () => {
+    const c = loadConfig({});
+    expect(c.http).toEqual({ requestTimeoutMs: 30_000, bodyIdleTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000, maxConnectionsPerAddress: 256 });
+    expect(c.rateLimitTimeoutMs).toBe(100);
+    expect(c.delivery.sendMaxAttempts).toBe(8);
+    expect(c.delivery.sendRetryWindowMs).toBe(86_400_000);
+    expect(c.delivery.publicUrlSet).toBe(false);
+    expect(loadConfig({ SWITCHBOARD_PUBLIC_URL: 'https://hub.example.com/' }).delivery).toMatchObject({
+      publicUrl: 'https://hub.example.com',
+      publicUrlSet: true,
+    });
+  });
+});
