@@ -4,7 +4,7 @@
 // other move is refused with exit code 1 and says what state the automation is in.
 import { releaseHeldRuns } from '../engine/automations/store.js';
 import type { Db } from '../db/db.js';
-import { FixtureError, ROOT } from '../fixtures/read.js';
+import { duplicateKeyAt, FixtureError, ROOT } from '../fixtures/read.js';
 import { isUuid } from '../lib/ids.js';
 import {
   applyEdit,
@@ -97,6 +97,8 @@ async function edit(db: Db, a: Extract<AutomationsArgs, { action: 'edit' }>, ctx
   } catch (err) {
     throw new CommandError(`${a.file} is not valid JSON: ${(err as Error).message}`);
   }
+  const dup = duplicateKeyAt(text);
+  if (dup !== null) throw new CommandError(`${a.file}: ${dup}: this key appears twice in the same object (JSON would keep only the last)`);
   const saved = await db.transaction(async (tx) => {
     // Locked while the edit is merged and validated, so a concurrent edit or publish cannot interleave.
     const current = await requireAutomation(tx, a.automationId, a.accountId, true);

@@ -6,6 +6,7 @@ import { loadSecrets } from '../secrets/store.js';
 import { parseCommandArgs } from './args.js';
 import { diskContext, execute, type OperatorCommand } from './command.js';
 import { formatSeedResult } from '../fixtures/format.js';
+import { duplicateKeyAt } from '../fixtures/read.js';
 import { seedFixture } from '../fixtures/load.js';
 import { CommandError, done, json, type CommandContext, type CommandResult } from './result.js';
 
@@ -48,6 +49,8 @@ async function run(db: Db, a: SeedArgs, ctx: CommandContext): Promise<CommandRes
   } catch (err) {
     throw new CommandError(`${a.file} is not valid JSON: ${(err as Error).message}`);
   }
+  const dup = duplicateKeyAt(text);
+  if (dup !== null) throw new CommandError(`${a.file}: ${dup}: this key appears twice in the same object (JSON would keep only the last)`);
   const [current] = await loadSecrets(db, ERASURE_SECRET);
   const result = await seedFixture(db, fixture, { erasureSecret: current.secret, fireContactCreated: a.fireTriggers });
   // A seed is a bulk load: a store that keeps no statistics itself gets them now.

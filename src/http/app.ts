@@ -33,6 +33,7 @@ import { clientErrorHandler, installErrorHandling } from './error-handler.js';
 import { requestSerializer } from './log-redaction.js';
 import { installPipeline, type RouteMeta } from './pipeline.js';
 import { registerOpsRoutes } from './ops.js';
+import { installQueryCheck } from './query.js';
 import { openapiOptions } from './openapi.js';
 import { RETIREMENTS, type Retirement } from './retirements.js';
 import { RouteTable } from './route-table.js';
@@ -121,6 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     for (const c of new Set([deps.counters.requests, deps.counters.failedAuth])) await c.close();
   });
   installErrorHandling(app);
+  installQueryCheck(app);
   const routingError = (request: FastifyRequest): ApiError => {
     const path = request.url.split('?')[0];
     const allowed = routes.allowed(path);

@@ -4,6 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { duplicateKeyPath } from '../lib/json.js';
+import { printable } from '../lib/text.js';
 import { ApiError, toErrorBody } from './errors.js';
 import { validationToApiError } from './validation.js';
 
@@ -26,6 +28,23 @@ function toApiError(err: FastifyError): ApiError | null {
   return null;
 }
 
+/**
+ * The charset a JSON Content-Type names when it is not UTF-8, else null. JSON is UTF-8 (RFC 8259),
+ * so `charset=utf-8` (or `utf8`), in any case and quoted or not (RFC 9110: the same value), is
+ * accepted; any other charset would mean decoding the body as something it is not.
+ */
+export function foreignCharset(contentType: string | undefined): string | null {
+  for (const param of (contentType ?? '').split(';').slice(1)) {
+    const eq = param.indexOf('=');
+    if (eq < 0 || param.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
+    let value = param.slice(eq + 1).trim();
+    if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+    const v = value.toLowerCase();
+    if (v !== 'utf-8' && v !== 'utf8') return JSON.stringify(printable(value));
+  }
+  return null;
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     let apiErr = toApiError(err);
@@ -43,7 +62,12 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   // Read as bytes and decoded strictly: JSON is UTF-8, and a body that is not (a Latin-1 "é")
   // would otherwise be decoded with U+FFFD in place of its bytes and stored altered.
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
+    if ((body as Buffer).length === 0) return done(null, undefined);
+    const charset = foreignCharset(req.headers['content-type']);
+    if (charset !== null) {
+      return done(new ApiError('unsupported_media_type', `The body must be application/json in UTF-8, not in ${charset}.`), undefined);
+    }
     let text: string;
     try {
       text = STRICT_UTF8.decode(body as Buffer);
@@ -51,11 +75,19 @@ export function installErrorHandling(app: FastifyInstance): void {
       return done(new ApiError('invalid_json', 'The body is not valid JSON: it is not UTF-8 text.'), undefined);
     }
     if (text.trim() === '') return done(null, undefined);
+    let json: unknown;
     try {
-      done(null, JSON.parse(text));
+      json = JSON.parse(text);
     } catch {
-      done(new ApiError('invalid_json', 'The body is not valid JSON.'), undefined);
+      return done(new ApiError('invalid_json', 'The body is not valid JSON.'), undefined);
     }
+    // JSON.parse keeps the last of two equal keys silently; the sender may have meant the first.
+    const dup = duplicateKeyPath(text);
+    if (dup !== null) {
+      const param = dup.filter((k): k is string => typeof k === 'string').map(printable).join('.');
+      return done(new ApiError('invalid_json', `The body is not valid JSON: the key ${param} appears twice in one object.`, { param }), undefined);
+    }
+    done(null, json);
   });
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => {
     if ((body as Buffer).length === 0) return done(null, undefined);

@@ -1,6 +1,22 @@
 // OpenAPI 3.1, generated from the route schemas by @fastify/swagger; never written by hand.
 import type { SwaggerOptions } from '@fastify/swagger';
 import { ERROR_CATALOGUE } from './errors.js';
+import { OPTIONAL_BODY } from './route.js';
+
+type Operation = { requestBody?: { required?: boolean; content?: Record<string, { schema?: Record<string, unknown> }> } };
+
+/** A request body marked optional by its route (route.ts optionalBody) is documented as such. */
+function markOptionalBodies(doc: Record<string, unknown>): Record<string, unknown> {
+  for (const item of Object.values((doc.paths ?? {}) as Record<string, Record<string, Operation>>)) {
+    for (const op of Object.values(item)) {
+      const media = Object.values(op?.requestBody?.content ?? {});
+      if (!media.some((m) => m.schema?.[OPTIONAL_BODY])) continue;
+      op.requestBody!.required = false;
+      for (const m of media) delete m.schema?.[OPTIONAL_BODY];
+    }
+  }
+  return doc;
+}
 
 /** The error catalogue as a Markdown table: every code is documented with its status and type. */
 function errorTable(): string {
@@ -31,6 +47,7 @@ export function openapiOptions(): SwaggerOptions {
         Object.entries(ERROR_CATALOGUE).map(([code, e]) => [code, { status: e.status, type: e.type, condition: e.condition }]),
       ),
     } as Record<string, unknown>,
+    transformObject: (documentObject) => markOptionalBodies(('openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject) as Record<string, unknown>) as never,
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string) ?? `def-${i}` },
   };
 }

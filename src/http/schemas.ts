@@ -1,9 +1,14 @@
 // Shared TypeBox schemas: ids, the error body, the list envelope, and per-status error responses.
 import { Type, type TSchema } from '@sinclair/typebox';
+import { SINGLE_LINE } from './validation.js';
 
 /** A string enum as OpenAPI writes it ({type: string, enum: [...]}), typed as the union of its values. */
 export const StringEnum = <const T extends readonly string[]>(values: T, opts: { description?: string } = {}) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...opts });
+
+/** A single line of text (src/lib/text.ts): no control characters, tab and line breaks included. Body strings not marked so are multi-line text. */
+export const Line = (opts: { minLength?: number; maxLength?: number; pattern?: string; description?: string } = {}) =>
+  Type.String({ ...opts, format: SINGLE_LINE });
 
 export const Uuid = Type.String({ format: 'uuid', description: 'A UUID.' });
 export const DateTime = Type.String({ format: 'date-time', description: 'ISO 8601 in UTC, ending in Z.' });

@@ -4,11 +4,15 @@
 import AjvModule from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
-import { isUnstorableText, printable, UNSTORABLE_TEXT } from '../lib/text.js';
+import { isUnstorableText, printable, SINGLE_LINE_TEXT, textProblem, UNSTORABLE_TEXT } from '../lib/text.js';
+import { missingIdempotencyKey } from '../idempotency/index.js';
 import { ApiError } from './errors.js';
 
 const Ajv = AjvModule.default ?? AjvModule;
 const addFormats = addFormatsModule.default ?? addFormatsModule;
+
+/** The format of single-line text fields (names, titles, tags…); every other body string is multi-line text. */
+export const SINGLE_LINE = 'single-line';
 
 function makeAjv(coerce: boolean) {
   const ajv = new Ajv({
@@ -30,6 +34,9 @@ function makeAjv(coerce: boolean) {
     const base = ajv.formats[name];
     ajv.addFormat(name, { type: 'string', validate: (v: string) => formatAccepts(base as AjvFormat, v) && isRealMoment(v) });
   }
+  // A field a schema marks `format: single-line` (src/lib/text.ts). Unstorable text passes here so
+  // that the check below names it for what it is.
+  ajv.addFormat(SINGLE_LINE, { type: 'string', validate: (v: string) => isUnstorableText(v) || textProblem(v, 'single-line') === null });
   return ajv;
 }
 
@@ -66,27 +73,36 @@ function integerProperties(schema: object): string[] {
 }
 
 // Text no store can hold (src/lib/text.ts) is a value no field or parameter can take: refused here
-// for every route instead of failing in the store (a 500) or being altered.
+// for every route instead of failing in the store (a 500) or being altered. Body strings are also
+// text someone will read: at least multi-line text (no control characters but tab and line breaks);
+// fields marked single-line were held to that stricter rule by their format.
 
-/** The JSON pointer of the first string (value or key) in data that is not storable text. */
-function badTextAt(data: unknown, path = ''): string | null {
-  if (typeof data === 'string') return isUnstorableText(data) ? path : null;
+/** The JSON pointer of the first string (value or key) in data that breaks the rule, with the rule's message. */
+function badTextAt(data: unknown, check: (s: string) => string | null, path = ''): { at: string; problem: string } | null {
+  if (typeof data === 'string') {
+    const problem = check(data);
+    return problem === null ? null : { at: path, problem };
+  }
   if (Array.isArray(data)) {
     for (let i = 0; i < data.length; i++) {
-      const at = badTextAt(data[i], `${path}/${i}`);
-      if (at !== null) return at;
+      const bad = badTextAt(data[i], check, `${path}/${i}`);
+      if (bad !== null) return bad;
     }
     return null;
   }
   if (data && typeof data === 'object') {
     for (const [k, v] of Object.entries(data)) {
-      if (isUnstorableText(k)) return `${path}/${printable(k)}`;
-      const at = badTextAt(v, `${path}/${k}`);
-      if (at !== null) return at;
+      const problem = check(k);
+      if (problem !== null) return { at: `${path}/${printable(k)}`, problem };
+      const bad = badTextAt(v, check, `${path}/${k}`);
+      if (bad !== null) return bad;
     }
   }
   return null;
 }
+
+const storable = (s: string): string | null => (isUnstorableText(s) ? UNSTORABLE_TEXT : null);
+const bodyText = (s: string): string | null => textProblem(s, 'multi-line');
 
 export function validatorCompiler({ schema, httpPart }: { schema: object; httpPart?: string }) {
   const validate = (httpPart === 'body' ? bodyAjv : textAjv).compile(schema);
@@ -99,8 +115,8 @@ export function validatorCompiler({ schema, httpPart }: { schema: object; httpPa
       }
     }
     if (!validate(data)) return { error: validate.errors as unknown as Error };
-    const at = badTextAt(data);
-    if (at !== null) return { error: fault(at, 'text', UNSTORABLE_TEXT) as unknown as Error };
+    const bad = badTextAt(data, httpPart === 'body' ? bodyText : storable);
+    if (bad !== null) return { error: fault(bad.at, 'text', bad.problem) as unknown as Error };
     return { value: data };
   };
 }
@@ -121,6 +137,7 @@ function fieldPath(instancePath: string, extra?: string): string {
 
 function describe(e: AjvError): string {
   if (e.keyword === 'format' && e.params.format === 'uuid') return 'must be a UUID';
+  if (e.keyword === 'format' && e.params.format === SINGLE_LINE) return SINGLE_LINE_TEXT;
   if (e.keyword === 'enum') return `must be one of ${(e.params.allowedValues as unknown[]).map(String).join(', ')}`;
   return e.message ?? 'is not valid';
 }
@@ -146,6 +163,7 @@ export function validationToApiError(errors: FastifySchemaValidationError[], con
     return new ApiError('invalid_parameter', `The query parameter ${p} ${describe(e)}.`, { param: p });
   }
   if (context === 'headers') {
+    if (e.keyword === 'required' && e.params.missingProperty === 'idempotency-key') return missingIdempotencyKey();
     const p = fieldPath(e.instancePath, e.keyword === 'required' ? String(e.params.missingProperty) : undefined);
     return new ApiError('invalid_parameter', `The header ${p} ${describe(e)}.`, { param: p });
   }

@@ -45,14 +45,21 @@ export function fingerprint(method: string, path: string, body: unknown): string
   return createHash('sha256').update(`${method} ${path}\n${canonicalJson(b)}`).digest('hex');
 }
 
+/**
+ * 400 missing_idempotency_key. Routes that require the header declare it required in their schema
+ * (so the OpenAPI document says so); request validation answers this for it, not a generic 400.
+ */
+export const missingIdempotencyKey = (): ApiError =>
+  new ApiError('missing_idempotency_key', `This request needs an ${IDEMPOTENCY_HEADER} header (8 to 64 printable characters; a UUID is suitable).`, {
+    param: IDEMPOTENCY_HEADER,
+  });
+
 /** The Idempotency-Key header, validated; null when absent and optional. */
 export function idempotencyKeyOf(request: FastifyRequest, required: boolean): string | null {
   const raw = request.headers['idempotency-key'];
   if (raw === undefined) {
     if (!required) return null;
-    throw new ApiError('missing_idempotency_key', `This request needs an ${IDEMPOTENCY_HEADER} header (8 to 64 printable characters; a UUID is suitable).`, {
-      param: IDEMPOTENCY_HEADER,
-    });
+    throw missingIdempotencyKey();
   }
   const value = Array.isArray(raw) ? raw.join(',') : raw;
   if (!KEY_RE.test(value)) {

@@ -6,7 +6,7 @@ import type { AppDeps } from '../../http/app.js';
 import { notFound } from '../../http/errors.js';
 import { pageRequest, toPage } from '../../http/pagination.js';
 import { meta, v1Responses } from '../../http/route.js';
-import { DateTime, ListEnvelope, ListQuery, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
+import { DateTime, Line, ListEnvelope, ListQuery, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
 import { idempotent } from '../../idempotency/index.js';
 import { EMAIL_MAX_LENGTH, normaliseEmail } from '../../lib/email.js';
 import { iso } from '../../lib/time.js';
@@ -58,12 +58,18 @@ type ContactOut = Static<typeof Contact>;
 
 // Body fields, shared by create and update. null clears a field: text and assignee become null,
 // do_not_contact and email_opt_out false (refused while true), sms_consent "none", tags [].
-const Phone = Type.String({ maxLength: 40, pattern: '^[+]?[0-9 ().-]*[0-9][0-9 ().-]*$', description: 'Digits, spaces, + ( ) . -' });
-const Tag = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'Not blank.' });
-const Email = Text(EMAIL_MAX_LENGTH, 'An email address; surrounding blanks are dropped, case is kept (and ignored for uniqueness).');
+// Every text field is single-line (src/lib/text.ts); the email is checked by src/lib/email.ts.
+const Phone = Line({ maxLength: 40, pattern: '^[+]?[0-9 ().-]*[0-9][0-9 ().-]*$', description: 'Digits, spaces, + ( ) . -' });
+const Tag = Line({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'Not blank; one line.' });
+const Email = Text(
+  EMAIL_MAX_LENGTH,
+  'An email address; surrounding blanks are dropped, case is kept (and ignored for uniqueness). No invisible, control or bidi characters, ' +
+    'nothing Unicode NFKC changes (such as fullwidth letters); an internationalised domain is accepted.',
+);
+const Name = Line({ maxLength: 200, description: 'One line of text.' });
 const BODY_FIELDS = {
-  first_name: Type.Optional(Nullable(Text(200))),
-  last_name: Type.Optional(Nullable(Text(200))),
+  first_name: Type.Optional(Nullable(Name)),
+  last_name: Type.Optional(Nullable(Name)),
   phone: Type.Optional(Nullable(Phone)),
   lifecycle_stage: Type.Optional(Nullable(LifecycleStage)),
   do_not_contact: Type.Optional(Nullable(Type.Boolean({ description: 'true is allowed; false or null while true → 409 opt_out_locked.' }))),

@@ -7,7 +7,7 @@ import { fireContactCreated } from '../../engine/automations/contact-created.js'
 import { erasedEmailHmac } from '../../fixtures/secrets.js';
 import { ERASURE_SECRET } from '../../cli/seed.js';
 import { ApiError } from '../../http/errors.js';
-import { normaliseEmail, parseEmail } from '../../lib/email.js';
+import { checkEmail, normaliseEmail } from '../../lib/email.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { loadSecrets } from '../../secrets/store.js';
 import {
@@ -55,9 +55,9 @@ const FIELDS = Object.keys(CLEARED) as Field[];
 
 /** The email field checked and normalised: 422 invalid_field when it is not an address. */
 export function checkedEmail(raw: string): { email: string; normalized: string } {
-  const parsed = parseEmail(raw);
-  if (!parsed) throw new ApiError('invalid_field', 'The field email is not an email address.', { param: 'email' });
-  return parsed;
+  const c = checkEmail(raw);
+  if (!c.ok) throw new ApiError('invalid_field', `The field email is not an email address: ${c.problem}.`, { param: 'email' });
+  return { email: c.email, normalized: c.normalized };
 }
 
 /**

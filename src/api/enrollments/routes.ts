@@ -15,8 +15,9 @@ const EnrollBody = Type.Object(
   },
   { additionalProperties: false },
 );
+// Required: a request without it is 400 missing_idempotency_key (src/http/validation.ts).
 const EnrollHeaders = Type.Object({
-  'idempotency-key': Type.Optional(Type.String({ description: 'Required: 8 to 64 printable characters without spaces.' })),
+  'idempotency-key': Type.String({ description: '8 to 64 printable characters without spaces; a UUID is suitable.' }),
 });
 export const EnrollmentResult = Type.Object(
   {

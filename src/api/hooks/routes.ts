@@ -7,10 +7,11 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../http/app.js';
 import { ApiError } from '../../http/errors.js';
-import { errorResponses } from '../../http/schemas.js';
+import { EMAIL_MAX_LENGTH } from '../../lib/email.js';
+import { errorResponses, Line } from '../../http/schemas.js';
 import { fireContactCreated } from '../../engine/automations/contact-created.js';
 import { startTriggeredRun } from '../../engine/automations/triggers.js';
-import { erasureHmacs } from '../contacts/service.js';
+import { checkedEmail, erasureHmacs } from '../contacts/service.js';
 import { automationByWebhookHash, findOrCreateContact, isErasedEmail } from './store.js';
 
 export const WEBHOOK_BODY_LIMIT = 16_384;
@@ -23,10 +24,11 @@ export function webhookHash(secret: string): string {
 const Params = Type.Object({ secret: Type.String({ maxLength: 200 }) }); // a wrong secret is simply not found (404)
 const Body = Type.Object(
   {
-    email: Type.String({ format: 'email', maxLength: 320 }),
-    first_name: Type.Optional(Type.String({ maxLength: 200 })),
-    last_name: Type.Optional(Type.String({ maxLength: 200 })),
-    phone: Type.Optional(Type.String({ maxLength: 40 })),
+    // The one address rule of POST /contacts (src/lib/email.ts), checked in the handler.
+    email: Type.String({ maxLength: EMAIL_MAX_LENGTH }),
+    first_name: Type.Optional(Line({ maxLength: 200 })),
+    last_name: Type.Optional(Line({ maxLength: 200 })),
+    phone: Type.Optional(Line({ maxLength: 40 })),
   },
   { additionalProperties: false },
 );
@@ -40,6 +42,8 @@ export function registerHookRoutes(app: FastifyInstance, deps: AppDeps): void {
     },
     async (request, reply) => {
       const { secret } = request.params as Static<typeof Params>;
+      const body = request.body as Static<typeof Body>;
+      const email = checkedEmail(body.email);
       const found = await automationByWebhookHash(deps.db, webhookHash(secret));
       if (!found) throw new ApiError('route_not_found', 'No endpoint at this path.');
       const hit = await deps.counters.requests.hit(`wh:${found.id}`);
@@ -49,17 +53,16 @@ export function registerHookRoutes(app: FastifyInstance, deps: AppDeps): void {
           headers: { 'retry-after': String(s) },
         });
       }
-      const body = request.body as Static<typeof Body>;
       // Every kept erasure secret version, as POST /contacts checks: an address erased before a
       // rotation is still refused.
-      const hmacs = await erasureHmacs(deps.db, body.email);
+      const hmacs = await erasureHmacs(deps.db, email.normalized);
       const outcome = await deps.db.transaction(async (tx) => {
         if (await isErasedEmail(tx, found.account_id, hmacs)) {
           throw new ApiError('contact_do_not_contact', 'This address belongs to someone erased at their request; it cannot be added.', {
             param: 'email',
           });
         }
-        const contact = await findOrCreateContact(tx, found.account_id, body);
+        const contact = await findOrCreateContact(tx, found.account_id, { ...body, email: email.email });
         const started = await startTriggeredRun(tx, {
           accountId: found.account_id,
           automationId: found.id,

@@ -19,6 +19,7 @@ import {
   type RenderedPage,
 } from '../../lib/page.js';
 import type { PageRenderer } from '../../lib/page-renderer.js';
+import { textProblem } from '../../lib/text.js';
 import { iso } from '../../lib/time.js';
 import { projectExists } from '../projects/store.js';
 import { Item, ItemSummary, renderItem, renderItemSummary } from './schemas.js';
@@ -39,10 +40,11 @@ const ListItemsQuery = Type.Object(
 );
 const CreatePageBody = Type.Object(
   {
+    // One line once trimmed (checked in pageInput: a trailing newline is trimmed, not refused).
     title: Type.String({
       minLength: 1,
       maxLength: MAX_PAGE_TITLE_LENGTH,
-      description: `The page title: 1 to ${MAX_PAGE_TITLE_LENGTH} characters, not blank; surrounding spaces are trimmed.`,
+      description: `The page title: one line of 1 to ${MAX_PAGE_TITLE_LENGTH} characters, not blank; surrounding spaces are trimmed.`,
     }),
     markdown: Type.Optional(Type.String({ description: 'The page as Markdown (GitHub-flavoured). Send this or html, not both.' })),
     html: Type.Optional(Type.String({ description: 'The page as HTML. Send this or markdown, not both.' })),
@@ -69,6 +71,8 @@ function pageInput(body: CreatePage): { title: string; source: PageSource; field
   }
   const title = body.title.trim();
   if (title === '') throw new ApiError('invalid_field', 'The field title must not be blank.', { param: 'title' });
+  const problem = textProblem(title, 'single-line');
+  if (problem !== null) throw new ApiError('invalid_field', `The field title ${problem}.`, { param: 'title' });
   return body.markdown !== undefined
     ? { title, source: { markdown: body.markdown }, field: 'markdown' }
     : { title, source: { html: body.html! }, field: 'html' };

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../http/app.js';
 import { notFound } from '../../http/errors.js';
 import { pageRequest, toPage } from '../../http/pagination.js';
-import { meta, v1Responses } from '../../http/route.js';
+import { meta, optionalBody, v1Responses } from '../../http/route.js';
 import { DateTime, ListEnvelope, ListQuery, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
 import { idempotent } from '../../idempotency/index.js';
 import { RUN_STATUSES, RUN_TRIGGERS, STEP_STATUSES } from '../../engine/run-status.js';
@@ -51,9 +51,11 @@ export const RunDetail = Type.Object(
 );
 
 const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
-const StartBody = Type.Object({}, { additionalProperties: false, description: 'Empty, or {}: the body takes no inputs in v1.' });
+// No body at all is the usual request: the document says the body is optional (route.ts).
+const StartBody = optionalBody(Type.Object({}, { additionalProperties: false, description: 'Empty, or {}: the body takes no inputs in v1.' }));
+// Required: a request without it is 400 missing_idempotency_key (src/http/validation.ts).
 const StartHeaders = Type.Object({
-  'idempotency-key': Type.Optional(Type.String({ description: 'Required: 8 to 64 printable characters without spaces.' })),
+  'idempotency-key': Type.String({ description: '8 to 64 printable characters without spaces; a UUID is suitable.' }),
 });
 const ListRunsQuery = Type.Object(ListQuery, { additionalProperties: false });
 
