@@ -63,6 +63,8 @@ export class PostgresDb implements Db {
           // gives up a little later and the pool discards that connection.
           query_timeout: timeoutMs + 1_000,
           connectionTimeoutMillis: timeoutMs,
+          // One connection is kept open: opening one can take longer than its callers wait.
+          min: 1,
         }
       : {};
     this.pool = new pg.Pool({ connectionString, max, types, options: SESSION_OPTIONS, ...bounds });
@@ -71,7 +73,9 @@ export class PostgresDb implements Db {
   }
 
   boundedPool(opts: { max: number; timeoutMs: number }): PostgresDb {
-    return new PostgresDb(this.connectionString, opts.max, opts.timeoutMs);
+    const db = new PostgresDb(this.connectionString, opts.max, opts.timeoutMs);
+    db.pool.query('select 1').catch(() => {}); // opens the kept connection now, not on the first request
+    return db;
   }
 
   async query<T>(sql: string, params?: readonly unknown[]): Promise<T[]> {

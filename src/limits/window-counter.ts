@@ -91,13 +91,17 @@ export class PostgresCounter implements WindowCounter {
 
 /** Shared through Redis: INCR on a per-window key that expires after the window. */
 export class RedisCounter implements WindowCounter {
+  private lastError = '';
+
   constructor(
     private readonly redis: Redis,
     private readonly now: () => number = Date.now,
   ) {
     // A connection error surfaces as the commands it fails (FallbackCounter answers and logs
     // those); without a listener ioredis prints "Unhandled error event" on every reconnect attempt.
-    redis.on('error', () => {});
+    redis.on('error', (err: Error) => {
+      this.lastError = err.message;
+    });
   }
 
   /**
@@ -118,6 +122,8 @@ export class RedisCounter implements WindowCounter {
   }
 
   async hit(key: string): Promise<Hit> {
+    // Refused at once while disconnected (as ioredis would, without its offline queue), saying why.
+    if (this.redis.status !== 'ready') throw new Error(`Redis is not connected (${this.lastError || this.redis.status})`);
     const { start, resetMs } = windowOf(this.now());
     const k = `switchboard:rl:${key}:${start}`;
     const res = await this.redis.multi().incr(k).pexpire(k, WINDOW_MS + 5_000).exec();
