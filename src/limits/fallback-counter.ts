@@ -118,7 +118,7 @@ export class FallbackCounter implements WindowCounter {
     const q = this.queue;
     while (this.head < q.length && q[this.head].done) this.head++;
     if (this.head === q.length) {
-      this.queue = [];
+      q.length = 0;
       this.head = 0;
     } else if (this.head > 1024 && this.head * 2 > q.length) {
       this.queue = q.slice(this.head);
