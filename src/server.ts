@@ -19,7 +19,7 @@ const SECRET_REFRESH_MS = 60_000;
 const IDEMPOTENCY_REAP_MS = 10 * 60_000;
 
 /** A shared store that has not answered for this long is treated as stalled (connection dropped, statement cancelled). */
-export function storeStallMs(config: Config): number {
+function storeStallMs(config: Config): number {
   return Math.max(1_000, 10 * config.rateLimitTimeoutMs);
 }
 
