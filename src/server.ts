@@ -8,6 +8,7 @@ import type { Db } from './db/db.js';
 import { buildApp, type App, type AppDeps } from './http/app.js';
 import { CursorCodec } from './http/cursor.js';
 import type { Retirement } from './http/retirements.js';
+import { FallbackCounter, type CounterLog } from './limits/fallback-counter.js';
 import { MemoryCounter, PostgresCounter, RedisCounter, type WindowCounter } from './limits/window-counter.js';
 import { deleteExpiredKeys } from './idempotency/store.js';
 import { loadSecrets } from './secrets/store.js';
@@ -17,12 +18,46 @@ export const CURSOR_SECRET = 'cursor';
 const SECRET_REFRESH_MS = 60_000;
 const IDEMPOTENCY_REAP_MS = 10 * 60_000;
 
-export function makeCounters(config: Config, db: Db): { requests: WindowCounter; failedAuth: WindowCounter } {
+/** A shared store that has not answered for this long is treated as stalled (connection dropped, statement cancelled). */
+function storeStallMs(config: Config): number {
+  return Math.max(1_000, 10 * config.rateLimitTimeoutMs);
+}
+
+/**
+ * The rate-limit counter. A shared store (Redis, PostgreSQL) is wrapped in a FallbackCounter: when
+ * it fails or does not answer within rateLimitTimeoutMs, each process counts on its own.
+ */
+export async function makeCounters(
+  config: Config,
+  db: Db,
+  log: CounterLog,
+): Promise<{ requests: WindowCounter; failedAuth: WindowCounter }> {
+  const stallMs = storeStallMs(config);
   let c: WindowCounter;
   if (config.rateLimitStore === 'redis') {
-    c = new RedisCounter(new Redis(config.redisUrl!, { maxRetriesPerRequest: 2 }));
+    const redis = new Redis(config.redisUrl!, {
+      // Fail fast while disconnected (the fallback answers) instead of queueing commands until
+      // Redis returns; commands cut off by a dropped connection fail at once and are not re-sent.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      autoResendUnfulfilledCommands: false,
+      // A server that accepts connections but does not answer: the connection is dropped and
+      // re-opened (ioredis keeps reconnecting, at most 2 s apart), so it recovers on its own.
+      connectTimeout: stallMs,
+      socketTimeout: stallMs,
+    });
+    const counter = new RedisCounter(redis);
+    await counter.connected(stallMs); // a Redis that is down at start: the fallback from the first request
+    c = new FallbackCounter(counter, { store: 'redis', timeoutMs: config.rateLimitTimeoutMs, log });
   } else if (config.rateLimitStore === 'postgres') {
-    c = new PostgresCounter(db);
+    // On PostgreSQL the counter has a small pool of its own whose statements the server cancels:
+    // a locked or slow counter row holds none of the API's connections.
+    const own = db.boundedPool?.({ max: 4, timeoutMs: stallMs }) ?? null;
+    c = new FallbackCounter(new PostgresCounter(own ?? db, Date.now, own), {
+      store: 'postgres',
+      timeoutMs: config.rateLimitTimeoutMs,
+      log,
+    });
   } else {
     c = new MemoryCounter();
   }
@@ -59,13 +94,26 @@ function readTls(tls: { certFile: string; keyFile: string }): { cert: Buffer; ke
 
 /** Builds the app over an open, migrated store. Closing the app releases its counters, not the store. */
 export async function createApp(config: Config, db: Db, opts: StartOptions = {}): Promise<App> {
-  const counters = makeCounters(config, db);
-  const cursors = new CursorCodec(await loadSecrets(db, CURSOR_SECRET));
-  const https = config.tls ? readTls(config.tls) : null;
+  // The counters exist before the app (and its logger) does; they log only once requests arrive.
+  let logTo: App | null = null;
+  const counters = await makeCounters(config, db, {
+    warn: (obj, msg) => logTo?.log.warn(obj, msg),
+    info: (obj, msg) => logTo?.log.info(obj, msg),
+  });
+  let cursors: CursorCodec;
+  let https: { cert: Buffer; key: Buffer } | null;
+  try {
+    cursors = new CursorCodec(await loadSecrets(db, CURSOR_SECRET));
+    https = config.tls ? readTls(config.tls) : null;
+  } catch (err) {
+    await counters.requests.close(); // its Redis connection or pool would keep the process alive
+    throw err;
+  }
   const onClose: (() => void | Promise<void>)[] = [];
   const pages = new WorkerPageRenderer();
   onClose.push(() => pages.close());
   const app = await buildApp({ config, db, counters, cursors, pages, logger: opts.logger, retirements: opts.retirements, https, onClose });
+  logTo = app;
   // A rotated cursor secret (switchboard cursor-secret rotate, from any process) reaches this
   // process within a minute; until then it signs with the previous secret, which stays valid.
   const refresh = setInterval(() => {

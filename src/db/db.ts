@@ -37,6 +37,14 @@ export interface Db extends Queryable {
    */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+  /**
+   * A small pool of its own for one short statement that must never wait long (the shared
+   * rate-limit counter): the server cancels a statement running past timeoutMs, and neither a
+   * connection nor an answer is awaited much longer, so a locked row or a stalled server holds
+   * none of the main pool's connections and none of its own for long. Absent on PGlite (one
+   * process, no pool, nothing to hold).
+   */
+  boundedPool?(opts: { max: number; timeoutMs: number }): Queryable & { close(): Promise<void> };
 }
 
 /** Advisory lock keys used across the code base, declared once. */

@@ -53,10 +53,29 @@ export class PostgresDb implements Db {
   constructor(
     private readonly connectionString: string,
     max = 10,
+    /** Bounds for a boundedPool: statement_timeout on the server, and client-side waits. */
+    timeoutMs?: number,
   ) {
-    this.pool = new pg.Pool({ connectionString, max, types, options: SESSION_OPTIONS });
+    const bounds = timeoutMs
+      ? {
+          statement_timeout: timeoutMs,
+          // A server that stops answering altogether (statement_timeout cannot fire): the client
+          // gives up a little later and the pool discards that connection.
+          query_timeout: timeoutMs + 1_000,
+          connectionTimeoutMillis: timeoutMs,
+          // One connection is kept open: opening one can take longer than its callers wait.
+          min: 1,
+        }
+      : {};
+    this.pool = new pg.Pool({ connectionString, max, types, options: SESSION_OPTIONS, ...bounds });
     // An idle client that errors (server restart) must not crash the process; the pool drops it.
     this.pool.on('error', () => {});
+  }
+
+  boundedPool(opts: { max: number; timeoutMs: number }): PostgresDb {
+    const db = new PostgresDb(this.connectionString, opts.max, opts.timeoutMs);
+    db.pool.query('select 1').catch(() => {}); // opens the kept connection now, not on the first request
+    return db;
   }
 
   async query<T>(sql: string, params?: readonly unknown[]): Promise<T[]> {

@@ -29,7 +29,10 @@ export function registerOpsRoutes(app: FastifyInstance, deps: AppDeps): void {
         .code(503)
         .send({ status: 'unavailable', store: deps.db.kind, schema_version: schema, reason: `schema ${schema} is older than ${expected}` });
     }
-    return { status: 'ready', store: deps.db.kind, schema_version: schema, providers };
+    // A shared rate-limit store that is not answering leaves the process ready: requests are
+    // limited by each process's own count meanwhile ("degraded"), never refused for it.
+    const rateLimits = deps.counters.requests.health?.() ?? 'ok';
+    return { status: 'ready', store: deps.db.kind, schema_version: schema, rate_limits: rateLimits, providers };
   });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -15,6 +15,8 @@ export interface Hit {
 export interface WindowCounter {
   hit(key: string): Promise<Hit>;
   close(): Promise<void>;
+  /** 'degraded' while a shared store is not answering and counts are this process's own (FallbackCounter). */
+  health?(): 'ok' | 'degraded';
 }
 
 export function windowOf(now: number): { start: number; resetMs: number } {
@@ -30,6 +32,11 @@ export class MemoryCounter implements WindowCounter {
   constructor(private readonly now: () => number = Date.now) {}
 
   async hit(key: string): Promise<Hit> {
+    return this.count(key);
+  }
+
+  /** hit(), without a promise (FallbackCounter counts every hit here too, on the hot path). */
+  count(key: string): Hit {
     const t = this.now();
     const { start, resetMs } = windowOf(t);
     if (start !== this.lastSweep) this.sweep(start);
@@ -50,11 +57,15 @@ export class MemoryCounter implements WindowCounter {
   async close(): Promise<void> {}
 }
 
-/** Shared by every process on one PostgreSQL: one atomic upsert per hit on an UNLOGGED table. */
+/**
+ * Shared by every process on one PostgreSQL: one atomic upsert per hit on an UNLOGGED table.
+ * `owned` is a pool of its own (Db.boundedPool) that close() releases.
+ */
 export class PostgresCounter implements WindowCounter {
   constructor(
     private readonly db: Queryable,
     private readonly now: () => number = Date.now,
+    private readonly owned: { close(): Promise<void> } | null = null,
   ) {}
 
   async hit(key: string): Promise<Hit> {
@@ -73,17 +84,46 @@ export class PostgresCounter implements WindowCounter {
     return { count: rows[0].count, resetMs };
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    await this.owned?.close();
+  }
 }
 
 /** Shared through Redis: INCR on a per-window key that expires after the window. */
 export class RedisCounter implements WindowCounter {
+  private lastError = '';
+
   constructor(
     private readonly redis: Redis,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    // A connection error surfaces as the commands it fails (FallbackCounter answers and logs
+    // those); without a listener ioredis prints "Unhandled error event" on every reconnect attempt.
+    redis.on('error', (err: Error) => {
+      this.lastError = err.message;
+    });
+  }
+
+  /**
+   * Waits (at most ms) for the first connection: commands are refused while disconnected, so
+   * without this the first requests after a start would be counted as a store failure.
+   */
+  async connected(ms: number): Promise<void> {
+    if (this.redis.status === 'ready') return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.redis.off('ready', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.redis.once('ready', done);
+    });
+  }
 
   async hit(key: string): Promise<Hit> {
+    // Refused at once while disconnected (as ioredis would, without its offline queue), saying why.
+    if (this.redis.status !== 'ready') throw new Error(`Redis is not connected (${this.lastError || this.redis.status})`);
     const { start, resetMs } = windowOf(this.now());
     const k = `switchboard:rl:${key}:${start}`;
     const res = await this.redis.multi().incr(k).pexpire(k, WINDOW_MS + 5_000).exec();

@@ -28,6 +28,7 @@ describe('/healthz and /readyz', () => {
       status: 'ready',
       store: t.db.kind,
       schema_version: latestVersion(),
+      rate_limits: 'ok',
       // The test app runs on the development providers, and /readyz says so.
       providers: {
         llm: { provider: 'local', development: true },

@@ -59,7 +59,14 @@ function expectOneCount(res: { statuses: number[]; remaining: (string | null)[] 
 
 describe('one rate-limit count shared by several processes', () => {
   it.runIf(onPostgres())('two serve processes on one PostgreSQL database', async () => {
-    const env = { DATABASE_URL: t.url!, SWITCHBOARD_RATE_LIMIT_STORE: 'postgres', SWITCHBOARD_AUTO_MIGRATE: 'false' };
+    // A generous store timeout: on a loaded machine a slow answer must not be taken for a failed
+    // store (which would count per process; test/http/rate-limit-store-down.test.ts covers that).
+    const env = {
+      DATABASE_URL: t.url!,
+      SWITCHBOARD_RATE_LIMIT_STORE: 'postgres',
+      SWITCHBOARD_AUTO_MIGRATE: 'false',
+      SWITCHBOARD_RATE_LIMIT_TIMEOUT_MS: '10000',
+    };
     const servers: ServerProcess[] = await Promise.all([startServer(env), startServer(env)]);
     try {
       const res = await hammer(async (i) => {
@@ -77,6 +84,7 @@ describe('one rate-limit count shared by several processes', () => {
     const config = configWith({
       rateLimitStore: store,
       redisUrl: store === 'redis' ? 'redis://127.0.0.1:6379' : null,
+      rateLimitTimeoutMs: 10_000, // as above: slow is not failed here
     });
     return Promise.all([createApp(config, t.db), createApp(config, t.db)]);
   }
