@@ -2,6 +2,8 @@
 // read: request id → early access → authentication → per-account early access → routing (the
 // not-found handler answers 404/405) → account state → scope → per-key rate limit.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { accountRefusal, type AccountRefusal } from '../accounts/activity.js';
+import type { AccountState, Subscription } from '../accounts/store.js';
 import type { Config } from '../config.js';
 import { limitsFor } from '../limits/tiers.js';
 import type { WindowCounter } from '../limits/window-counter.js';
@@ -47,6 +49,21 @@ function isV1(request: FastifyRequest): boolean {
   return path === '/v1' || path.startsWith('/v1/');
 }
 
+const ACCOUNT_REFUSAL_MESSAGES: Record<AccountRefusal, string> = {
+  account_suspended: 'The account is suspended.',
+  account_closed: 'The account is closed.',
+  subscription_inactive: 'The plan has lapsed or ended: the account is read-only.',
+};
+
+/**
+ * The 403 an account's state gives a request (null = allowed): the API's rule, which the routes
+ * outside /v1 that act for an account (webhook triggers) answer with too.
+ */
+export function accountStateError(state: AccountState, subscription: Subscription, write: boolean): ApiError | null {
+  const code = accountRefusal(state, subscription, write);
+  return code ? new ApiError(code, ACCOUNT_REFUSAL_MESSAGES[code]) : null;
+}
+
 export function installPipeline(app: FastifyInstance, deps: PipelineDeps): void {
   const retire = retirementHeaders(deps.retirements);
 
@@ -64,11 +81,8 @@ export function installPipeline(app: FastifyInstance, deps: PipelineDeps): void 
     const meta = request.routeOptions.config?.meta;
     if (!meta) throw new Error(`route ${request.routeOptions.url} declares no scope`);
 
-    if (auth.state === 'suspended') throw new ApiError('account_suspended', 'The account is suspended.');
-    if (auth.state === 'closed') throw new ApiError('account_closed', 'The account is closed.');
-    if (meta.write && auth.subscription !== 'active') {
-      throw new ApiError('subscription_inactive', 'The plan has lapsed or ended: the account is read-only.');
-    }
+    const refused = accountStateError(auth.state, auth.subscription, meta.write);
+    if (refused) throw refused;
     if (!auth.scopes.has(meta.scope)) {
       throw new ApiError('insufficient_scope', `This key lacks the ${meta.scope} scope.`);
     }
