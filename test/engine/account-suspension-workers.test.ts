@@ -256,7 +256,7 @@ describe('suspending, resuming and closing a busy account with two workers', () 
     await enrollAll(slow, 'slow', 10);
     await until('the slow runs to wait', async () => (await count(`select count(*) from automation_runs where automation_id = $1 and status = 'waiting'`, [slow])) === 10, 60_000);
     // Digest runs mid-fetch when the account closes.
-    await queueWorkflowRuns(digest, 10);
+    await queueWorkflowRuns(digest, 40);
     await until('digest runs to be under way', async () => (await count(`select count(*) from workflow_runs where workflow_id = $1 and status = 'running'`, [digest])) > 0, 30_000);
     const closeOut = await account('--state', 'closed');
     const t2 = await dbNow();

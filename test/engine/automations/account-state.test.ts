@@ -3,7 +3,7 @@
 // (email.send, sms.send, notify.team) and charges (sms.send, ai.write) wait, and happen once the
 // account is active again; a run caught mid-step is held, not failed; a closed account's run
 // stops with "Account closed" and is billed nothing.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { accountCommand } from '../../../src/cli/account.js';
 import { ACCOUNT_CLOSED_REASON } from '../../../src/accounts/activity.js';
 import { configWith, loadConfig } from '../../../src/config.js';
@@ -16,6 +16,11 @@ import { engineTestFile, enroll, insertAutomation, insertContact, outbox, runRow
 
 const file = engineTestFile();
 const { engines } = file;
+// After engineTestFile's own afterEach (engines stopped): a failed test leaves nothing behind.
+afterEach(async () => {
+  await file.t.db.query(`update automation_runs set status = 'stopped', finished_at = now(), lease_owner = null where status in ('running', 'waiting')`);
+  await file.t.db.query(`update accounts set state = 'active', subscription = 'active'`);
+});
 
 async function set(accountId: string, ...args: string[]): Promise<void> {
   const r = await accountCommand(file.t.db, ['set', '--account', accountId, ...args]);
@@ -75,7 +80,6 @@ describe('a held account: automation runs', () => {
     expect(await claimAutomationRuns(t.db, 'test-owner', 5_000, 10)).toEqual([]);
     await set(w.acme, '--state', 'active', '--subscription', 'active');
     expect((await claimAutomationRuns(t.db, 'test-owner', 5_000, 10)).map((r) => r.id).sort()).toEqual(ours.sort());
-    await t.db.query(`update automation_runs set status = 'stopped', finished_at = now() where status in ('running', 'waiting')`);
   });
 
   it('a suspended account sends nothing (email, SMS, team note) and is billed nothing; all of it happens once active', async () => {
@@ -152,6 +156,5 @@ describe('a held account: automation runs', () => {
     expect(await ledger(run)).toEqual([]);
     expect(await outbox(t.db, run)).toEqual([]);
     expect(await credit(w.acme)).toBe(before);
-    await t.db.query(`update accounts set state = 'active' where id = $1`, [w.acme]);
   });
 });
