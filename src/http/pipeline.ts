@@ -2,7 +2,7 @@
 // read: request id → early access → authentication → per-account early access → routing (the
 // not-found handler answers 404/405) → account state → scope → per-key rate limit.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { accountRefusal, type AccountRefusal } from '../accounts/activity.js';
+import { accountRefusal } from '../accounts/activity.js';
 import type { AccountState, Subscription } from '../accounts/store.js';
 import type { Config } from '../config.js';
 import { limitsFor } from '../limits/tiers.js';
@@ -49,19 +49,22 @@ function isV1(request: FastifyRequest): boolean {
   return path === '/v1' || path.startsWith('/v1/');
 }
 
-const ACCOUNT_REFUSAL_MESSAGES: Record<AccountRefusal, string> = {
-  account_suspended: 'The account is suspended.',
-  account_closed: 'The account is closed.',
-  subscription_inactive: 'The plan has lapsed or ended: the account is read-only.',
-};
-
 /**
  * The 403 an account's state gives a request (null = allowed): the API's rule, which the routes
- * outside /v1 that act for an account (webhook triggers) answer with too.
+ * outside /v1 that act for an account (webhook triggers) answer with too. The codes are written
+ * out (not looked up) so the catalogue test finds each one raised.
  */
 export function accountStateError(state: AccountState, subscription: Subscription, write: boolean): ApiError | null {
-  const code = accountRefusal(state, subscription, write);
-  return code ? new ApiError(code, ACCOUNT_REFUSAL_MESSAGES[code]) : null;
+  switch (accountRefusal(state, subscription, write)) {
+    case 'account_suspended':
+      return new ApiError('account_suspended', 'The account is suspended.');
+    case 'account_closed':
+      return new ApiError('account_closed', 'The account is closed.');
+    case 'subscription_inactive':
+      return new ApiError('subscription_inactive', 'The plan has lapsed or ended: the account is read-only.');
+    case null:
+      return null;
+  }
 }
 
 export function installPipeline(app: FastifyInstance, deps: PipelineDeps): void {
