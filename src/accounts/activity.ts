@@ -26,5 +26,29 @@ export function accountMayWorkSql(alias: string): string {
   return `(${alias}.state = 'active' and ${alias}.subscription = 'active')`;
 }
 
+/** SQL condition, over an `accounts` row aliased `alias`, that the account is closed. */
+export function accountClosedSql(alias: string): string {
+  return `(${alias}.state = 'closed')`;
+}
+
 /** The reason recorded on work ended because its account was closed. */
 export const ACCOUNT_CLOSED_REASON = 'Account closed';
+/** A workflow run ended because its account was closed (runs carry a summary, not an error). */
+export const ACCOUNT_CLOSED_SUMMARY = 'Cancelled: account closed';
+/** An outbox message ended because its account was closed. */
+export const ACCOUNT_CLOSED_MESSAGE_ERROR = 'account closed';
+
+/** The refusals an account's state gives a request; the HTTP layer turns each into its 403. */
+export type AccountRefusal = 'account_suspended' | 'account_closed' | 'subscription_inactive';
+
+/**
+ * The API's rule (src/http/pipeline.ts), shared with the routes outside /v1 (webhooks): a
+ * suspended or closed account is refused everything; a lapsed or ended subscription is refused
+ * writes (reads stay open, the account is read-only). null = allowed.
+ */
+export function accountRefusal(state: AccountState, subscription: Subscription, write: boolean): AccountRefusal | null {
+  if (state === 'suspended') return 'account_suspended';
+  if (state === 'closed') return 'account_closed';
+  if (write && subscription !== 'active') return 'subscription_inactive';
+  return null;
+}

@@ -1,7 +1,20 @@
-// Accounts: SQL for the operator commands (`switchboard account show|set`). The request
-// pipeline reads accounts through the key lookup in keys/store.ts, not through this module.
-import type { Queryable } from '../db/db.js';
+// Accounts: SQL for the operator commands (`switchboard account show|set`), the account-state
+// reads of background work, and the closing sweep (src/accounts/activity.ts says what each state
+// lets an account's work do). The request pipeline reads accounts through the key lookup in
+// keys/store.ts, not through this module.
+import type { Db, Queryable } from '../db/db.js';
+import { accountsWithActiveRows } from '../db/fair-claim.js';
+import { RUNS_CHANNEL } from '../api/runs/store.js';
+import { OUTBOX_CHANNEL } from '../delivery/store.js';
 import type { Tier } from '../limits/tiers.js';
+import {
+  ACCOUNT_CLOSED_MESSAGE_ERROR,
+  ACCOUNT_CLOSED_REASON,
+  ACCOUNT_CLOSED_SUMMARY,
+  accountActivity,
+  accountClosedSql,
+  type AccountActivity,
+} from './activity.js';
 
 export const ACCOUNT_STATES = ['active', 'suspended', 'closed'] as const;
 export const SUBSCRIPTIONS = ['active', 'lapsed', 'ended'] as const;
@@ -71,6 +84,143 @@ export async function updateAccount(db: Queryable, accountId: string, changes: A
     params,
   );
   return rows[0] ? normalise(rows[0]) : null;
+}
+
+export interface AccountStateRow {
+  state: AccountState;
+  subscription: Subscription;
+}
+
+/** The account's state and subscription as committed now; null when there is no such account. */
+export async function readAccountState(db: Queryable, accountId: string): Promise<AccountStateRow | null> {
+  const rows = await db.query<AccountStateRow>(`select state, subscription from accounts where id = $1`, [accountId]);
+  return rows[0] ?? null;
+}
+
+/**
+ * The state read under a share lock, inside a transaction that acts for the account (a webhook):
+ * a state change waits for that transaction, and so cannot slip in between this check and its
+ * writes.
+ */
+export async function lockAccountState(tx: Queryable, accountId: string): Promise<AccountStateRow | null> {
+  const rows = await tx.query<AccountStateRow>(`select state, subscription from accounts where id = $1 for share`, [accountId]);
+  return rows[0] ?? null;
+}
+
+/** What the account's state lets its background work do now (an account that is gone: closed). */
+export async function readAccountActivity(db: Queryable, accountId: string): Promise<AccountActivity> {
+  const a = await readAccountState(db, accountId);
+  return a ? accountActivity(a.state, a.subscription) : 'closed';
+}
+
+/**
+ * `account set`: the changes, and when they close the account, the closing sweep in the same
+ * transaction. The sweep comes first and the account row last: a step transaction locks its run
+ * and then the account row (a charge), so taking them in that order too never deadlocks with one.
+ * Work added between the sweep and the commit (a run started that instant) is ended by the
+ * engine's sweep within a poll. Any change of state or subscription wakes the workers, so work
+ * held for the account resumes at once when it is active again.
+ */
+export async function setAccount(db: Db, accountId: string, changes: AccountChanges): Promise<{ account: AccountRow | null; ended: EndedWork | null }> {
+  return db.transaction(async (tx) => {
+    const ended = changes.state === 'closed' ? await endAccountWork(tx, accountId) : null;
+    const account = await updateAccount(tx, accountId, changes);
+    if (account && (changes.state !== undefined || changes.subscription !== undefined)) {
+      await tx.query(`select pg_notify($1, ''), pg_notify($2, '')`, [RUNS_CHANNEL, OUTBOX_CHANNEL]);
+    }
+    return { account, ended: account ? ended : null };
+  });
+}
+
+export interface EndedWork {
+  workflowRuns: number;
+  automationRuns: number;
+  messages: number;
+}
+
+/**
+ * The closing sweep for one account: its non-final workflow runs end `cancelled` (summary
+ * "Cancelled: account closed"; an open step fails with "Account closed"), its active automation
+ * runs end `stopped` (error "Account closed"; an open step is skipped with it), and its queued
+ * messages end `failed` ("account closed"). A worker holding one of these runs finds its fence
+ * gone at its next write and stops. Call inside a transaction; it does not look at the state.
+ */
+export async function endAccountWork(tx: Queryable, accountId: string): Promise<EndedWork> {
+  const [w] = await tx.query<{ n: number }>(
+    `with ended as (
+       update workflow_runs
+          set status = 'cancelled', summary = $2, finished_at = now(), awaiting_since = null,
+              lease_owner = null, lease_expires_at = null
+        where account_id = $1 and status in ('queued', 'running', 'awaiting_approval')
+        returning id
+     ), steps as (
+       update workflow_run_steps s
+          set status = 'failed', error = $3, finished_at = now(),
+              ms = case when s.started_at is null then s.ms
+                        else greatest(s.ms, (extract(epoch from now() - s.started_at) * 1000)::int) end
+         from ended e
+        where s.account_id = $1 and s.run_id = e.id and s.status in ('running', 'awaiting')
+        returning 1
+     )
+     select (select count(*) from ended)::int as n`,
+    [accountId, ACCOUNT_CLOSED_SUMMARY, ACCOUNT_CLOSED_REASON],
+  );
+  const [a] = await tx.query<{ n: number }>(
+    `with ended as (
+       update automation_runs
+          set status = 'stopped', error = $2, finished_at = now(), next_at = null,
+              lease_owner = null, lease_expires_at = null
+        where account_id = $1 and status in ('running', 'waiting')
+        returning id
+     ), steps as (
+       update automation_run_steps s
+          set status = 'skipped', error = $2, finished_at = now(),
+              ms = greatest(0, (extract(epoch from now() - coalesce(s.started_at, now())) * 1000)::int)
+         from ended e
+        where s.account_id = $1 and s.run_id = e.id and s.status in ('running', 'waiting')
+        returning 1
+     )
+     select (select count(*) from ended)::int as n`,
+    [accountId, ACCOUNT_CLOSED_REASON],
+  );
+  const m = await tx.query(`update outbox set status = 'failed', error = $2 where account_id = $1 and status = 'queued' returning 1`, [
+    accountId,
+    ACCOUNT_CLOSED_MESSAGE_ERROR,
+  ]);
+  return { workflowRuns: Number(w.n), automationRuns: Number(a.n), messages: m.length };
+}
+
+/**
+ * The engine's sweep: closed accounts that still have queued or running work (the state set
+ * directly in the database, by another process, or a run started while the account closed). It
+ * finds them the way the claim finds accounts (one index probe per account with active runs), so
+ * it costs about what an empty claim does.
+ */
+export async function closedAccountsWithWork(db: Queryable): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(
+    `with recursive wa as (
+       ${accountsWithActiveRows('workflow_runs', "('queued', 'running')", 'wa')}
+     ), aa as (
+       ${accountsWithActiveRows('automation_runs', "('running', 'waiting')", 'aa')}
+     )
+     select ac.id from accounts ac
+      where ${accountClosedSql('ac')}
+        and ac.id in (select account_id from wa where account_id is not null
+                      union select account_id from aa where account_id is not null)`,
+  );
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Ends a closed account's work (the closing sweep) if the account is closed as committed now;
+ * null when it is not closed. One transaction; for the engine, which finds such work by itself.
+ */
+export async function endClosedAccountWork(db: Db, accountId: string): Promise<EndedWork | null> {
+  return db.transaction(async (tx) => {
+    const a = await readAccountState(tx, accountId);
+    if (a && a.state !== 'closed') return null;
+    return endAccountWork(tx, accountId);
+  });
 }
 
 // bigint columns come back as numbers from both adapters, but a string would slip through JSON

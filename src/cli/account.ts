@@ -1,7 +1,7 @@
 // `switchboard account show|set`: an account's tier, state, subscription, credit, API switch and
 // its "by contract" limit overrides (null = the tier's limit).
 import type { Db } from '../db/db.js';
-import { ACCOUNT_STATES, SUBSCRIPTIONS, getAccount, updateAccount, type AccountChanges, type AccountRow } from '../accounts/store.js';
+import { ACCOUNT_STATES, SUBSCRIPTIONS, getAccount, setAccount, type AccountChanges, type AccountRow } from '../accounts/store.js';
 import { TIERS, limitsFor, type Tier } from '../limits/tiers.js';
 import { boolArg, choiceArg, intArg, parseCommandArgs, show, uuidArg } from './args.js';
 import { diskContext, execute, type OperatorCommand } from './command.js';
@@ -13,6 +13,9 @@ export const ACCOUNT_USAGE = `Usage:
       [--subscription active|lapsed|ended] [--credit MICROS] [--api-open true|false]
       [--requests-per-minute N|default] [--run-starts-per-minute N|default] [--concurrent-runs N|default]
 
+  Suspended, or a lapsed or ended subscription: the account's background work is held until it is
+  active again. Closed: its runs end (workflow runs cancelled, automation runs stopped) and its
+  queued messages fail, at once.
   Limit overrides are "by contract" limits meant for the enterprise tier; "default" returns to the tier's limit.`;
 
 const TIER_NAMES = Object.keys(TIERS) as Tier[];
@@ -108,7 +111,8 @@ async function run(db: Db, a: AccountArgs): Promise<CommandResult> {
     if (!acct) throw new CommandError(`no account ${a.accountId}`);
     return done(a.json ? json(asJson(acct)) : asText(acct));
   }
-  const acct = await updateAccount(db, a.accountId, a.changes);
+  // Closing also ends the account's work, in the same transaction (src/accounts/store.ts).
+  const { account: acct, ended } = await setAccount(db, a.accountId, a.changes);
   if (!acct) throw new CommandError(`no account ${a.accountId}`);
   const hasOverride = acct.requests_per_minute !== null || acct.run_starts_per_minute !== null || acct.concurrent_runs !== null;
   // Overrides are contract terms of the enterprise tier; other tiers may carry them (a migration
@@ -117,7 +121,10 @@ async function run(db: Db, a: AccountArgs): Promise<CommandResult> {
     hasOverride && acct.tier !== 'enterprise'
       ? `note: limit overrides are "by contract" limits meant for the enterprise tier; account ${acct.id} is on the ${acct.tier} tier (applied anyway)`
       : '';
-  return done(`updated account ${acct.id}: ${describe(a.changes)}\n` + asText(acct), note);
+  const closed = ended
+    ? `\nclosed: ${ended.workflowRuns} workflow runs cancelled, ${ended.automationRuns} automation runs stopped, ${ended.messages} queued messages failed`
+    : '';
+  return done(`updated account ${acct.id}: ${describe(a.changes)}\n` + asText(acct) + closed, note);
 }
 
 function describe(c: AccountChanges): string {

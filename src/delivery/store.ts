@@ -1,5 +1,6 @@
 // Outbox: SQL shared by the send steps (enqueue, in the step's transaction) and the sender.
 import type { Queryable } from '../db/db.js';
+import { accountMayWorkSql } from '../accounts/activity.js';
 import { uuidv7 } from '../lib/ids.js';
 import type { OutboundMessage, OutboxStatus } from './types.js';
 
@@ -87,6 +88,8 @@ export async function claimQueued(db: Queryable, limit: number, owner: string | 
               c.sms_consent as r_sms_consent,
               coalesce((pr.settings->>'sms_consent_required')::boolean, true) as r_sms_consent_required
          from outbox o
+         -- A suspended, lapsed or closed account's messages are not sent (src/accounts/activity.ts).
+         join accounts ac on ac.id = o.account_id and ${accountMayWorkSql('ac')}
          left join automation_runs r
            on o.channel in ('email', 'sms') and r.account_id = o.account_id and r.id = o.automation_run_id and not r.test
          left join contacts c on c.account_id = r.account_id and c.id = r.contact_id

@@ -22,6 +22,7 @@ import { createBilling } from './billing/index.js';
 import { claimAutomationRuns, releaseAutomationLease, type ClaimedAutomationRun } from './automations/store.js';
 import { AutomationLease } from './automations/lease.js';
 import { executeAutomationRun } from './automations/executor.js';
+import { closedAccountsWithWork, endClosedAccountWork } from '../accounts/store.js';
 
 export type { EngineLog } from './scheduler/log.js';
 
@@ -82,6 +83,8 @@ export class Engine {
   private stopping = false;
   /** Alternates which queue (workflow or automation runs) gets first pick of free slots. */
   private automationsFirst = false;
+  /** When this engine last looked for closed accounts' work (performance.now()). */
+  private lastClosedSweep = -Infinity;
 
   constructor(opts: EngineOptions) {
     const { log, owner, stopGraceMs, ...rest } = opts;
@@ -136,6 +139,7 @@ export class Engine {
   private async claimLoop(): Promise<void> {
     const { db, config, owner, log } = this.resources;
     while (!this.stopping) {
+      await this.sweepClosedAccounts();
       let claimed = 0;
       // Workflow runs and automation runs share the slots; taking turns at first pick keeps a
       // full queue of one kind from starving the other.
@@ -163,6 +167,25 @@ export class Engine {
       // when a claim finds nothing.
       if (claimed > 0 && this.inFlight.size < config.engine.concurrency) continue;
       await this.waker.wait();
+    }
+  }
+
+  /**
+   * At most once a poll interval: ends the work of accounts found closed (the closing sweep of
+   * src/accounts/store.ts), for a state changed directly in the database or by another process,
+   * or work started as the account closed. Held accounts need nothing here: the claim skips them.
+   */
+  private async sweepClosedAccounts(): Promise<void> {
+    const { db, config, log } = this.resources;
+    if (performance.now() - this.lastClosedSweep < config.engine.pollMs) return;
+    this.lastClosedSweep = performance.now();
+    try {
+      for (const accountId of await closedAccountsWithWork(db)) {
+        const ended = await endClosedAccountWork(db, accountId);
+        if (ended) log.info({ accountId, ...ended }, 'ended the work of a closed account');
+      }
+    } catch (err) {
+      log.error({ err }, 'ending closed accounts\' work failed');
     }
   }
 

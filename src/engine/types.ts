@@ -54,7 +54,13 @@ export type BlockResult =
   | { status: 'awaiting' }
   | { status: 'failed'; error: string }
   /** A spend limit stopped the block: the run ends `partial` with this reason. */
-  | { status: 'limit'; error: string };
+  | { status: 'limit'; error: string }
+  /**
+   * The account stopped being active while the block worked (its charge was refused): nothing is
+   * billed; the run is held and the block runs again when the account is active (or the run
+   * ends, if the account was closed).
+   */
+  | { status: 'held' };
 
 export interface Block {
   readonly kind: string;
@@ -90,10 +96,15 @@ export interface Providers {
 }
 
 /**
- * A refusal's reason: the balance, the key's cap, or (`ended`) the workflow run it is for is final
- * already (cancelled or stopped while the block worked): a final run's billed_micros never moves.
+ * A refusal's reason: the balance, the key's cap, (`ended`) the workflow run it is for is final
+ * already (cancelled or stopped while the block worked): a final run's billed_micros never moves,
+ * or (`account`) the account is suspended, lapsed or closed: nothing is billed to it, and the work
+ * is held (or ended, when closed), not failed.
  */
-export type ChargeResult = { ok: true } | { ok: false; reason: 'credit' | 'cap' | 'ended' };
+export type ChargeResult = { ok: true } | { ok: false; reason: 'credit' | 'cap' | 'ended' | 'account' };
+
+/** A refusal that is a spend limit (remembered by recordStop), as opposed to an ended run or account. */
+export const isLimitRefusal = (reason: string): reason is 'credit' | 'cap' => reason === 'credit' || reason === 'cap';
 
 export interface Charge {
   accountId: string;

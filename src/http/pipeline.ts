@@ -2,6 +2,8 @@
 // read: request id → early access → authentication → per-account early access → routing (the
 // not-found handler answers 404/405) → account state → scope → per-key rate limit.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { accountRefusal } from '../accounts/activity.js';
+import type { AccountState, Subscription } from '../accounts/store.js';
 import type { Config } from '../config.js';
 import { limitsFor } from '../limits/tiers.js';
 import type { WindowCounter } from '../limits/window-counter.js';
@@ -47,6 +49,24 @@ function isV1(request: FastifyRequest): boolean {
   return path === '/v1' || path.startsWith('/v1/');
 }
 
+/**
+ * The 403 an account's state gives a request (null = allowed): the API's rule, which the routes
+ * outside /v1 that act for an account (webhook triggers) answer with too. The codes are written
+ * out (not looked up) so the catalogue test finds each one raised.
+ */
+export function accountStateError(state: AccountState, subscription: Subscription, write: boolean): ApiError | null {
+  switch (accountRefusal(state, subscription, write)) {
+    case 'account_suspended':
+      return new ApiError('account_suspended', 'The account is suspended.');
+    case 'account_closed':
+      return new ApiError('account_closed', 'The account is closed.');
+    case 'subscription_inactive':
+      return new ApiError('subscription_inactive', 'The plan has lapsed or ended: the account is read-only.');
+    case null:
+      return null;
+  }
+}
+
 export function installPipeline(app: FastifyInstance, deps: PipelineDeps): void {
   const retire = retirementHeaders(deps.retirements);
 
@@ -64,11 +84,8 @@ export function installPipeline(app: FastifyInstance, deps: PipelineDeps): void 
     const meta = request.routeOptions.config?.meta;
     if (!meta) throw new Error(`route ${request.routeOptions.url} declares no scope`);
 
-    if (auth.state === 'suspended') throw new ApiError('account_suspended', 'The account is suspended.');
-    if (auth.state === 'closed') throw new ApiError('account_closed', 'The account is closed.');
-    if (meta.write && auth.subscription !== 'active') {
-      throw new ApiError('subscription_inactive', 'The plan has lapsed or ended: the account is read-only.');
-    }
+    const refused = accountStateError(auth.state, auth.subscription, meta.write);
+    if (refused) throw refused;
     if (!auth.scopes.has(meta.scope)) {
       throw new ApiError('insufficient_scope', `This key lacks the ${meta.scope} scope.`);
     }

@@ -1,13 +1,17 @@
 // Webhook triggers (outside /v1: the URL's secret is the credential, not an API key):
 // POST /hooks/automations/{secret} with {email, first_name?, last_name?, phone?} finds or creates
 // the contact and starts a run of the automation, with its Run-only-if filter applied. Bodies are
-// capped at 16 KiB and each automation takes at most 60 calls a minute.
+// capped at 16 KiB and each automation takes at most 60 calls a minute. The owning account's state
+// gets the API's answers (403 account_suspended, account_closed, subscription_inactive: a webhook
+// writes, so a lapsed plan refuses it too), before any contact is found or created.
 import { createHash } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../http/app.js';
 import { ApiError } from '../../http/errors.js';
 import { EMAIL_MAX_LENGTH } from '../../lib/email.js';
+import { accountStateError } from '../../http/pipeline.js';
+import { lockAccountState } from '../../accounts/store.js';
 import { errorResponses, Line } from '../../http/schemas.js';
 import { fireContactCreated } from '../../engine/automations/contact-created.js';
 import { startTriggeredRun } from '../../engine/automations/triggers.js';
@@ -38,7 +42,7 @@ export function registerHookRoutes(app: FastifyInstance, deps: AppDeps): void {
     '/hooks/automations/:secret',
     {
       bodyLimit: WEBHOOK_BODY_LIMIT,
-      schema: { hide: true, params: Params, body: Body, response: errorResponses([400, 404, 409, 413, 415, 422, 429]) },
+      schema: { hide: true, params: Params, body: Body, response: errorResponses([400, 403, 404, 409, 413, 415, 422, 429]) },
     },
     async (request, reply) => {
       const { secret } = request.params as Static<typeof Params>;
@@ -46,6 +50,8 @@ export function registerHookRoutes(app: FastifyInstance, deps: AppDeps): void {
       const email = checkedEmail(body.email);
       const found = await automationByWebhookHash(deps.db, webhookHash(secret));
       if (!found) throw new ApiError('route_not_found', 'No endpoint at this path.');
+      const refused = accountStateError(found.state, found.subscription, true);
+      if (refused) throw refused;
       const hit = await deps.counters.requests.hit(`wh:${found.id}`);
       if (hit.count > WEBHOOK_CALLS_PER_MINUTE) {
         const s = Math.max(1, Math.ceil(hit.resetMs / 1000));
@@ -57,6 +63,11 @@ export function registerHookRoutes(app: FastifyInstance, deps: AppDeps): void {
       // rotation is still refused.
       const hmacs = await erasureHmacs(deps.db, email.normalized);
       const outcome = await deps.db.transaction(async (tx) => {
+        // Again under the account row's share lock: a suspension committed since the check above
+        // is seen here, and one committed later waits for this transaction.
+        const account = await lockAccountState(tx, found.account_id);
+        const refusedNow = account ? accountStateError(account.state, account.subscription, true) : null;
+        if (refusedNow) throw refusedNow;
         if (await isErasedEmail(tx, found.account_id, hmacs)) {
           throw new ApiError('contact_do_not_contact', 'This address belongs to someone erased at their request; it cannot be added.', {
             param: 'email',

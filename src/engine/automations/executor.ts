@@ -11,11 +11,14 @@ import type { EngineLog } from '../scheduler/log.js';
 import type { Billing, Providers } from '../types.js';
 import type { Outputs } from './conditions.js';
 import { AutomationLease, LeaseLost } from './lease.js';
+import { AccountNotActive, assertAccountActive } from '../account-hold.js';
+import { endClosedAccountWork, readAccountActivity } from '../../accounts/store.js';
 import { STEP_KINDS, type AutomationStep, type RunInfo, type StepOutcome } from './steps.js';
 import {
   endStep,
   endWaiting,
   finishAutomationRun,
+  holdAutomationRun,
   holdWaiting,
   insertStep,
   loadAutomationRun,
@@ -71,8 +74,30 @@ export async function executeAutomationRun(res: AutomationResources, claimed: Cl
       lease.lose(err.message);
       return { status: 'lost' };
     }
+    if (err instanceof AccountNotActive) return accountNotActive(res, lease);
     throw err;
   }
+}
+
+/**
+ * The run's account stopped being active (its transaction rolled back, nothing written): closed
+ * ends all of the account's work, this run included (`stopped`, "Account closed"); otherwise the
+ * run is held: it keeps its step and status, loses its lease, and the claim skips it until the
+ * account is active again.
+ */
+async function accountNotActive(res: AutomationResources, lease: AutomationLease): Promise<AutomationOutcome> {
+  const { accountId } = lease.fence;
+  lease.stop();
+  if ((await readAccountActivity(res.db, accountId)) === 'closed' && (await endClosedAccountWork(res.db, accountId))) {
+    lease.lose('the account is closed');
+    return { status: 'stopped' };
+  }
+  if (!(await holdAutomationRun(res.db, lease.fence))) {
+    lease.lose('the lease was lost');
+    return { status: 'lost' };
+  }
+  lease.lose('the account is not active');
+  return { status: 'held' };
 }
 
 class AutomationExecution {
@@ -270,6 +295,9 @@ class AutomationExecution {
           await endStep(tx, accountId, runId, seq, 'ok', null);
           if (!(await finishAutomationRun(tx, this.lease.fence, 'succeeded', null, null))) throw new LeaseLost('the lease was lost');
           return { status: 'succeeded' as const };
+        case 'held':
+          // Rolls the step's transaction back: nothing of it (message, charge, result) is kept.
+          throw new AccountNotActive('held');
       }
     });
   }
@@ -289,13 +317,17 @@ class AutomationExecution {
     };
   }
 
-  /** One fenced transaction: renews the lease (locking the run row) before `fn`; a lost fence rolls back. */
+  /**
+   * One fenced transaction: renews the lease (locking the run row) and re-checks the account's
+   * state before `fn`; a lost fence or an account that is no longer active rolls back.
+   */
   private async fenced<T>(currentStep: string | null, fn: (tx: Queryable) => Promise<T>): Promise<T> {
     if (this.lease.lost) throw new LeaseLost(this.lease.reason ?? 'lease lost');
     return this.res.db.transaction(async (tx) => {
       if (!(await touchRun(tx, this.lease.fence, this.res.config.engine.leaseMs, currentStep))) {
         throw new LeaseLost('the lease was lost (taken over by another worker, or the run was stopped)');
       }
+      await assertAccountActive(tx, this.lease.fence.accountId);
       return fn(tx);
     });
   }

@@ -1,7 +1,8 @@
 // Schedule-triggered automations: the published version's trigger `{type: "schedule", config:
 // {cron, timezone?}}` starts one run with no contact each time it fires (its contact steps skip).
 // A schedule seen for the first time is only planned (it fires at its next occurrence, not at once);
-// occurrences missed while nothing ran are not replayed one by one.
+// occurrences missed while nothing ran are not replayed one by one. An account that is not active
+// has its due ticks skipped (the schedule moves on, no run), as workflow schedules do.
 import type { Db } from '../../db/db.js';
 import { cronProblem, nextOccurrence } from '../schedules/cron.js';
 import { claimDueAutomationSchedule, setAutomationNextAt } from './trigger-store.js';
@@ -27,9 +28,10 @@ export async function tickAutomationSchedules(db: Db, max = 100): Promise<number
         await setAutomationNextAt(tx, due.account_id, due.id, nextOccurrence(due.cron!, tz, now));
         return 'planned';
       }
-      await startTriggeredRun(tx, { accountId: due.account_id, automationId: due.id, contactId: null, startedBy: 'Schedule' });
+      const fire = due.account_may_work;
+      if (fire) await startTriggeredRun(tx, { accountId: due.account_id, automationId: due.id, contactId: null, startedBy: 'Schedule' });
       await setAutomationNextAt(tx, due.account_id, due.id, nextOccurrence(due.cron!, tz, due.schedule_next_at > now ? due.schedule_next_at : now));
-      return 'started';
+      return fire ? 'started' : 'skipped';
     });
     if (did === null) break;
     if (did === 'started') started++;

@@ -12,7 +12,7 @@ import type { Channel } from '../../delivery/types.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { LIMIT_MESSAGES, tokenMicros } from '../blocks/agent.js';
 import { estimateTokens } from '../providers/llm/local.js';
-import type { Billing, Providers } from '../types.js';
+import { isLimitRefusal, type Billing, type Providers } from '../types.js';
 import { emailSuppression, evaluateCondition, renderHtml, renderPlain, smsSuppression, templateView, waitSpec, type Outputs } from './conditions.js';
 import { waitDue, type ContactRow } from './store.js';
 
@@ -58,7 +58,9 @@ export type StepOutcome =
   | { kind: 'skipped'; error: string }
   | { kind: 'failed'; error: string }
   | { kind: 'wait'; due: Date }
-  | { kind: 'end' };
+  | { kind: 'end' }
+  /** The account is not active: the step's transaction rolls back and the run is held. */
+  | { kind: 'held' };
 
 export interface StepKind {
   prepare?(ctx: Omit<StepContext, 'contact'> & { contact: ContactRow | null }): Promise<unknown>;
@@ -135,7 +137,10 @@ const smsSend: StepKind = {
         tx,
       );
       if (!charged.ok) {
-        if (charged.reason !== 'ended') await ctx.billing.recordStop(ctx.run.accountId, ctx.run.keyId, charged.reason, tx);
+        // The account stopped being active since the step's transaction began: nothing is sent
+        // or billed, and the run is held (or stopped, if the account was closed).
+        if (charged.reason === 'account') return { kind: 'held' };
+        if (isLimitRefusal(charged.reason)) await ctx.billing.recordStop(ctx.run.accountId, ctx.run.keyId, charged.reason, tx);
         return { kind: 'failed', error: `Not sent: ${LIMIT_MESSAGES[charged.reason].replace(/^Stopped: /, '')}` };
       }
     }
@@ -283,7 +288,10 @@ const aiWrite: StepKind = {
         tx,
       );
       if (!charged.ok) {
-        if (charged.reason !== 'ended') await ctx.billing.recordStop(ctx.run.accountId, ctx.run.keyId, charged.reason, tx);
+        // The account stopped being active since the step's transaction began: nothing is sent
+        // or billed, and the run is held (or stopped, if the account was closed).
+        if (charged.reason === 'account') return { kind: 'held' };
+        if (isLimitRefusal(charged.reason)) await ctx.billing.recordStop(ctx.run.accountId, ctx.run.keyId, charged.reason, tx);
         return { kind: 'failed', error: LIMIT_MESSAGES[charged.reason] };
       }
     }

@@ -5,6 +5,7 @@
 // (`automation-runs stop`, erasure) leaves them and so breaks the fence.
 import type { Queryable } from '../../db/db.js';
 import { fairPick } from '../../db/fair-claim.js';
+import { accountMayWorkSql } from '../../accounts/activity.js';
 import { RUNS_CHANNEL } from '../../api/runs/store.js';
 
 export interface AutomationFence {
@@ -26,7 +27,7 @@ const ready = (t: string): string =>
   `${t}.status in ('running', 'waiting') and ${t}.run_at <= now()
    and (${t}.lease_expires_at is null or ${t}.lease_expires_at < now())`;
 
-const CLAIM_PICK = fairPick({ table: 'automation_runs', active: "('running', 'waiting')", ready: ready('w') });
+const CLAIM_PICK = fairPick({ table: 'automation_runs', active: "('running', 'waiting')", ready: ready('w'), accountMayWork: accountMayWorkSql('ac') });
 
 /**
  * Claims up to `limit` ready runs in one statement, round-robin across accounts (see claimRuns in
@@ -64,6 +65,15 @@ export async function renewAutomationLease(db: Queryable, f: AutomationFence, le
 /** Shutdown: free at once for another worker; clearing the owner keeps it from counting as a reclaim. */
 export async function releaseAutomationLease(db: Queryable, f: AutomationFence): Promise<boolean> {
   const rows = await db.query(`update automation_runs set lease_expires_at = now(), lease_owner = null where ${FENCE} returning 1`, fp(f));
+  return rows.length === 1;
+}
+
+/**
+ * The run's account is not active: the run keeps its status, step and run_at, loses its lease and
+ * owner (so it is no reclaim), and the claim skips it until the account is active again.
+ */
+export async function holdAutomationRun(db: Queryable, f: AutomationFence): Promise<boolean> {
+  const rows = await db.query(`update automation_runs set lease_expires_at = null, lease_owner = null where ${FENCE} returning 1`, fp(f));
   return rows.length === 1;
 }
 

@@ -1,6 +1,7 @@
 // SQL for trigger-started automation runs and automation schedules.
 import type { Queryable } from '../../db/db.js';
 import { RUNS_CHANNEL } from '../../api/runs/store.js';
+import { accountMayWorkSql } from '../../accounts/activity.js';
 
 /** The Run-only-if filter of the running version (null: no filter). */
 export async function publishedFilter(tx: Queryable, accountId: string, automationId: string, version: number): Promise<Record<string, unknown> | null> {
@@ -39,6 +40,8 @@ export interface DueAutomationSchedule {
   cron: string | null;
   timezone: string | null;
   schedule_next_at: Date | null;
+  /** The account may work (src/accounts/activity.ts): otherwise this tick is skipped. */
+  account_may_work: boolean;
 }
 
 /**
@@ -47,7 +50,8 @@ export interface DueAutomationSchedule {
  */
 export async function claimDueAutomationSchedule(tx: Queryable): Promise<DueAutomationSchedule | null> {
   const rows = await tx.query<DueAutomationSchedule>(
-    `select a.account_id, a.id, v.trigger->'config'->>'cron' as cron, v.trigger->'config'->>'timezone' as timezone, a.schedule_next_at
+    `select a.account_id, a.id, v.trigger->'config'->>'cron' as cron, v.trigger->'config'->>'timezone' as timezone, a.schedule_next_at,
+            coalesce((select ${accountMayWorkSql('ac')} from accounts ac where ac.id = a.account_id), false) as account_may_work
        from automations a
        join automation_versions v on v.account_id = a.account_id and v.automation_id = a.id and v.version = a.published_version
       where a.status = 'published' and a.deleted_at is null and v.trigger->>'type' = 'schedule'

@@ -85,7 +85,8 @@ async function apply(tx: Queryable, c: Charge): Promise<ChargeResult> {
     // An unknown run is a caller's bug; charging anyway would break ledger = sum(billed_micros).
     if (run === 'missing') throw new Error(`billing: workflow run ${c.workflowRunId} not found in account ${c.accountId}`);
   }
-  if (!(await debitAccount(tx, c.accountId, c.micros))) return { ok: false, reason: 'credit' };
+  const debit = await debitAccount(tx, c.accountId, c.micros);
+  if (debit !== 'ok') return { ok: false, reason: debit };
   if (c.keyId !== null) {
     const spend = await addKeySpend(tx, c.accountId, c.keyId, c.micros);
     if (spend === 'cap') return { ok: false, reason: 'cap' };

@@ -7,6 +7,7 @@
 // which day and month they belong to, whatever the server process's clock or time zone says.
 import type { Queryable } from '../../db/db.js';
 import { NON_FINAL } from '../run-status.js';
+import { accountMayWorkSql } from '../../accounts/activity.js';
 
 /** The first day of the current UTC calendar month, the key of api_key_spend rows. */
 const MONTH = `date_trunc('month', now() at time zone 'utc')::date`;
@@ -65,18 +66,22 @@ export async function addToRun(tx: Queryable, accountId: string, runId: string, 
 }
 
 /**
- * Takes micros from the balance only if it covers them. The row lock taken by the UPDATE makes a
- * concurrent charge wait and then re-check the guard against the committed balance, so the
- * balance can never go below zero (the table's check constraint is the last line of defence).
+ * Takes micros from the balance only if it covers them and the account may work (an account that
+ * is suspended, lapsed or closed is billed nothing: 'account'). The row lock taken by the UPDATE
+ * makes a concurrent charge (or state change) wait and then re-check the guard against the
+ * committed row, so the balance can never go below zero (the table's check constraint is the last
+ * line of defence) and no charge lands after a suspension or closing commits.
  */
-export async function debitAccount(tx: Queryable, accountId: string, micros: number): Promise<boolean> {
+export async function debitAccount(tx: Queryable, accountId: string, micros: number): Promise<'ok' | 'credit' | 'account'> {
   const rows = await tx.query(
     `update accounts set credit_micros = credit_micros - $2
-      where id = $1 and credit_micros >= $2
+      where id = $1 and credit_micros >= $2 and ${accountMayWorkSql('accounts')}
       returning credit_micros`,
     [accountId, micros],
   );
-  return rows.length === 1;
+  if (rows.length === 1) return 'ok';
+  const a = await tx.query<{ may: boolean }>(`select ${accountMayWorkSql('accounts')} as may from accounts where id = $1`, [accountId]);
+  return a.length === 1 && !a[0].may ? 'account' : 'credit';
 }
 
 /**

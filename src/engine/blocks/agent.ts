@@ -4,7 +4,7 @@
 // far past the balance or the key's cap), call the model, then charge what was actually used under
 // the step's effectKey (so a resumed step is never charged twice).
 import { estimateTokens } from '../providers/llm/local.js';
-import type { Block, BlockContext, BlockResult } from '../types.js';
+import { isLimitRefusal, type Block, type BlockContext, type BlockResult } from '../types.js';
 import { checkString, onlyFields, placeholders, renderTemplate } from './text.js';
 
 export const DEFAULT_MAX_TOKENS = 1_024;
@@ -16,6 +16,7 @@ export const LIMIT_MESSAGES = {
   credit: 'Stopped: out of credit',
   cap: 'Stopped: key spend cap reached',
   ended: 'Stopped: the run had already ended',
+  account: 'Stopped: the account is not active',
 } as const;
 
 export interface AgentSettings {
@@ -86,7 +87,8 @@ export function agent(settings: AgentSettings): Block {
           effectKey: ctx.effectKey,
         });
         if (!charged.ok) {
-          if (charged.reason !== 'ended') await ctx.billing.recordStop(accountId, keyId, charged.reason);
+          if (charged.reason === 'account') return { status: 'held' };
+          if (isLimitRefusal(charged.reason)) await ctx.billing.recordStop(accountId, keyId, charged.reason);
           return { status: 'limit', error: LIMIT_MESSAGES[charged.reason] };
         }
       }

@@ -9,7 +9,9 @@ import type { Db, Queryable } from '../../db/db.js';
 import type { Billing, Block, BlockContext, BlockDef, BlockOutput, BlockResult, Providers, RunRef } from '../types.js';
 import { Lease, LeaseLost } from '../scheduler/lease.js';
 import type { EngineLog } from '../scheduler/log.js';
-import { fencedTouch, finishRun, parkForApproval, runTiming, type ClaimedRun, type FinalStatus } from '../scheduler/store.js';
+import { fencedTouch, finishRun, holdRun, parkForApproval, runTiming, type ClaimedRun, type FinalStatus } from '../scheduler/store.js';
+import { AccountNotActive, HELD_SUMMARY, assertAccountActive } from '../account-hold.js';
+import { endClosedAccountWork, readAccountActivity } from '../../accounts/store.js';
 import { planWorkflow, type Plan } from './plan.js';
 import { endStep, insertRunningStep, insertSkippedStep, loadRunDefinition, loadSteps, type StepRow } from './store.js';
 
@@ -23,7 +25,8 @@ export interface ExecutorResources {
   log: EngineLog;
 }
 
-export type RunOutcome = FinalStatus | 'awaiting_approval' | 'lost';
+/** `held`: the account is not active, the run waits for it; `cancelled`: the account was closed. */
+export type RunOutcome = FinalStatus | 'awaiting_approval' | 'held' | 'cancelled' | 'lost';
 
 export const TIME_LIMIT = 'Stopped: time limit reached';
 export const STEP_LIMIT = 'Stopped: step limit reached';
@@ -64,8 +67,27 @@ export async function executeRun(res: ExecutorResources, claimed: ClaimedRun, le
       lease.lose(err.message);
       return 'lost';
     }
+    if (err instanceof AccountNotActive) return accountNotActive(res, lease);
     throw err;
   }
+}
+
+/**
+ * The run's account stopped being active (the transaction that found it rolled back): closed ends
+ * all of the account's work, this run included (`cancelled`, "Cancelled: account closed");
+ * otherwise the run is held where it stood (status `running`, no lease, its open step kept) and the
+ * claim skips it until the account is active again; then it resumes at that step.
+ */
+async function accountNotActive(res: ExecutorResources, lease: Lease): Promise<RunOutcome> {
+  const { accountId } = lease.fence;
+  lease.stop();
+  if ((await readAccountActivity(res.db, accountId)) === 'closed' && (await endClosedAccountWork(res.db, accountId))) {
+    lease.lose('the account is closed');
+    return 'cancelled';
+  }
+  const held = await holdRun(res.db, lease.fence, HELD_SUMMARY);
+  lease.lose(held ? 'the account is not active' : 'the lease was lost');
+  return held ? 'held' : 'lost';
 }
 
 class RunExecution {
@@ -180,6 +202,10 @@ class RunExecution {
           return this.park(block, seq, ms);
         case 'limit':
           return this.finishWithStep(seq, 'partial', SPEND_LIMIT, { status: 'failed', ms, error: result.error });
+        case 'held':
+          // Its charge was refused because the account is not active: the step stays `running`
+          // and the block runs again (same effect key) when the run resumes.
+          throw new AccountNotActive('held');
         case 'failed':
           return this.finishWithStep(seq, 'failed', oneLine(`Failed: ${block.id}: ${result.error}`), { status: 'failed', ms, error: result.error });
       }
@@ -237,7 +263,7 @@ class RunExecution {
 
   /**
    * One fenced transaction: renews the lease and sets the summary (null keeps it) while locking
-   * the run row, then runs `fn`. A lost fence throws LeaseLost, which rolls `fn` back too.
+   * the run row, re-checks the account's state (AccountNotActive rolls back), then runs `fn`. A lost fence throws LeaseLost, which rolls `fn` back too.
    */
   private async fenced(summary: string | null, fn: (tx: Queryable) => Promise<void>): Promise<void> {
     if (this.lease.lost) throw new LeaseLost(this.lease.reason ?? 'lease lost');
@@ -245,6 +271,8 @@ class RunExecution {
       if (!(await fencedTouch(tx, this.lease.fence, this.res.config.engine.leaseMs, summary))) {
         throw new LeaseLost('the lease was lost (taken over by another worker, or the run was cancelled)');
       }
+      // Before every block: an account suspended, lapsed or closed since the claim stops here.
+      await assertAccountActive(tx, this.accountId);
       await fn(tx);
     });
   }

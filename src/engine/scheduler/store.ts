@@ -4,6 +4,7 @@
 // lease was taken over, or whose run was cancelled, changes nothing.
 import type { Queryable } from '../../db/db.js';
 import { fairPick } from '../../db/fair-claim.js';
+import { accountMayWorkSql } from '../../accounts/activity.js';
 import { RUNS_CHANNEL } from '../../api/runs/store.js';
 import type { RunStatus } from '../run-status.js';
 
@@ -31,7 +32,7 @@ const ready = (t: string): string =>
   `${t}.status in ('queued', 'running') and ${t}.run_at <= now()
    and (${t}.lease_expires_at is null or ${t}.lease_expires_at < now())`;
 
-const CLAIM_PICK = fairPick({ table: 'workflow_runs', active: "('queued', 'running')", ready: ready('w'), extra: ', w.status as previous_status' });
+const CLAIM_PICK = fairPick({ table: 'workflow_runs', active: "('queued', 'running')", ready: ready('w'), accountMayWork: accountMayWorkSql('ac'), extra: ', w.status as previous_status' });
 
 /**
  * Claims up to `limit` ready runs in one statement, fairly across accounts: every account with
@@ -50,7 +51,11 @@ export async function claimRuns(db: Queryable, owner: string, leaseMs: number, l
             summary = case when r.status = 'queued' then 'Running' else r.summary end,
             lease_owner = $1,
             lease_expires_at = now() + ($2::int * interval '1 millisecond'),
-            attempt = r.attempt + 1
+            attempt = r.attempt + 1,
+            -- Time held while its account was not active does not count toward the run's limit.
+            paused_ms = r.paused_ms + case when r.awaiting_since is null then 0
+                          else greatest(0, (extract(epoch from now() - r.awaiting_since) * 1000)::bigint) end,
+            awaiting_since = null
        from picked
       where r.account_id = picked.account_id and r.id = picked.id
       returning r.account_id, r.id, r.workflow_id, r.key_id, r.attempt, picked.previous_status`,
@@ -74,6 +79,22 @@ export async function renewLease(db: Queryable, f: Fence, leaseMs: number): Prom
 /** Shutdown: the lease ends now, so another worker may take the run over at once. */
 export async function releaseLease(db: Queryable, f: Fence): Promise<boolean> {
   const rows = await db.query(`update workflow_runs set lease_expires_at = now() where ${FENCE} returning 1`, fenceParams(f));
+  return rows.length === 1;
+}
+
+/**
+ * The run's account is not active (suspended, or its subscription lapsed or ended): the run stays
+ * `running` with no lease, where it stood, and the claim skips it until the account is active
+ * again; then it resumes at the step it was in. The time held is set aside like an approval wait
+ * (awaiting_since; the next claim adds it to paused_ms).
+ */
+export async function holdRun(db: Queryable, f: Fence, summary: string): Promise<boolean> {
+  const rows = await db.query(
+    `update workflow_runs
+        set summary = $5, awaiting_since = now(), lease_owner = null, lease_expires_at = null
+      where ${FENCE} returning 1`,
+    [...fenceParams(f), summary],
+  );
   return rows.length === 1;
 }
 

@@ -1,5 +1,6 @@
 // Scheduled runs: SQL. A due workflow is claimed under a row lock that other tickers skip.
 import type { Queryable } from '../../db/db.js';
+import { accountMayWorkSql } from '../../accounts/activity.js';
 
 export interface DueSchedule {
   account_id: string;
@@ -7,14 +8,18 @@ export interface DueSchedule {
   schedule: string;
   schedule_timezone: string;
   schedule_next_at: Date;
+  /** The account may work (src/accounts/activity.ts): otherwise this tick is skipped. */
+  account_may_work: boolean;
 }
 
 /** The next due workflow, locked for this transaction; null when none is due. */
 export async function claimDueSchedule(tx: Queryable): Promise<DueSchedule | null> {
   const rows = await tx.query<DueSchedule>(
-    `select account_id, id, schedule, schedule_timezone, schedule_next_at from workflows
-      where schedule_next_at is not null and schedule_next_at <= now() and schedule is not null
-      order by schedule_next_at limit 1 for update skip locked`,
+    `select w.account_id, w.id, w.schedule, w.schedule_timezone, w.schedule_next_at,
+            coalesce((select ${accountMayWorkSql('a')} from accounts a where a.id = w.account_id), false) as account_may_work
+       from workflows w
+      where w.schedule_next_at is not null and w.schedule_next_at <= now() and w.schedule is not null
+      order by w.schedule_next_at limit 1 for update of w skip locked`,
   );
   return rows[0] ?? null;
 }

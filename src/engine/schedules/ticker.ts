@@ -2,6 +2,8 @@
 // automations (src/engine/automations/schedule.ts). Occurrences missed
 // while no process was running are not replayed one by one: a late tick starts one run and moves
 // the schedule to its next future occurrence. Schedule runs never count toward the API limits.
+// An account that is not active (suspended, lapsed, closed) has its due ticks skipped: the
+// schedule moves on without a run, so nothing piles up to fire when it is active again.
 import type { Db } from '../../db/db.js';
 import { insertRun } from '../../api/runs/store.js';
 import { tickAutomationSchedules } from '../automations/schedule.js';
@@ -11,17 +13,20 @@ import { claimDueSchedule, setNextAt } from './store.js';
 /** Starts every due scheduled run (one transaction each); returns how many started. */
 export async function tickSchedules(db: Db, startDelayMs: number, max = 100): Promise<number> {
   let started = 0;
-  for (; started < max; started++) {
+  for (let i = 0; i < max; i++) {
     const did = await db.transaction(async (tx) => {
       const due = await claimDueSchedule(tx);
-      if (!due) return false;
-      await insertRun(tx, { accountId: due.account_id, workflowId: due.id, trigger: 'schedule', keyId: null, startDelayMs });
+      if (!due) return null;
+      if (due.account_may_work) {
+        await insertRun(tx, { accountId: due.account_id, workflowId: due.id, trigger: 'schedule', keyId: null, startDelayMs });
+      }
       const now = new Date();
       const from = due.schedule_next_at > now ? due.schedule_next_at : now;
       await setNextAt(tx, due.account_id, due.id, nextOccurrence(due.schedule, due.schedule_timezone, from));
-      return true;
+      return due.account_may_work ? 'started' : 'skipped';
     });
-    if (!did) break;
+    if (did === null) break;
+    if (did === 'started') started++;
   }
   return started;
 }
