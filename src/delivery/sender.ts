@@ -292,8 +292,9 @@ export class Sender {
     if (answer.status === 'retry') {
       delay = this.retryDelay(m, answer.retryAfterMs);
       if (delay === null) {
-        const why = m.attempts >= this.maxAttempts ? `after ${m.attempts} attempts` : `the retry window (${this.retryWindowMs} ms) is spent`;
-        outcome = { status: 'failed', transport: answer.transport, error: `${answer.error} (gave up: ${why})`, reason: answer.reason };
+        // (With a single attempt allowed there was nothing to give up on: the answer says it all.)
+        const why = m.attempts >= this.maxAttempts ? (m.attempts > 1 ? ` (gave up: after ${m.attempts} attempts)` : '') : ` (gave up: the retry window (${this.retryWindowMs} ms) is spent)`;
+        outcome = { status: 'failed', transport: answer.transport, error: `${answer.error}${why}`, reason: answer.reason };
       }
     } else {
       outcome = answer;
