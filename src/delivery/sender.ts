@@ -285,34 +285,35 @@ export class Sender {
     return Date.now() + delay > windowEnd ? null : delay;
   }
 
+  /** A retry answer becomes a requeue (with its delay) or, with nothing left to try, a failure. */
+  private decide(m: ClaimedMessage, answer: Answer): { outcome: Outcome } | { retry: RetryAnswer; delay: number } {
+    if (answer.status !== 'retry') return { outcome: answer };
+    const delay = this.retryDelay(m, answer.retryAfterMs);
+    if (delay !== null) return { retry: answer, delay };
+    // (With a single attempt allowed there was nothing to give up on: the answer says it all.)
+    const why =
+      m.attempts < this.maxAttempts ? ` (gave up: the retry window (${this.retryWindowMs} ms) is spent)` : m.attempts > 1 ? ` (gave up: after ${m.attempts} attempts)` : '';
+    return { outcome: { status: 'failed', transport: answer.transport, error: `${answer.error}${why}`, reason: answer.reason } };
+  }
+
   /** Counts, logs and stores one answer (a late definite answer replaces an unknown). */
   private async record(m: ClaimedMessage, transportName: string, answer: Answer, late = false): Promise<void> {
-    let outcome: Outcome | null = null;
-    let delay: number | null = null;
-    if (answer.status === 'retry') {
-      delay = this.retryDelay(m, answer.retryAfterMs);
-      if (delay === null) {
-        // (With a single attempt allowed there was nothing to give up on: the answer says it all.)
-        const why = m.attempts >= this.maxAttempts ? (m.attempts > 1 ? ` (gave up: after ${m.attempts} attempts)` : '') : ` (gave up: the retry window (${this.retryWindowMs} ms) is spent)`;
-        outcome = { status: 'failed', transport: answer.transport, error: `${answer.error}${why}`, reason: answer.reason };
-      }
+    const d = this.decide(m, answer);
+    const ctx = { messageId: m.id, channel: m.channel, to: maskAddress(m.to_address), transport: transportName, attempt: m.attempts };
+    if ('retry' in d) {
+      this.stats.retried++;
+      this.log.info({ ...ctx, status: 'retry', error: redactAddresses(d.retry.error), retryInMs: d.delay }, 'message refused for now; retrying later');
     } else {
-      outcome = answer;
+      this.stats[d.outcome.status]++;
+      if (d.outcome.status === 'sent') this.log.debug({ ...ctx, status: 'sent' }, 'message delivered');
+      else this.log.warn({ ...ctx, status: d.outcome.status, error: redactAddresses(d.outcome.error) }, 'message not delivered');
     }
-    const status = outcome ? outcome.status : 'retried';
-    this.stats[status]++;
-    const ctx = { messageId: m.id, channel: m.channel, to: maskAddress(m.to_address), transport: transportName, status, attempt: m.attempts };
-    if (status === 'sent') this.log.debug(ctx, 'message delivered');
-    else if (status === 'retried') this.log.info({ ...ctx, error: redactAddresses(answer.status === 'sent' ? '' : answer.error), retryInMs: delay }, 'message refused for now; retrying later');
-    else this.log.warn({ ...ctx, error: redactAddresses(outcome!.status === 'sent' ? '' : (outcome as { error: string }).error) }, 'message not delivered');
     try {
       await this.db.transaction(async (tx) => {
         const done =
-          outcome === null
-            ? await requeueMessage(tx, m, delay!, answer.transport, answer.status === 'retry' ? answer.error : '', answer.status === 'retry' ? answer.reason : '')
-            : await settleMessage(tx, m, outcome);
+          'retry' in d ? await requeueMessage(tx, m, d.delay, d.retry.transport, d.retry.error, d.retry.reason) : await settleMessage(tx, m, d.outcome);
         // The run's step says what came of its message (a late answer may also take back an unknown).
-        const final = outcome !== null && outcome.status !== 'sent';
+        const final = 'outcome' in d && d.outcome.status !== 'sent';
         if (done && (final || late) && m.automation_run_id && m.step_id && m.effect_key) {
           await reflectDelivery(tx, m.account_id, m.automation_run_id, m.step_id, m.effect_key);
         }
@@ -323,9 +324,7 @@ export class Sender {
       this.log.error({ err, messageId: m.id }, 'recording a delivery outcome failed');
     }
     // A retry may be due before the next poll (a short backoff): look again then.
-    if (outcome === null && delay !== null && !this.stopping) {
-      setTimeout(() => this.waker.wake(), delay + 5).unref();
-    }
+    if ('retry' in d && !this.stopping) setTimeout(() => this.waker.wake(), d.delay + 5).unref();
   }
 }
 
