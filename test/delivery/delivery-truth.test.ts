@@ -107,6 +107,25 @@ describe('a run whose message was delivered', () => {
   });
 });
 
+describe('a message held back at sending', () => {
+  it('a contact put on do-not-contact after the step queued the message: the step says skipped, the run stays succeeded', async () => {
+    await startEngine(t.db, engines);
+    const id = await enroll('welcome');
+    await waitStatus(id, 'succeeded');
+    await t.db.query(`update contacts set do_not_contact = true where id = $1`, [A().contacts.bob]);
+    try {
+      const sink = await deliverVia(['accept']);
+      expect(sink.connections).toBe(0);
+    } finally {
+      await t.db.query(`update contacts set do_not_contact = false where id = $1`, [A().contacts.bob]);
+    }
+    const { json } = await getRun(id);
+    expect(step(json, 'e1').status).toBe('skipped');
+    expect(step(json, 'e1').error).toMatch(/^Skipped: .*do-not-contact/);
+    expect(json).toMatchObject({ status: 'succeeded', error: null });
+  });
+});
+
 describe('a run whose message was not delivered', () => {
   it('refused after the run ended: the step is failed with the reason, and the run becomes failed at that step', async () => {
     await startEngine(t.db, engines);
