@@ -49,6 +49,8 @@ export const MAX_STEPS = 500;
 /** A due waiting run of a paused automation is looked at again after this long (releaseHeldRuns: at once). */
 export const HOLD_MS = 60_000;
 export const TRIGGER_STEP_ID = 't';
+/** Steps whose message the sender may later mark `failed`, `unknown` or `skipped` (delivery/step-store.ts). */
+const SEND_STEPS = new Set(['email.send', 'sms.send', 'notify.team']);
 
 const STOPPED = Symbol('stopped');
 type Guarded = ContactRow | null | typeof STOPPED;
@@ -154,8 +156,10 @@ class AutomationExecution {
     } else if (last.status === 'running') {
       current = this.byId(last.step_id);
       resumeSeq = last.seq;
-    } else if (last.status === 'failed') {
+    } else if (last.status === 'failed' && !SEND_STEPS.has(last.type)) {
       // The step's failure and the run's are written together: only a hand-made change gets here.
+      // (A send step's `failed` may also be its message's verdict, written by the sender after the
+      // step's `ok` committed: that run carries on, and ends failed at that step.)
       return this.finish('failed', `Failed: step ${last.step_id} failed`, last.step_id);
     } else {
       current = this.successor(last.step_id, typeof last.output?.branch === 'string' ? last.output.branch : undefined);
