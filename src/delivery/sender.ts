@@ -3,6 +3,10 @@
 // most that many rows `sending`; those (found at start, and periodically, once older than the
 // stuck timeout) become `unknown` and are never re-sent by anything automatic. Any number of
 // senders may share a PostgreSQL database: SKIP LOCKED claims keep each row with one of them.
+// A refusal that may pass (transports/errors.ts: `retry`) puts the row back in the queue, due
+// after an exponential backoff with jitter (at least the server's Retry-After), until the
+// attempts or the retry window are spent; then it is failed. Every attempt is a fresh claim, so
+// the account's state and the contact's suppression are checked again before each one.
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Db } from '../db/db.js';
@@ -10,7 +14,9 @@ import { Waker } from '../engine/waker.js';
 import { silentLog, type EngineLog } from '../engine/scheduler/log.js';
 import { emailSuppression, smsSuppression } from '../engine/automations/conditions.js';
 import { maskAddress, redactAddresses } from './mask.js';
-import { claimQueued, markOrphansUnknown, OUTBOX_CHANNEL, settleMessage, type ClaimedMessage, type Outcome } from './store.js';
+import { ACCOUNT_CLOSED_REASON } from '../accounts/activity.js';
+import { claimQueued, markOrphansUnknown, OUTBOX_CHANNEL, requeueMessage, settleMessage, type ClaimedMessage, type Outcome } from './store.js';
+import { reflectDelivery } from './step-store.js';
 import { DeliveryError } from './transports/errors.js';
 import { createTransports, transportFor, type Transports } from './transports/index.js';
 
@@ -36,12 +42,31 @@ export interface SenderOptions {
   orphansAtStart?: 'all' | 'stale';
   /** How long stop() lets in-flight sends finish so their outcomes are recorded. */
   stopGraceMs?: number;
+  /** Attempts per message, the first included (SWITCHBOARD_SEND_MAX_ATTEMPTS). */
+  maxAttempts?: number;
+  /** No attempt is made later than this after the first (SWITCHBOARD_SEND_RETRY_WINDOW_MS). */
+  retryWindowMs?: number;
+  /** The first retry waits about this long; each next one twice as long (jittered), up to retryMaxDelayMs. */
+  retryBaseMs?: number;
+  retryMaxDelayMs?: number;
 }
+
+/** A refusal that may pass, as the transport reported it. */
+interface RetryAnswer {
+  status: 'retry';
+  transport: string;
+  error: string;
+  reason: string;
+  retryAfterMs: number | null;
+}
+type Answer = Outcome | RetryAnswer;
 
 export interface SenderStats {
   sent: number;
   failed: number;
   unknown: number;
+  /** Attempts refused in a way that may pass, put back in the queue for a later attempt. */
+  retried: number;
   /** Rows found mid-send (a previous sender died) and called unknown. */
   orphaned: number;
 }
@@ -49,7 +74,7 @@ export interface SenderStats {
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 
 export class Sender {
-  readonly stats: SenderStats = { sent: 0, failed: 0, unknown: 0, orphaned: 0 };
+  readonly stats: SenderStats = { sent: 0, failed: 0, unknown: 0, retried: 0, orphaned: 0 };
   private readonly db: Db;
   private readonly transports: Transports;
   private readonly log: EngineLog;
@@ -58,6 +83,10 @@ export class Sender {
   private readonly stuckAfterMs: number;
   private readonly orphansAtStart: 'all' | 'stale';
   private readonly stopGraceMs: number;
+  private readonly maxAttempts: number;
+  private readonly retryWindowMs: number;
+  private readonly retryBaseMs: number;
+  private readonly retryMaxDelayMs: number;
   private readonly waker: Waker;
   private reaper: NodeJS.Timeout | null = null;
   private loop: Promise<void> | null = null;
@@ -75,6 +104,10 @@ export class Sender {
     this.stuckAfterMs = opts.stuckAfterMs ?? 300_000;
     this.orphansAtStart = opts.orphansAtStart ?? (opts.db.capabilities.multiProcess ? 'stale' : 'all');
     this.stopGraceMs = opts.stopGraceMs ?? this.sendTimeoutMs + 1_000;
+    this.maxAttempts = opts.maxAttempts ?? 8;
+    this.retryWindowMs = opts.retryWindowMs ?? 86_400_000;
+    this.retryBaseMs = opts.retryBaseMs ?? 30_000;
+    this.retryMaxDelayMs = opts.retryMaxDelayMs ?? 3_600_000;
     this.waker = new Waker(this.db, opts.pollMs ?? 500, this.log, OUTBOX_CHANNEL);
   }
 
@@ -121,10 +154,12 @@ export class Sender {
     const rows = await claimQueued(this.db, limit, this.owner);
     await Promise.all(
       rows.map((r) => {
+        // A closed account's messages end here, unsent (accounts/activity.ts).
+        if (r.account_closed) return this.track(this.record(r, 'none', { status: 'failed', transport: 'none', error: ACCOUNT_CLOSED_REASON, reason: 'account closed' }));
         const why = suppressedNow(r);
         // Nothing leaves for a contact who opted out, replied STOP or was put on do-not-contact
         // after the step queued the message: it is settled failed, with the reason, unsent.
-        return this.track(why ? this.record(r, 'none', { status: 'failed', transport: 'none', error: why }) : this.deliver(r));
+        return this.track(why ? this.record(r, 'none', { status: 'failed', transport: 'none', error: why, reason: why }) : this.deliver(r));
       }),
     );
     return rows.length;
@@ -140,7 +175,13 @@ export class Sender {
   /** Calls `sending` rows older than olderThanMs (null: all of them) unknown. */
   async reapOrphans(olderThanMs: number | null): Promise<number> {
     try {
-      const rows = await markOrphansUnknown(this.db, olderThanMs, this.owner);
+      // The rows and their runs' steps change together: a run must not end `succeeded` past a
+      // message that became unknown.
+      const rows = await this.db.transaction(async (tx) => {
+        const found = await markOrphansUnknown(tx, olderThanMs, this.owner);
+        for (const r of found) if (r.automation_run_id && r.step_id && r.effect_key) await reflectDelivery(tx, r.account_id, r.automation_run_id, r.step_id, r.effect_key);
+        return found;
+      });
       if (rows.length) {
         this.stats.orphaned += rows.length;
         this.log.warn({ count: rows.length, ids: rows.slice(0, 20).map((r) => r.id) }, 'messages caught mid-send are now unknown (not resent)');
@@ -180,11 +221,15 @@ export class Sender {
     );
     // The transport's own answer, as an outcome; handled from the start, so a rejection that comes
     // after the guard gave up is never unhandled.
-    const answer: Promise<Outcome> = sending.then(
+    const answer: Promise<Answer> = sending.then(
       () => ({ status: 'sent', transport: transport.name }),
-      (err) => {
-        const e = err instanceof DeliveryError ? err : new DeliveryError(`Delivery outcome unknown: ${errorText(err)}; not resent`, 'unknown');
-        return { status: e.outcome, transport: transport.name, error: e.message };
+      (err): Answer => {
+        const e =
+          err instanceof DeliveryError
+            ? err
+            : new DeliveryError(`Delivery outcome unknown: ${errorText(err)}; not resent`, 'unknown', { reason: `the ${transport.name} transport failed unexpectedly` });
+        if (e.outcome === 'retry') return { status: 'retry', transport: transport.name, error: e.message, reason: e.reason, retryAfterMs: e.retryAfterMs };
+        return { status: e.outcome, transport: transport.name, error: e.message, reason: e.reason };
       },
     );
     // A guard above the transport's own timeouts: a send that hangs anyway is recorded `unknown`
@@ -205,6 +250,7 @@ export class Sender {
       status: 'unknown',
       transport: transport.name,
       error: `Delivery outcome unknown: no answer from the ${transport.name} transport within ${this.sendTimeoutMs} ms; not resent`,
+      reason: `no answer from the ${transport.name} transport within ${this.sendTimeoutMs} ms`,
     });
     // Hold the slot until the late answer, bounded by the stuck timeout (a transport that never
     // settles must not hold it forever). A definite late answer replaces the unknown.
@@ -219,25 +265,66 @@ export class Sender {
     clearTimeout(lateTimer);
     if (late && late.status !== 'unknown') {
       this.stats.unknown--;
-      await this.record(m, transport.name, late);
+      await this.record(m, transport.name, late, true);
     } else if (!late) {
       this.log.error({ messageId: m.id, transport: transport.name }, 'the transport never answered; its slot is freed');
     }
   }
 
-  /** Counts, logs and stores one outcome (a late definite answer replaces an unknown). */
-  private async record(m: ClaimedMessage, transportName: string, outcome: Outcome): Promise<void> {
-    this.stats[outcome.status]++;
-    const ctx = { messageId: m.id, channel: m.channel, to: maskAddress(m.to_address), transport: transportName, status: outcome.status };
-    if (outcome.status === 'sent') this.log.debug(ctx, 'message delivered');
-    else this.log.warn({ ...ctx, error: redactAddresses(outcome.error) }, 'message not delivered');
+  /**
+   * What to do with a refusal that may pass: the delay before the next attempt, or null when the
+   * attempts or the retry window are spent. Exponential from retryBaseMs with "equal jitter" (half
+   * fixed, half random: senders that failed together do not all come back together), capped, and
+   * never sooner than the server's Retry-After.
+   */
+  retryDelay(m: Pick<ClaimedMessage, 'attempts' | 'first_attempt_at'>, retryAfterMs: number | null): number | null {
+    if (m.attempts >= this.maxAttempts) return null;
+    const exp = Math.min(this.retryMaxDelayMs, this.retryBaseMs * 2 ** (m.attempts - 1));
+    const delay = Math.max(Math.round(exp / 2 + Math.random() * (exp / 2)), retryAfterMs ?? 0);
+    const windowEnd = new Date(m.first_attempt_at).getTime() + this.retryWindowMs;
+    return Date.now() + delay > windowEnd ? null : delay;
+  }
+
+  /** A retry answer becomes a requeue (with its delay) or, with nothing left to try, a failure. */
+  private decide(m: ClaimedMessage, answer: Answer): { outcome: Outcome } | { retry: RetryAnswer; delay: number } {
+    if (answer.status !== 'retry') return { outcome: answer };
+    const delay = this.retryDelay(m, answer.retryAfterMs);
+    if (delay !== null) return { retry: answer, delay };
+    // (With a single attempt allowed there was nothing to give up on: the answer says it all.)
+    const why =
+      m.attempts < this.maxAttempts ? ` (gave up: the retry window (${this.retryWindowMs} ms) is spent)` : m.attempts > 1 ? ` (gave up: after ${m.attempts} attempts)` : '';
+    return { outcome: { status: 'failed', transport: answer.transport, error: `${answer.error}${why}`, reason: answer.reason } };
+  }
+
+  /** Counts, logs and stores one answer (a late definite answer replaces an unknown). */
+  private async record(m: ClaimedMessage, transportName: string, answer: Answer, late = false): Promise<void> {
+    const d = this.decide(m, answer);
+    const ctx = { messageId: m.id, channel: m.channel, to: maskAddress(m.to_address), transport: transportName, attempt: m.attempts };
+    if ('retry' in d) {
+      this.stats.retried++;
+      this.log.info({ ...ctx, status: 'retry', error: redactAddresses(d.retry.error), retryInMs: d.delay }, 'message refused for now; retrying later');
+    } else {
+      this.stats[d.outcome.status]++;
+      if (d.outcome.status === 'sent') this.log.debug({ ...ctx, status: 'sent' }, 'message delivered');
+      else this.log.warn({ ...ctx, status: d.outcome.status, error: redactAddresses(d.outcome.error) }, 'message not delivered');
+    }
     try {
-      await settleMessage(this.db, m, outcome);
+      await this.db.transaction(async (tx) => {
+        const done =
+          'retry' in d ? await requeueMessage(tx, m, d.delay, d.retry.transport, d.retry.error, d.retry.reason) : await settleMessage(tx, m, d.outcome);
+        // The run's step says what came of its message (a late answer may also take back an unknown).
+        const final = 'outcome' in d && d.outcome.status !== 'sent';
+        if (done && (final || late) && m.automation_run_id && m.step_id && m.effect_key) {
+          await reflectDelivery(tx, m.account_id, m.automation_run_id, m.step_id, m.effect_key);
+        }
+      });
     } catch (err) {
       // The message went (or not) but the store did not take the outcome: the row stays
       // `sending` and becomes `unknown` later. Never sent again either way.
       this.log.error({ err, messageId: m.id }, 'recording a delivery outcome failed');
     }
+    // A retry may be due before the next poll (a short backoff): look again then.
+    if ('retry' in d && !this.stopping) setTimeout(() => this.waker.wake(), d.delay + 5).unref();
   }
 }
 
@@ -256,6 +343,8 @@ export function createSender(db: Db, config: Config, log?: EngineLog): Sender {
     pollMs: config.engine.pollMs,
     sendTimeoutMs: d.sendTimeoutMs,
     stuckAfterMs: d.stuckAfterMs,
+    maxAttempts: d.sendMaxAttempts,
+    retryWindowMs: d.sendRetryWindowMs,
   });
 }
 

@@ -1,6 +1,6 @@
 // Outbox: SQL shared by the send steps (enqueue, in the step's transaction) and the sender.
-import type { Queryable } from '../db/db.js';
 import { accountMayWorkSql } from '../accounts/activity.js';
+import type { Queryable } from '../db/db.js';
 import { uuidv7 } from '../lib/ids.js';
 import type { OutboundMessage, OutboxStatus } from './types.js';
 
@@ -49,7 +49,16 @@ export interface ClaimedMessage {
   body: string;
   message_id: string;
   headers: Record<string, string>;
+  /** This attempt's number (1 for the first). */
   attempts: number;
+  /** When the first attempt was claimed (this one's time for a first attempt). */
+  first_attempt_at: Date;
+  /** The account was closed: the message is settled failed, unsent (accounts/activity.ts). */
+  account_closed: boolean;
+  /** The automation run and step that wrote it (null for messages outside a run). */
+  automation_run_id: string | null;
+  step_id: string | null;
+  effect_key: string | null;
   /**
    * The contact of an email or text of a real (not test) automation run, as it is at the claim;
    * null for team notifications, test runs (sent to the person testing) and a contact gone.
@@ -72,9 +81,13 @@ export interface Recipient {
 type ClaimedRow = Omit<ClaimedMessage, 'recipient'> & { [K in keyof Recipient as `r_${K}`]: Recipient[K] | null } & { r_contact: boolean };
 
 /**
- * Claims up to `limit` queued rows, oldest first, in one statement. SKIP LOCKED lets several
- * senders claim side by side without ever taking the same row; the row is `sending` before any
- * transport sees it, so a sender that dies mid-send leaves evidence instead of a re-sendable row.
+ * Claims up to `limit` due queued rows, earliest due first, in one statement. SKIP LOCKED lets
+ * several senders claim side by side without ever taking the same row; the row is `sending`
+ * before any transport sees it, so a sender that dies mid-send leaves evidence instead of a
+ * re-sendable row. Every attempt is a claim, so what the claim re-reads is checked again before
+ * every attempt: the account's state (accounts/activity.ts: a held account's rows are not
+ * claimed, so they take no slot and wait where they stand; a closed account's are claimed to be
+ * settled failed) and the contact's suppression.
  */
 export async function claimQueued(db: Queryable, limit: number, owner: string | null = null): Promise<ClaimedMessage[]> {
   const rows = await db.query<ClaimedRow>(
@@ -83,32 +96,36 @@ export async function claimQueued(db: Queryable, limit: number, owner: string | 
     // was seen taking 38. It also reads each message's contact as it is now (suppression is
     // decided again at the moment of sending, DESIGN 8), in the same statement as the claim.
     `with picked as materialized (
-       select o.account_id, o.id, c.id is not null as r_contact, c.email as r_email, c.phone as r_phone,
+       select o.account_id, o.id, ac.state = 'closed' as account_closed,
+              c.id is not null as r_contact, c.email as r_email, c.phone as r_phone,
               c.do_not_contact as r_do_not_contact, c.email_opt_out as r_email_opt_out, c.sms_stopped as r_sms_stopped,
               c.sms_consent as r_sms_consent,
               coalesce((pr.settings->>'sms_consent_required')::boolean, true) as r_sms_consent_required
          from outbox o
-         -- A suspended, lapsed or closed account's messages are not sent (src/accounts/activity.ts).
-         join accounts ac on ac.id = o.account_id and ${accountMayWorkSql('ac')}
+         join accounts ac on ac.id = o.account_id
          left join automation_runs r
            on o.channel in ('email', 'sms') and r.account_id = o.account_id and r.id = o.automation_run_id and not r.test
          left join contacts c on c.account_id = r.account_id and c.id = r.contact_id
          left join automations a on a.account_id = r.account_id and a.id = r.automation_id
          left join projects pr on pr.account_id = a.account_id and pr.id = a.project_id
-        where o.status = 'queued'
-        order by o.created_at
+        where o.status = 'queued' and o.run_at <= now()
+          and (${accountMayWorkSql('ac')} or ac.state = 'closed')
+        order by o.run_at
         limit $1
         for update of o skip locked)
-     update outbox o set status = 'sending', attempts = o.attempts + 1, claimed_at = now(), claimed_by = $2
+     update outbox o set status = 'sending', attempts = o.attempts + 1, claimed_at = now(), claimed_by = $2,
+            first_attempt_at = coalesce(o.first_attempt_at, now())
        from picked p
       where o.account_id = p.account_id and o.id = p.id and o.status = 'queued'
       returning o.account_id, o.id, o.channel, o.to_address, o.subject, o.body, o.message_id, o.headers, o.attempts,
+                o.first_attempt_at, p.account_closed, o.automation_run_id, o.step_id, o.effect_key,
                 p.r_contact, p.r_email, p.r_phone, p.r_do_not_contact, p.r_email_opt_out, p.r_sms_stopped, p.r_sms_consent,
                 p.r_sms_consent_required`,
     [limit, owner],
   );
   return rows.map(({ r_contact, r_email, r_phone, r_do_not_contact, r_email_opt_out, r_sms_stopped, r_sms_consent, r_sms_consent_required, ...m }) => ({
     ...m,
+    account_closed: m.account_closed === true,
     recipient: r_contact
       ? {
           email: r_email,
@@ -123,43 +140,104 @@ export async function claimQueued(db: Queryable, limit: number, owner: string | 
   }));
 }
 
-export type Outcome = { status: 'sent'; transport: string } | { status: 'failed' | 'unknown'; transport: string; error: string };
+/**
+ * A final outcome. `error` is the operator's detail (outbox.error); `reason` is the address-free
+ * text the attempt log and the run's step show.
+ */
+export type Outcome =
+  | { status: 'sent'; transport: string }
+  | { status: 'failed' | 'unknown'; transport: string; error: string; reason?: string; suppressed?: boolean };
+
+/** One attempt, as the row's attempt_log keeps it. */
+export interface AttemptEntry {
+  at: string;
+  outcome: 'sent' | 'retry' | 'failed' | 'unknown';
+  reason: string | null;
+}
+
+const LOG_ENTRY = `jsonb_build_array(jsonb_build_object('at', now(), 'outcome', $4::text, 'reason', $7::text))`;
 
 /**
  * Records what the transport said. Fenced on the claim (attempts); an `unknown` row is also
  * settled, because a late but definite answer (the sender was slow, not dead) is better than a
- * guess. Returns false when the row was not this claim's to settle.
+ * guess. Returns false when the row was not this claim's to settle. The attempt is logged; a late
+ * answer replaces the log entry its unknown wrote.
  */
-export async function settleMessage(db: Queryable, m: Pick<ClaimedMessage, 'account_id' | 'id' | 'attempts'>, outcome: Outcome): Promise<boolean> {
+export async function settleMessage(
+  db: Queryable,
+  m: Pick<ClaimedMessage, 'account_id' | 'id' | 'attempts'>,
+  outcome: Outcome,
+): Promise<boolean> {
+  const reason = outcome.status === 'sent' ? null : (outcome.reason ?? outcome.error);
   const rows = await db.query(
     `update outbox set status = $4::text, transport = $5,
-            sent_at = case when $4::text = 'sent' then now() else null end, error = $6
+            sent_at = case when $4::text = 'sent' then now() else null end, error = $6,
+            attempt_log = case when status = 'unknown' and jsonb_array_length(attempt_log) > 0 then attempt_log - (-1) else attempt_log end
+                          || ${LOG_ENTRY}
       where account_id = $1 and id = $2 and attempts = $3 and status in ('sending', 'unknown')
       returning id`,
-    [m.account_id, m.id, m.attempts, outcome.status, outcome.transport, outcome.status === 'sent' ? null : outcome.error],
+    [m.account_id, m.id, m.attempts, outcome.status, outcome.transport, outcome.status === 'sent' ? null : outcome.error, reason],
   );
   return rows.length === 1;
 }
 
+/**
+ * A refusal that may pass: the row goes back to `queued`, due in `delayMs`, with the attempt
+ * logged. Fenced like settleMessage (a late answer after an unknown may also bring it back: the
+ * message certainly did not leave).
+ */
+export async function requeueMessage(
+  db: Queryable,
+  m: Pick<ClaimedMessage, 'account_id' | 'id' | 'attempts'>,
+  delayMs: number,
+  transport: string,
+  error: string,
+  reason: string,
+): Promise<boolean> {
+  // Due on the database's clock, as the claim compares it.
+  const rows = await db.query(
+    `update outbox set status = 'queued', run_at = now() + $8::bigint * interval '1 millisecond', transport = $5, error = $6, claimed_at = null, claimed_by = null,
+            attempt_log = case when status = 'unknown' and jsonb_array_length(attempt_log) > 0 then attempt_log - (-1) else attempt_log end
+                          || ${LOG_ENTRY}
+      where account_id = $1 and id = $2 and attempts = $3 and status in ('sending', 'unknown')
+      returning id`,
+    [m.account_id, m.id, m.attempts, 'retry', transport, error, reason, delayMs],
+  );
+  return rows.length === 1;
+}
+
+/** The attempts made so far for a message (tests, operators). */
+export async function attemptLog(db: Queryable, accountId: string, id: string): Promise<AttemptEntry[]> {
+  const rows = await db.query<{ attempt_log: AttemptEntry[] }>(`select attempt_log from outbox where account_id = $1 and id = $2`, [accountId, id]);
+  return rows[0]?.attempt_log ?? [];
+}
+
 export const UNKNOWN_OUTCOME_ERROR = 'Delivery outcome unknown: the sender stopped mid-send; not resent';
+export const UNKNOWN_OUTCOME_REASON = 'the sender stopped mid-send';
+
+/** A row made unknown in bulk, with what the run's step needs. */
+export interface OrphanRow {
+  account_id: string;
+  id: string;
+  automation_run_id: string | null;
+  step_id: string | null;
+  effect_key: string | null;
+}
 
 /**
  * Rows left `sending` by a sender that stopped mid-send become `unknown`: the message may or may
  * not have left, and a duplicate is worse than a visible unknown, so nothing re-sends them.
  * `olderThanMs` null takes every `sending` row (a store only this process opens, at start).
  */
-export async function markOrphansUnknown(
-  db: Queryable,
-  olderThanMs: number | null,
-  exceptOwner: string | null = null,
-): Promise<{ account_id: string; id: string }[]> {
+export async function markOrphansUnknown(db: Queryable, olderThanMs: number | null, exceptOwner: string | null = null): Promise<OrphanRow[]> {
   // A sender's own rows are never its orphans: it is still sending them (or settles them itself).
-  return db.query<{ account_id: string; id: string }>(
-    `update outbox set status = 'unknown', error = $1
+  return db.query<OrphanRow>(
+    `update outbox set status = 'unknown', error = $1,
+            attempt_log = attempt_log || jsonb_build_array(jsonb_build_object('at', now(), 'outcome', 'unknown', 'reason', $4::text))
       where status = 'sending' and ($2::bigint is null or claimed_at < now() - $2::bigint * interval '1 millisecond')
         and ($3::text is null or claimed_by is distinct from $3::text)
-      returning account_id, id`,
-    [UNKNOWN_OUTCOME_ERROR, olderThanMs, exceptOwner],
+      returning account_id, id, automation_run_id, step_id, effect_key`,
+    [UNKNOWN_OUTCOME_ERROR, olderThanMs, exceptOwner, UNKNOWN_OUTCOME_REASON],
   );
 }
 

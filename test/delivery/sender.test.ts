@@ -112,12 +112,12 @@ describe('sender over SMTP', () => {
     expect((await row(t.db, m.id)).attempts).toBe(1);
   });
 
-  it('an unreachable SMTP server marks the row failed (nothing left)', async () => {
+  it('an unreachable SMTP server, with no attempt left, marks the row failed (nothing left)', async () => {
     const closed = await startSmtp();
     await closed.close();
     const m = await enqueue(t.db, { accountId: seeded.accountId, to: 'cy@example.org' });
     const email = smtpTransport({ url: closed.url, from: 'a@acme.test', timeoutMs: 2_000, maxConnections: 1 });
-    await sender({ email, sms: outboxTransport() }).drain();
+    await sender({ email, sms: outboxTransport() }, { maxAttempts: 1 }).drain();
     const r = await row(t.db, m.id);
     expect(r.status).toBe('failed');
     expect(r.error).toMatch(/ECONNREFUSED|SMTP error/);

@@ -32,7 +32,7 @@ beforeAll(async () => {
     req.on('end', () => {
       hits.push({ path: req.url ?? '', auth: req.headers.authorization, type: req.headers['content-type'], body: JSON.parse(data || 'null') });
       if (req.url === '/ok') return res.writeHead(202).end('{"queued":true}');
-      if (req.url === '/fail') return res.writeHead(500).end('boom');
+      if (req.url === '/fail') return res.writeHead(400).end('boom');
       if (req.url === '/redirect') return res.writeHead(302, { location: '/ok' }).end();
       // /slow: never answers within the sender's timeout
       setTimeout(() => res.writeHead(200).end(), 5_000).unref();
@@ -72,10 +72,10 @@ describe('http SMS provider', () => {
     expect(await row(t.db, m.id)).toMatchObject({ status: 'sent', transport: 'http', error: null });
   });
 
-  it('a non-2xx answer (and a redirect) is failed with the status', async () => {
+  it('a refusal (4xx other than 429, and a redirect) is failed at once with the status', async () => {
     const a = await sms('a');
     await senderTo('/fail').drain();
-    expect(await row(t.db, a.id)).toMatchObject({ status: 'failed', error: 'SMS provider answered HTTP 500' });
+    expect(await row(t.db, a.id)).toMatchObject({ status: 'failed', error: 'SMS provider answered HTTP 400', attempts: 1 });
     const b = await sms('b');
     await senderTo('/redirect').drain();
     expect(await row(t.db, b.id)).toMatchObject({ status: 'failed', error: 'SMS provider answered HTTP 302' });
@@ -94,7 +94,7 @@ describe('http SMS provider', () => {
     expect(hits.filter((h) => h.path === '/slow').length).toBe(count);
   });
 
-  it('an unreachable provider is failed', async () => {
+  it('an unreachable provider, with no attempt left, is failed', async () => {
     const closed = http.createServer();
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
     const port = (closed.address() as AddressInfo).port;
@@ -103,6 +103,7 @@ describe('http SMS provider', () => {
     await new Sender({
       db: t.db,
       transports: { email: outboxTransport(), sms: smsHttpTransport({ url: `http://127.0.0.1:${port}/x`, token: null, timeoutMs: 1_000 }) },
+      maxAttempts: 1,
     }).drain();
     expect(await row(t.db, m.id)).toMatchObject({ status: 'failed', error: 'SMS provider unreachable (ECONNREFUSED)' });
   });

@@ -5,7 +5,8 @@ import type { Queryable } from '../../db/db.js';
 
 export const AUTOMATION_RUN_STATUSES = ['running', 'waiting', 'succeeded', 'failed', 'stopped', 'skipped'] as const;
 export type AutomationRunStatus = (typeof AUTOMATION_RUN_STATUSES)[number];
-export const AUTOMATION_STEP_STATUSES = ['ok', 'running', 'waiting', 'skipped', 'failed'] as const;
+// `failed` and `unknown` also say a send step's message was not delivered, or may not have been (delivery/step-store.ts).
+export const AUTOMATION_STEP_STATUSES = ['ok', 'running', 'waiting', 'skipped', 'failed', 'unknown'] as const;
 
 /** Run history's words for each status (DESIGN 9). */
 export const STATUS_LABELS: Readonly<Record<AutomationRunStatus, string>> = {

@@ -2,10 +2,13 @@
 // row's own (written at enqueue), so a message keeps one identity wherever it is looked up; the
 // row's extra headers (List-Unsubscribe, List-Unsubscribe-Post) go out as written, minus anything
 // that would let a header rewrite the envelope or the MIME structure.
+import { Readable } from 'node:stream';
 import nodemailer from 'nodemailer';
+import MailComposer from 'nodemailer/lib/mail-composer';
+import type Mail from 'nodemailer/lib/mailer';
 import type { Transport } from '../types.js';
 import { toHtml, toText } from './email-body.js';
-import { DeliveryError, NEVER_CONNECTED } from './errors.js';
+import { DeliveryError, DNS_FAILURE, NEVER_CONNECTED } from './errors.js';
 
 export interface SmtpOptions {
   url: string;
@@ -37,24 +40,44 @@ interface SmtpError extends Error {
 }
 
 /**
- * `failed` when the server answered with a refusal or was never reached, or the message was not
- * acceptable before it was sent; `unknown` when the connection broke or went silent later, where
- * the server may already have accepted the message.
+ * What an SMTP failure means for the message. `handedOver` is false while not a byte of the
+ * message has left this process (the connection failed before the message was started): then a
+ * broken connection certainly lost nothing and the send may be tried again; after that, a broken
+ * or silent connection may have delivered it (`unknown`, never re-sent).
+ * - an answer: 4xx (421 busy, 451 try later …) may pass: retried; 5xx is a refusal: failed;
+ * - never connected (refused, DNS, unreachable) or a connect/greeting timeout: retried;
+ * - a login, TLS or protocol problem is the configuration's: failed (a retry would fail alike).
  */
-export function classifySmtpError(err: unknown): DeliveryError {
+export function classifySmtpError(err: unknown, handedOver = true): DeliveryError {
   const e = err as SmtpError;
   const what = e?.responseCode ? `SMTP server answered ${e.responseCode}` : `SMTP error ${e?.code ?? 'unknown'}`;
-  // The server's response may quote the recipient: keep only the status line's code and text length-capped.
+  // The server's response may quote the recipient: the detail stays on the row (operators only),
+  // length-capped; the reason, which the run shows, is built from codes alone.
   const detail = `${what}: ${String(e?.message ?? err).replace(/[\r\n]+/g, ' ').slice(0, 300)}`;
-  if (e?.responseCode) return new DeliveryError(detail, 'failed');
-  if (['ECONNECTION', 'EDNS', 'EAUTH', 'EENVELOPE', 'EMESSAGE', 'ETLS', 'EREQUIRETLS', 'EPROTOCOL'].includes(e?.code ?? '')) {
-    // ECONNECTION after the message is the one ambiguous case among these.
-    if (e.code === 'ECONNECTION' && /closed unexpectedly/i.test(e.message)) return new DeliveryError(detail, 'unknown');
-    return new DeliveryError(detail, 'failed');
+  const code = e?.code ?? '';
+  const sys = e?.originalCode ?? code;
+  if (e?.responseCode) {
+    const n = e.responseCode;
+    if (n >= 400 && n < 500) return new DeliveryError(detail, 'retry', { reason: `the mail server deferred the message (${n})` });
+    return new DeliveryError(detail, 'failed', { reason: `the mail server refused the message (${n})` });
   }
-  if (e?.code === 'ETIMEDOUT' && e.timeoutType && e.timeoutType !== 'SOCKET_TIMEOUT') return new DeliveryError(detail, 'failed');
-  if (NEVER_CONNECTED.has(e?.originalCode ?? '') || NEVER_CONNECTED.has(e?.code ?? '')) return new DeliveryError(detail, 'failed');
-  return new DeliveryError(`Delivery outcome unknown: ${detail}; not resent`, 'unknown');
+  if (code === 'EDNS' || DNS_FAILURE.has(sys)) return new DeliveryError(detail, 'retry', { reason: `the mail server's name could not be resolved (${sys === code ? code : sys})` });
+  if (NEVER_CONNECTED.has(sys)) return new DeliveryError(detail, 'retry', { reason: `the mail server could not be reached (${sys})` });
+  if (code === 'ETIMEDOUT' && (e.timeoutType === 'CONNECTION' || e.timeoutType === 'GREETING' || !handedOver)) {
+    return new DeliveryError(detail, 'retry', { reason: 'the mail server did not answer in time' });
+  }
+  if (['EAUTH', 'ETLS', 'EREQUIRETLS', 'EENVELOPE', 'EMESSAGE', 'EPROTOCOL'].includes(code)) {
+    return new DeliveryError(detail, 'failed', { reason: `the mail server could not take the message (${code})` });
+  }
+  if (!handedOver) return new DeliveryError(detail, 'retry', { reason: `the connection to the mail server broke before the message was handed over (${sys || 'closed'})` });
+  return new DeliveryError(`Delivery outcome unknown: ${detail}; not resent`, 'unknown', {
+    reason: `the connection to the mail server broke after the message was handed over (${sys || 'closed'})`,
+  });
+}
+
+/** The message as the server will receive it (what nodemailer would build from the same options). */
+function compose(mail: Mail.Options): Promise<Buffer> {
+  return new MailComposer({ ...mail, disableFileAccess: true, disableUrlAccess: true }).compile().build();
 }
 
 export function smtpTransport(opts: SmtpOptions): Transport {
@@ -73,8 +96,9 @@ export function smtpTransport(opts: SmtpOptions): Transport {
     name: 'smtp',
     development: false,
     async send(msg) {
+      let raw: Buffer;
       try {
-        await transporter.sendMail({
+        raw = await compose({
           from: opts.from,
           to: msg.to,
           subject: msg.subject ?? '',
@@ -85,7 +109,22 @@ export function smtpTransport(opts: SmtpOptions): Transport {
           headers: safeHeaders(msg.headers),
         });
       } catch (err) {
-        throw classifySmtpError(err);
+        throw new DeliveryError(`The message could not be built: ${(err as Error).message}`, 'failed', { reason: 'the message could not be built' });
+      }
+      // The built message goes as a stream that records its first read: until the pool starts
+      // the message on a ready connection, nothing of it can have reached the server.
+      let handedOver = false;
+      const stream = new Readable({
+        read() {
+          handedOver = true;
+          this.push(raw);
+          this.push(null);
+        },
+      });
+      try {
+        await transporter.sendMail({ envelope: { from: opts.from, to: msg.to }, raw: stream });
+      } catch (err) {
+        throw classifySmtpError(err, handedOver);
       }
     },
     close() {

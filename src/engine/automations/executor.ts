@@ -7,6 +7,7 @@
 import type { Config } from '../../config.js';
 import type { Db, Queryable } from '../../db/db.js';
 import { OUTBOX_CHANNEL } from '../../delivery/store.js';
+import { undeliveredStep } from '../../delivery/step-store.js';
 import type { EngineLog } from '../scheduler/log.js';
 import type { Billing, Providers } from '../types.js';
 import type { Outputs } from './conditions.js';
@@ -51,6 +52,8 @@ export const MAX_STEPS = 500;
 /** A due waiting run of a paused automation is looked at again after this long (releaseHeldRuns: at once). */
 export const HOLD_MS = 60_000;
 export const TRIGGER_STEP_ID = 't';
+/** Steps whose message the sender may later mark `failed`, `unknown` or `skipped` (delivery/step-store.ts). */
+const SEND_STEPS = new Set(['email.send', 'sms.send', 'notify.team']);
 
 const STOPPED = Symbol('stopped');
 type Guarded = ContactRow | null | typeof STOPPED;
@@ -178,8 +181,10 @@ class AutomationExecution {
     } else if (last.status === 'running') {
       current = this.byId(last.step_id);
       resumeSeq = last.seq;
-    } else if (last.status === 'failed') {
+    } else if (last.status === 'failed' && !SEND_STEPS.has(last.type)) {
       // The step's failure and the run's are written together: only a hand-made change gets here.
+      // (A send step's `failed` may also be its message's verdict, written by the sender after the
+      // step's `ok` committed: that run carries on, and ends failed at that step.)
       return this.finish('failed', `Failed: step ${last.step_id} failed`, last.step_id);
     } else {
       current = this.successor(last.step_id, typeof last.output?.branch === 'string' ? last.output.branch : undefined);
@@ -291,10 +296,12 @@ class AutomationExecution {
           await endStep(tx, accountId, runId, seq, 'waiting', null);
           if (!(await parkWaiting(tx, this.lease.fence, outcome.due))) throw new LeaseLost('the lease was lost');
           return { status: 'waiting' as const, due: outcome.due };
-        case 'end':
+        case 'end': {
           await endStep(tx, accountId, runId, seq, 'ok', null);
-          if (!(await finishAutomationRun(tx, this.lease.fence, 'succeeded', null, null))) throw new LeaseLost('the lease was lost');
-          return { status: 'succeeded' as const };
+          const [final, error, failedStep] = await this.succeededUnlessUndelivered(tx);
+          if (!(await finishAutomationRun(tx, this.lease.fence, final, error, failedStep))) throw new LeaseLost('the lease was lost');
+          return { status: final };
+        }
         case 'held':
           // Rolls the step's transaction back: nothing of it (message, charge, result) is kept.
           throw new AccountNotActive('held');
@@ -333,10 +340,21 @@ class AutomationExecution {
   }
 
   private async finish(status: AutomationFinal, error: string | null, failedStepId: string | null = null): Promise<AutomationOutcome> {
-    await this.fenced(null, async (tx) => {
-      if (!(await finishAutomationRun(tx, this.lease.fence, status, error, failedStepId))) throw new LeaseLost('the lease was lost');
+    return this.fenced(null, async (tx) => {
+      const [final, why, failedStep] = status === 'succeeded' ? await this.succeededUnlessUndelivered(tx) : [status, error, failedStepId];
+      if (!(await finishAutomationRun(tx, this.lease.fence, final, why, failedStep))) throw new LeaseLost('the lease was lost');
+      return { status: final };
     });
-    return { status };
+  }
+
+  /**
+   * A run whose message ended undelivered (or unknown) before the run's end did not succeed: it
+   * ends `failed` at that step (delivery/step-store.ts marks the step, and a run that ends first).
+   * Read after the fence has locked the run row, which the sender locks too before marking a step.
+   */
+  private async succeededUnlessUndelivered(tx: Queryable): Promise<[AutomationFinal, string | null, string | null]> {
+    const u = await undeliveredStep(tx, this.claimed.account_id, this.claimed.id);
+    return u ? ['failed', `Failed: ${u.name}: ${u.error}`, u.step_id] : ['succeeded', null, null];
   }
 
   private async hold(): Promise<AutomationOutcome> {

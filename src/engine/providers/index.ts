@@ -26,6 +26,7 @@ export function createProviders(
           apiKey: llm.apiKey,
           model: llm.model,
           timeoutMs: llm.timeoutMs,
+          maxAttempts: llm.maxAttempts,
         })
       : createLocalLlm();
   const webOptions: WebOptions = { allowHosts: config.engine.webAllowHosts.map((h) => h.toLowerCase()), ...web };

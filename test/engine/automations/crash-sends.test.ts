@@ -120,13 +120,17 @@ describe('kill -9 during a batch of sends', () => {
     second.child.kill('SIGTERM');
     await Promise.race([exited(second.child), sleep(15_000)]);
 
-    const runs = await t.db.query<{ status: string; n: string }>(`select status, count(*) as n from automation_runs where account_id = $1 group by status`, [w.acme]);
-    expect(runs.map((r) => [r.status, Number(r.n)])).toEqual([['succeeded', CONTACTS]]);
-
     const rows = await t.db.query<Outbox>(
       `select automation_run_id, step_id, status, to_address, subject, message_id from outbox where account_id = $1`,
       [w.acme],
     );
+    // Every run finished; one whose message was caught mid-send says so (issue 10): it is failed
+    // at that step, "Delivery unknown", instead of succeeded.
+    const unknownRuns = new Set(rows.filter((r) => r.status === 'unknown').map((r) => r.automation_run_id));
+    const runs = await t.db.query<{ status: string; n: string }>(`select status, count(*) as n from automation_runs where account_id = $1 group by status order by status`, [w.acme]);
+    expect(runs.map((r) => [r.status, Number(r.n)])).toEqual([...(unknownRuns.size ? [['failed', unknownRuns.size]] : []), ['succeeded', CONTACTS - unknownRuns.size]]);
+    const failed = await t.db.query<{ id: string; error: string }>(`select id, error from automation_runs where account_id = $1 and status = 'failed'`, [w.acme]);
+    expect(failed.filter((r) => !unknownRuns.has(r.id) || !/^Failed: e[12]: Delivery unknown: .*; not re-sent$/.test(r.error))).toEqual([]);
     // Exactly one outbox row per (run, step): the step's effect key held through the crash.
     const perStep = new Map<string, number>();
     for (const r of rows) perStep.set(`${r.automation_run_id}:${r.step_id}`, (perStep.get(`${r.automation_run_id}:${r.step_id}`) ?? 0) + 1);
