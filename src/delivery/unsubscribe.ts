@@ -81,6 +81,12 @@ const BASE_TTL_MS = 30_000;
 const NO_BASE_TTL_MS = 5_000;
 const bases = new WeakMap<Db, { at: number; url: string | null }>();
 
+/** A schema older than this release (rolling deploy, not migrated yet) has no api_urls: as if empty. */
+function noTableYet(err: unknown): null {
+  if ((err as { code?: string }).code === '42P01') return null; // undefined_table
+  throw err;
+}
+
 /**
  * The base of the links in messages: SWITCHBOARD_PUBLIC_URL when set. Without it (development),
  * the URL the most recently started API process recorded where it really listens (a worker has no
@@ -91,7 +97,7 @@ export async function linkBase(db: Db, config: Config): Promise<string> {
   if (config.delivery.publicUrlSet) return config.delivery.publicUrl;
   let hit = bases.get(db);
   if (!hit || Date.now() - hit.at >= (hit.url ? BASE_TTL_MS : NO_BASE_TTL_MS)) {
-    hit = { at: Date.now(), url: await latestApiUrl(db) };
+    hit = { at: Date.now(), url: await latestApiUrl(db).catch(noTableYet) };
     bases.set(db, hit);
   }
   return hit.url ?? config.delivery.publicUrl;

@@ -65,6 +65,15 @@ describe('links without SWITCHBOARD_PUBLIC_URL', () => {
     expect(await linkBase(f.t.db, config)).toBe('https://hub.example.com');
   });
 
+  it('a store not migrated to this release yet (no api_urls): the one HOST and PORT give', async () => {
+    await f.t.db.query('alter table api_urls rename to api_urls_hidden');
+    try {
+      expect(await linkBase(f.t.db, derived)).toBe('http://127.0.0.1:8080');
+    } finally {
+      await f.t.db.query('alter table api_urls_hidden rename to api_urls');
+    }
+  });
+
   it('an automation email sent by the engine links to the recorded URL', async () => {
     await recordApiUrl(f.t.db, uuidv7(), 'http://127.0.0.1:40030');
     const auto = await insertAutomation(f.t.db, f.w.acme, f.w.site, [{ id: 'e1', type: 'email.send', config: { subject: 'Hi', body: 'Hello {{first_name}}' } }]);
