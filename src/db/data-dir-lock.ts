@@ -42,11 +42,6 @@ function procStat(pid: number): ProcStat | null {
   return fields[0] && start && /^\d+$/.test(start) ? { state: fields[0], start } : null;
 }
 
-/** Whether this system has /proc/<pid>/stat to tell a process's start time (Linux). */
-export function hasProcStat(): boolean {
-  return procStat(process.pid) !== null;
-}
-
 /** This process as a lock owner. */
 export function selfOwner(): LockOwner {
   return { pid: process.pid, start: procStat(process.pid)?.start ?? null };
@@ -63,8 +58,6 @@ function parseOwner(text: string): LockOwner | null {
   if (!/^\d+$/.test(pid ?? '') || !Number.isSafeInteger(n) || n <= 0) return null;
   return { pid: n, start: start && /^\d+$/.test(start) ? start : null };
 }
-
-const sameOwner = (a: LockOwner, b: LockOwner): boolean => a.pid === b.pid && a.start === b.start;
 
 /**
  * Whether the recorded owner still runs. Without /proc (macOS, BSD) only the pid can be asked:
@@ -106,8 +99,17 @@ function tryCreate(file: string, self: LockOwner): boolean {
     fs.linkSync(tmp, file);
     return true;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw err;
+    // A file system without hard links: an exclusive create, then the write (as before).
+    try {
+      fs.writeFileSync(file, formatOwner(self), { flag: 'wx', mode: 0o600 });
+      return true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw e;
+    }
   } finally {
     fs.rmSync(tmp, { force: true });
   }
