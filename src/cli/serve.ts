@@ -194,7 +194,7 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
       `; delivery: ${describeTransports(config.delivery)}`
     : 'no engine';
   const head = address ? `switchboard listening on ${address}; role ${role}` : `switchboard worker running (owner ${engine!.owner})`;
-  io.out(`${head}; ${engineNote}; store: ${describeStore(config)}` + (admin ? `; admin socket: ${admin.path}` : '') + '\n');
+  const banner = `${head}; ${engineNote}; store: ${describeStore(config)}` + (admin ? `; admin socket: ${admin.path}` : '') + '\n';
 
   return new Promise<number>((resolve) => {
     let stopping = false;
@@ -224,5 +224,7 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
     };
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
+    // Only now: whoever waits for the banner may signal at once, and must get a clean shutdown.
+    io.out(banner);
   });
 }
