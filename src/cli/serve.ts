@@ -16,6 +16,8 @@ import { filesContext, runOperatorCommand } from './operator.js';
 import { createEngine, type Engine } from '../engine/engine.js';
 import { createSender, type Sender } from '../delivery/sender.js';
 import { describeTransports } from '../delivery/transports/index.js';
+import { forgetApiUrl, latestApiUrl, recordApiUrl } from '../delivery/api-url-store.js';
+import { uuidv7 } from '../lib/ids.js';
 
 export const SERVE_USAGE = `Usage:
   switchboard serve [--role api|worker|all]
@@ -33,13 +35,29 @@ export const WORKER_USAGE = `Usage:
   Runs the engine only (no HTTP): claims queued workflow runs and executes them, up to
   SWITCHBOARD_WORKER_CONCURRENCY at once. The same as \`switchboard serve --role worker\`. Needs
   PostgreSQL (DATABASE_URL): the embedded store is owned by one process, and there
-  \`switchboard serve\` runs the engine itself.`;
+  \`switchboard serve\` runs the engine itself. With SWITCHBOARD_EMAIL_TRANSPORT=smtp it needs
+  SWITCHBOARD_PUBLIC_URL (the base of unsubscribe links); without SMTP and without it, links use
+  the URL the newest API process recorded where it listens.`;
 
 export const WORKER_NEEDS_POSTGRES =
   'a separate worker needs PostgreSQL (set DATABASE_URL): the embedded store is owned by one process, ' +
   'and there `switchboard serve` (role all) runs the engine itself';
 
+export const WORKER_NEEDS_PUBLIC_URL =
+  'a worker that sends email over SMTP needs SWITCHBOARD_PUBLIC_URL, the base of the unsubscribe links ' +
+  'in its messages: it has no HTTP listener of its own, and a link must reach an API process from the recipient\'s mailbox';
+
 export type Role = 'api' | 'worker' | 'all';
+
+/**
+ * The URL this API process records for links (api_urls): its SWITCHBOARD_PUBLIC_URL, else where it
+ * really listens (fastify names the bound port, and https under TLS; an any-address listener
+ * answers on loopback).
+ */
+function recordedUrl(config: Config, address: string): string {
+  if (config.delivery.publicUrlSet) return config.delivery.publicUrl;
+  return address.replace('://[::]:', '://[::1]:').replace('://0.0.0.0:', '://127.0.0.1:');
+}
 
 export function parseServeArgs(args: readonly string[]): { role: Role } {
   const p = parseCommandArgs(args, { strings: ['role'] });
@@ -92,15 +110,24 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
   let statistics: StatisticsKeeper | null = null;
   let engine: Engine | null = null;
   let sender: Sender | null = null;
+  const processId = uuidv7();
+  let urlRecorded = false;
   const release = async () => {
     // The engine finishes or releases its runs while the store is still open; the sender records
     // the outcome of the messages it is sending.
     statistics?.stop();
     await Promise.allSettled([engine?.stop(), sender?.stop(), app ? closeWithin(app, SHUTDOWN_GRACE_MS) : null, admin?.close()]);
+    if (urlRecorded) await forgetApiUrl(db!, processId).catch((err) => log.warn({ err }, 'could not remove this process from api_urls'));
     await db?.close(); // on PGlite this also releases the data-dir lock
   };
   if (role === 'worker' && !config.databaseUrl) {
     io.err(`error: ${WORKER_NEEDS_POSTGRES}\n`);
+    return 1;
+  }
+  // Real email to real mailboxes: a link built from this process's HOST and PORT (it listens on
+  // neither) or from whatever a development API process recorded would not reach us from there.
+  if (role === 'worker' && config.delivery.emailTransport === 'smtp' && !config.delivery.publicUrlSet) {
+    io.err(`error: ${WORKER_NEEDS_PUBLIC_URL}\n`);
     return 1;
   }
 
@@ -131,7 +158,22 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
         log.child({ component: 'admin' }),
       );
     }
-    if (app) address = await app.listen({ port: config.port, host: config.host });
+    if (app) {
+      address = await app.listen({ port: config.port, host: config.host });
+      // Where workers without SWITCHBOARD_PUBLIC_URL point their links. A store whose schema is
+      // older than this release (rolling deploy) has no table for it yet: serve anyway.
+      try {
+        await recordApiUrl(db, processId, recordedUrl(config, address));
+        urlRecorded = true;
+      } catch (err) {
+        log.warn({ err }, 'could not record this process\'s URL for links in messages (api_urls)');
+      }
+    } else if (!config.delivery.publicUrlSet && !(await latestApiUrl(db).catch(() => null))) {
+      log.warn(
+        { publicUrl: config.delivery.publicUrl },
+        'no SWITCHBOARD_PUBLIC_URL and no API process has recorded its URL yet: unsubscribe links use HOST and PORT until one does',
+      );
+    }
     if (role !== 'api') {
       engine = createEngine(db, config, log.child({ component: 'engine' }));
       await engine.start();
@@ -152,7 +194,7 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
       `; delivery: ${describeTransports(config.delivery)}`
     : 'no engine';
   const head = address ? `switchboard listening on ${address}; role ${role}` : `switchboard worker running (owner ${engine!.owner})`;
-  io.out(`${head}; ${engineNote}; store: ${describeStore(config)}` + (admin ? `; admin socket: ${admin.path}` : '') + '\n');
+  const banner = `${head}; ${engineNote}; store: ${describeStore(config)}` + (admin ? `; admin socket: ${admin.path}` : '') + '\n';
 
   return new Promise<number>((resolve) => {
     let stopping = false;
@@ -182,5 +224,7 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
     };
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
+    // Only now: whoever waits for the banner may signal at once, and must get a clean shutdown.
+    io.out(banner);
   });
 }

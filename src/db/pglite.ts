@@ -1,52 +1,13 @@
 // Embedded store: PGlite (PostgreSQL compiled to WASM) in a data directory that exactly one
-// process owns. The ownership is a lock file beside the data; a second process fails fast.
-import fs from 'node:fs';
+// process owns. The ownership is a lock file beside the data (data-dir-lock.ts); a second process
+// fails fast while the first lives.
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { Db, Queryable } from './db.js';
 import { PreparedStatements } from './pglite-statements.js';
+import { DataDirLockedError, takeDataDirLock } from './data-dir-lock.js';
 
-export class DataDirLockedError extends Error {}
-
-const LOCK_FILE = 'switchboard.lock';
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Takes the data-dir lock: a file with our pid, created exclusively. A lock left by a dead process is taken over. */
-export function takeDataDirLock(dataDir: string): () => void {
-  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const file = path.join(dataDir, LOCK_FILE);
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      fs.writeFileSync(file, String(process.pid), { flag: 'wx', mode: 0o600 });
-      return () => {
-        try {
-          if (fs.readFileSync(file, 'utf8') === String(process.pid)) fs.unlinkSync(file);
-        } catch {
-          /* already gone */
-        }
-      };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const holder = Number(fs.readFileSync(file, 'utf8').trim());
-      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && processAlive(holder)) {
-        throw new DataDirLockedError(
-          `the data directory ${dataDir} is in use by process ${holder}; ` +
-            'stop it, or run operator commands while it serves (they go through its admin socket)',
-        );
-      }
-      fs.rmSync(file, { force: true }); // stale lock from a process that died
-    }
-  }
-  throw new DataDirLockedError(`could not take the lock on ${dataDir}`);
-}
+export { DataDirLockedError, takeDataDirLock };
 
 /**
  * PGlite runs queries on this thread and settles them as microtasks, so a loop of queries (the

@@ -7,6 +7,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Db } from '../db/db.js';
 import { loadSecrets, type SecretVersion } from '../secrets/store.js';
+import { latestApiUrl } from './api-url-store.js';
 
 export const UNSUBSCRIBE_SECRET = 'unsubscribe';
 const SECRET_TTL_MS = 60_000;
@@ -74,8 +75,41 @@ export async function verifyUnsubscribeToken(db: Db, token: string): Promise<{ a
   return ok ? { accountId: bytesUuid(payload.subarray(0, 16)), contactId: bytesUuid(payload.subarray(16)) } : null;
 }
 
-export function unsubscribeUrl(config: Config, token: string): string {
-  return `${config.delivery.publicUrl}/unsubscribe/${token}`;
+/** A recorded API URL is read again after this long (a restarted API may listen elsewhere) ... */
+const BASE_TTL_MS = 30_000;
+/** ... and, while none is recorded yet, sooner: the API process may simply not have started. */
+const NO_BASE_TTL_MS = 5_000;
+const bases = new WeakMap<Db, { at: number; url: string | null }>();
+
+/** A schema older than this release (rolling deploy, not migrated yet) has no api_urls: as if empty. */
+function noTableYet(err: unknown): null {
+  if ((err as { code?: string }).code === '42P01') return null; // undefined_table
+  throw err;
+}
+
+/**
+ * The base of the links in messages: SWITCHBOARD_PUBLIC_URL when set. Without it (development),
+ * the URL the most recently started API process recorded where it really listens (a worker has no
+ * listener, and HOST/PORT may say port 0), read at most every 30 s; until one has recorded a URL,
+ * the one derived from HOST and PORT.
+ */
+export async function linkBase(db: Db, config: Config): Promise<string> {
+  if (config.delivery.publicUrlSet) return config.delivery.publicUrl;
+  let hit = bases.get(db);
+  if (!hit || Date.now() - hit.at >= (hit.url ? BASE_TTL_MS : NO_BASE_TTL_MS)) {
+    hit = { at: Date.now(), url: await latestApiUrl(db).catch(noTableYet) };
+    bases.set(db, hit);
+  }
+  return hit.url ?? config.delivery.publicUrl;
+}
+
+/** Forgets the cached link base (tests; a new API URL reaches every process within 30 s anyway). */
+export function forgetLinkBase(db: Db): void {
+  bases.delete(db);
+}
+
+export function unsubscribeUrl(base: string, token: string): string {
+  return `${base}/unsubscribe/${token}`;
 }
 
 /**
@@ -88,7 +122,7 @@ export async function unsubscribeHeaders(
   accountId: string,
   contactId: string,
 ): Promise<{ headers: Record<string, string>; link: string }> {
-  const link = unsubscribeUrl(config, await unsubscribeToken(db, accountId, contactId));
+  const link = unsubscribeUrl(await linkBase(db, config), await unsubscribeToken(db, accountId, contactId));
   return { link, headers: { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } };
 }
 
