@@ -14,7 +14,7 @@ afterAll(() => t?.close());
 
 describe('idempotent run starts across processes', () => {
   // Two processes can share only PostgreSQL; the embedded store has one owner process.
-  it.runIf(onPostgres())('two API processes, one key, 20 concurrent requests → one run', async () => {
+  it.runIf(onPostgres())('two API processes, one key, 20 concurrent requests → one run', { timeout: 180_000 }, async () => {
     const seeded = await seedFixture(
       t.db,
       {

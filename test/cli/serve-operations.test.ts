@@ -29,7 +29,7 @@ async function start(env: Record<string, string>, args = ['serve']): Promise<Pro
   child.stdout!.on('data', (d) => (out += String(d)));
   child.stderr!.on('data', (d) => (out += String(d)));
   const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start:\n${out}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`no start:\n${out}`)), 90_000);
     child.stdout!.on('data', () => {
       const m = /listening on (https?:\/\/[^\s;]+)/.exec(out);
       if (m) {
@@ -46,7 +46,7 @@ async function start(env: Record<string, string>, args = ['serve']): Promise<Pro
 }
 
 /** Runs a command to its exit; its code and everything it printed. */
-async function runToExit(args: string[], env: Record<string, string>, ms = 30_000): Promise<{ code: number | null; out: string }> {
+async function runToExit(args: string[], env: Record<string, string>, ms = 90_000): Promise<{ code: number | null; out: string }> {
   const child = runCli(args, { HOST: '127.0.0.1', PORT: '0', ...env });
   let out = '';
   child.stdout!.on('data', (d) => (out += String(d)));
@@ -76,10 +76,10 @@ describe('serve as an operator runs it', () => {
     ['REDIS_URL', () => ({ REDIS_URL: 'http://127.0.0.1:1' }), /REDIS_URL/],
   ];
   it.each(cases)('a bad %s refuses the start with a message naming it', async (name, env, re) => {
-    const r = await runToExit(['serve'], { SWITCHBOARD_DATA_DIR: dataDir(`bad-${name.replace(/\W/g, '')}`), ...env() }, 20_000);
+    const r = await runToExit(['serve'], { SWITCHBOARD_DATA_DIR: dataDir(`bad-${name.replace(/\W/g, '')}`), ...env() }, 90_000);
     expect(r.code, r.out).toBe(1);
     expect(r.out).toMatch(re);
-  }, 40_000);
+  }, 120_000);
 
   // "graceful shutdown on SIGTERM ... the process exits within a bounded time": a client that
   // sent part of a request body and stalls keeps the process alive ~72 s (fastify's keep-alive
@@ -94,7 +94,7 @@ describe('serve as an operator runs it', () => {
       sock.write('POST /v1/contacts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{');
       await new Promise((r) => setTimeout(r, 300));
       s.child.kill('SIGTERM');
-      const code = await Promise.race([exited(s.child), new Promise((r) => setTimeout(() => r('still running'), 20_000))]);
+      const code = await Promise.race([exited(s.child), new Promise((r) => setTimeout(() => r('still running'), 40_000))]);
       expect(code).toBe(0);
     } finally {
       sock.destroy();
@@ -103,7 +103,7 @@ describe('serve as an operator runs it', () => {
         await exited(s.child);
       }
     }
-  }, 60_000);
+  }, 180_000);
 
   // README: "SWITCHBOARD_AUTO_MIGRATE=false for rolling deploys: run `switchboard migrate` first;
   // /readyz fails while the schema is older than the code." On a store never migrated, serve
@@ -128,5 +128,5 @@ describe('serve as an operator runs it', () => {
       expect(failure).toMatch(/switchboard migrate/);
       expect(failure).not.toMatch(/relation .* does not exist/);
     }
-  }, 60_000);
+  }, 180_000);
 });

@@ -78,7 +78,7 @@ describe('one rate-limit count shared by several processes', () => {
     } finally {
       expect(await Promise.all(servers.map((s) => s.stop()))).toEqual([0, 0]);
     }
-  });
+  }, 180_000); // two process starts on a loaded machine
 
   async function twoApps(store: 'postgres' | 'redis'): Promise<App[]> {
     const config = configWith({

@@ -75,7 +75,7 @@ describe('serve', () => {
     } finally {
       expect(await s.stop()).toBe(0);
     }
-  });
+  }, 180_000); // a process start on a loaded machine can take tens of seconds
 
   it('answers /readyz once migrated, and stops cleanly on SIGTERM with requests in flight', async () => {
     const s = await startServer(storeEnv('plain'));
@@ -91,5 +91,5 @@ describe('serve', () => {
     expect(await Promise.all(reqs.map((r) => r.status))).toEqual(Array(5).fill(401));
     expect(await exited(s.child)).toBe(0);
     if (!onPostgres()) expect(fs.existsSync(path.join(tmp, 'plain', 'switchboard.lock'))).toBe(false);
-  });
+  }, 180_000);
 });

@@ -34,7 +34,8 @@ describe('waits', () => {
 
   it('a wait `until` a time in the past does not wait; one in the future does', async () => {
     const past = new Date(Date.now() - 60_000).toISOString();
-    const soon = new Date(Date.now() + 800).toISOString();
+    // Far enough ahead that a loaded machine still reaches the wait before it comes due.
+    const soon = new Date(Date.now() + 5_000).toISOString();
     const auto = await insertAutomation(file.t.db, file.w.acme, file.w.site, [
       { id: 'w0', type: 'wait', config: { until: past } },
       { id: 'w1', type: 'wait', config: { until: soon } },
