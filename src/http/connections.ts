@@ -145,12 +145,12 @@ export function guardConnections(app: FastifyInstance, opts: GuardOptions): void
   // limit: over it, the body parser answers 413 body_too_large at once and the body is never sent.
   // Any earlier answer (401, 404, 429...) is given without the body too; Node then closes the
   // connection, as the client may still send the body.
-  app.addHook('preParsing', async (request, reply, payload) => {
+  app.addHook('preParsing', (request, reply, payload, done) => {
     if (awaitingContinue.delete(request.raw) && !(Number(request.headers['content-length']) > request.routeOptions.bodyLimit)) {
       reply.raw.writeContinue();
       watchBody(request.raw, reply.raw, http.bodyIdleTimeoutMs);
     }
-    return payload;
+    done(null, payload);
   });
 }
 
