@@ -90,6 +90,14 @@ async function closeWithin(app: App, graceMs: number): Promise<void> {
   }
 }
 
+/**
+ * Connections the kernel queues until the server accepts them (it caps this at net.core.somaxconn).
+ * Node's default of 511 overflows under a burst of connections (one client opening thousands):
+ * the kernel then drops new connections' handshakes, every client's alike, and they retry after
+ * 1, 3, 7 s. A longer queue holds the burst while the server accepts (and caps) it.
+ */
+export const LISTEN_BACKLOG = 4096;
+
 /** Where the store is, without credentials (a DATABASE_URL may carry a password). */
 function describeStore(config: Config): string {
   if (!config.databaseUrl) return `pglite, data dir ${config.dataDir}`;
@@ -159,7 +167,7 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
       );
     }
     if (app) {
-      address = await app.listen({ port: config.port, host: config.host });
+      address = await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
       // Where workers without SWITCHBOARD_PUBLIC_URL point their links. A store whose schema is
       // older than this release (rolling deploy) has no table for it yet: serve anyway.
       try {

@@ -30,6 +30,7 @@ import { Authenticator, type AuthContext } from './auth.js';
 import type { CursorCodec } from './cursor.js';
 import { ApiError, toErrorBody } from './errors.js';
 import { clientErrorHandler, installErrorHandling } from './error-handler.js';
+import { guardConnections, serverOptions } from './connections.js';
 import { requestSerializer } from './log-redaction.js';
 import { installPipeline, type RouteMeta } from './pipeline.js';
 import { registerOpsRoutes } from './ops.js';
@@ -78,6 +79,8 @@ function withRequestSerializer(logger: FastifyServerOptions['logger']): FastifyS
 
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config } = deps;
+  // Deadlines for a request to arrive and for idle connections (fastify's defaults are none).
+  const { handshakeTimeout, ...httpOptions } = serverOptions(config.http);
   const app = Fastify({
     logger: withRequestSerializer(deps.logger ?? false),
     genReqId: () => randomUUID(),
@@ -102,9 +105,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // spec's shapes); fastify's own 503 would be a body outside the catalogue.
     return503OnClosing: false,
     clientErrorHandler,
-    ...(deps.https ? { https: deps.https } : {}),
+    requestTimeout: config.http.requestTimeoutMs,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
+    http: httpOptions,
+    ...(deps.https ? { https: { ...deps.https, ...httpOptions, handshakeTimeout } } : {}),
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as FastifyInstance;
 
+  guardConnections(app, { http: config.http, trustProxy: config.trustProxy });
   app.decorateRequest('auth', null);
   app.setValidatorCompiler(validatorCompiler);
 

@@ -6,6 +6,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { duplicateKeyPath } from '../lib/json.js';
 import { printable } from '../lib/text.js';
+import { cutReason, markCut } from './connections.js';
 import { ApiError, toErrorBody } from './errors.js';
 import { validationToApiError } from './validation.js';
 
@@ -45,8 +46,22 @@ export function foreignCharset(contentType: string | undefined): string | null {
   return null;
 }
 
+/**
+ * The request's own stream failed: the client went away mid-body (or the server cut a request
+ * that missed its deadline). Nobody is left to answer and nothing went wrong on our side.
+ */
+function isAbort(err: FastifyError, request: FastifyRequest): boolean {
+  return request.raw.errored === err || (request.raw.destroyed && !request.raw.complete && err.code === 'ECONNRESET');
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (isAbort(err, request)) {
+      const cut = cutReason(request.raw.socket);
+      request.log.info({ cut: cut ?? undefined }, cut ? 'request cut: it missed its deadline' : 'client aborted the request');
+      // Nothing can reach the peer; the reply ends as 499 (nginx's "client closed request"), never a 5xx.
+      return reply.code(499).send();
+    }
     let apiErr = toApiError(err);
     if (!apiErr) {
       request.log.error({ err }, 'internal error');
@@ -107,12 +122,14 @@ export function installErrorHandling(app: FastifyInstance): void {
  * request line) never reach fastify's pipeline, so fastify would answer them with its own body
  * and no request id. They get the spec's error body and an X-Request-Id like every other answer.
  * The catalogue has no code for "not HTTP at all": 400 invalid_parameter is the nearest (the
- * request carries something the server cannot take). A timed-out or reset connection is closed
- * without an answer: the peer is gone or stalled.
+ * request carries something the server cannot take). A timed-out or reset connection, or a TLS
+ * handshake that failed, is closed without an answer: the peer is gone, stalled or not speaking
+ * HTTP over TLS (see connections.ts for why a missed deadline gets no 408).
  */
 export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  if (err.code !== 'ERR_HTTP_REQUEST_TIMEOUT' && socket.writable) {
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') markCut(socket, 'request_deadline');
+  if (err.code?.startsWith('HPE_') && socket.writable) {
     const id = randomUUID();
     const apiErr = new ApiError(
       'invalid_parameter',
