@@ -2,7 +2,9 @@
 // account (see test/fuzz/runner.ts). Two files with different seeds share the suite's two
 // workers. Replay a failure with the FUZZ_SEED and FUZZ_REQUESTS its message prints.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
 import { testApp, type TestApp } from '../helpers/app.js';
+import { INBOUND_SECRET } from './off-document.js';
 import { fuzzCount, fuzzSeed } from './prng.js';
 import { failureReport, fixedButPending, runFuzz, summary } from './runner.js';
 
@@ -12,7 +14,7 @@ const COUNT = fuzzCount(1500);
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await testApp();
+  t = await testApp({ delivery: { ...loadConfig({}).delivery, inboundSmsSecret: INBOUND_SECRET } });
 });
 afterAll(() => t?.close());
 

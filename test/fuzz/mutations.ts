@@ -60,7 +60,7 @@ export const MUTATIONS: Mutation[] = [
     weight: 3,
     applies: () => true,
     apply: (r, c) => {
-      const name = c.rng.pick(['foo', 'limit2', 'LIMIT', 'status[]', 'project', 'expand', `x_${c.rng.word()}`]);
+      const name = c.rng.pick(['foo', 'limit2', 'LIMIT', 'status[]', 'project', 'expand', `x_${c.rng.word()}`, '__proto__', 'constructor', 'hasOwnProperty', 'toString', 'a.b', ' limit']);
       r.query.push([name, c.rng.pick(['1', '', 'x'])]);
       r.expect = { status: 400, code: 'unknown_parameter', param: name };
     },
@@ -264,6 +264,21 @@ export const MUTATIONS: Mutation[] = [
     apply: (r, c) => {
       r.body = { kind: 'raw', payload: c.rng.pick(['{', '{"a":}', "{'a':1}", 'NaN', '[1,]', '{"a":1}x', '\ufeff{}', '{"a":1,}', 'undefined', '{"a" 1}', '"\\x"', '{"a":"\\ud800"']), contentType: 'application/json' };
       r.expect = { status: 400, code: 'invalid_json' };
+    },
+  },
+  {
+    name: 'body-deeply-nested',
+    weight: 1,
+    applies: (r) => !!r.op.body,
+    apply: (r, c) => {
+      const depth = c.rng.pick([1000, 100_000]);
+      const inner = '['.repeat(depth) + ']'.repeat(depth);
+      const top = c.rng.chance(0.5);
+      // Inside an otherwise valid body, so that the unknown field is the one fault.
+      const valid = JSON.stringify(jsonBody(r) ?? {});
+      const nested = `${valid.slice(0, -1)}${valid === '{}' ? '' : ','}"x_nested":${inner}}`;
+      r.body = { kind: 'raw', payload: top ? inner : nested, contentType: 'application/json' };
+      r.expect = top ? { status: 422, code: 'invalid_body' } : { status: 422, code: 'unknown_field', param: 'x_nested' };
     },
   },
   {
@@ -592,7 +607,15 @@ export function fingerprintOf(r: FuzzRequest): string {
   };
   let body: unknown = {};
   if (r.body?.kind === 'json') body = r.body.value;
-  else if (r.body?.kind === 'raw') body = `raw:${String(r.body.payload)}`;
+  else if (r.body?.kind === 'raw') {
+    // Sent as text: the server fingerprints what it parsed (an empty body is {}).
+    const text = String(r.body.payload);
+    try {
+      body = text.trim() === '' ? {} : JSON.parse(text);
+    } catch {
+      body = `raw:${text}`;
+    }
+  }
   return `${r.method} ${pathOf(r).toLowerCase()}\n${canon(body)}`;
 }
 

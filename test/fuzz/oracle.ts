@@ -20,7 +20,7 @@ export type PendingTally = Map<PendingFix, { met: number; unmet: number }>;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const CATALOGUE = ERROR_CATALOGUE as Record<string, { status: number; type: string }>;
 
-function errorBodyViolations(res: LightMyRequestResponse, doc: ApiDocument): Violation[] {
+export function errorBodyViolations(res: LightMyRequestResponse, doc: ApiDocument): Violation[] {
   const out: Violation[] = [];
   let body: any;
   try {

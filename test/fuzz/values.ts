@@ -69,14 +69,25 @@ function validString(s: JsonSchema, name: string, world: World, rng: Prng): stri
     const kind = NAME_KINDS[name];
     return kind ? realId(world, rng, kind) : rng.uuid();
   }
-  if (s.format === 'date-time') return isoDaysAgo(rng.int(0, 400));
-  if (s.format === 'date') return isoDaysAgo(rng.int(0, 60)).slice(0, 10);
+  // Now and then the edges of what the formats take: the first and last years, offsets, nanoseconds.
+  if (s.format === 'date-time') {
+    return rng.chance(0.15)
+      ? rng.pick(['0001-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z', '2026-01-01T00:00:00+14:00', '2026-01-01T00:00:00.123456789Z', '1969-12-31T23:59:59-12:00', '2026-06-30T23:59:59.5+00:00'])
+      : isoDaysAgo(rng.int(0, 400));
+  }
+  if (s.format === 'date') {
+    return rng.chance(0.15) ? rng.pick(['0001-01-01', '9999-12-31', '1970-01-01', '2024-02-29', '2000-01-01']) : isoDaysAgo(rng.int(0, 60)).slice(0, 10);
+  }
   if (s.format === 'email' || name === 'email') {
     return rng.chance(0.2) && world.emails.length ? rng.pick(world.emails) : uniqueEmail(rng);
   }
   if (typeof s.pattern === 'string') {
     if (s.pattern.includes('[A-Z][A-Z0-9]')) return rng.pick(world.workKeys);
-    if (PHONE_RE.test(s.pattern)) return `+1 555 ${rng.int(100, 999)} ${rng.int(1000, 9999)}`;
+    if (PHONE_RE.test(s.pattern)) {
+      return rng.chance(0.2)
+        ? rng.pick(['1', '+0', '(((((1', '1.-.-.-', '0'.repeat(40), `+${'9'.repeat(39)}`, '+1 (555) 010-0001', '  1  '])
+        : `+1 555 ${rng.int(100, 999)} ${rng.int(1000, 9999)}`;
+    }
   }
   switch (name) {
     case 'markdown':
@@ -86,7 +97,8 @@ function validString(s: JsonSchema, name: string, world: World, rng: Prng): stri
     case 'label':
       return rng.pick(['web', 'mobile', rng.word()]);
     case 'q':
-      return rng.pick(['ann', 'pricing', 'lee', rng.word(2, 6)]);
+      // Search text meets LIKE patterns and full-text queries: their operators must be plain text.
+      return rng.pick(['ann', 'pricing', 'lee', rng.word(2, 6), 'a%', 'a_b', 'x\\', 'a & b', 'a | !b', 'a:*', '(a)', "o'neil", 'ann lee', 'ἈΝΝ', 'ΣΊΣΥΦΟΣ', 'İ']);
   }
   return text(rng, min, max);
 }
@@ -109,7 +121,8 @@ export function validValue(s: JsonSchema, name: string, world: World, rng: Prng)
       const min = s.minimum ?? 0;
       const max = Math.min(s.maximum ?? 1000, min + 1000);
       // Small pages most of the time, so lists give out cursors.
-      return name === 'limit' && rng.chance(0.7) ? rng.int(min, Math.min(max, 3)) : rng.int(min, max);
+      if (name === 'limit' && rng.chance(0.7)) return rng.int(min, Math.min(max, 3));
+      return rng.chance(0.1) ? rng.pick([min, s.maximum ?? max]) : rng.int(min, max);
     }
     case 'string':
       return validString(s, name, world, rng);

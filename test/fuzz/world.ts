@@ -22,6 +22,7 @@ export interface Cursor {
 }
 
 export interface World {
+  accountId: string;
   keys: { main: string; narrow: string; revoked: string; expired: string; other: string; suspended: string; lapsed: string };
   /** Ids of the fuzzed account, by kind. */
   ids: Record<Kind, string[]>;
@@ -86,6 +87,7 @@ export async function buildWorld(db: Db): Promise<World> {
   const otherIds = idsOf(other, [other.projects.site]);
   const demoKeys = ['WEB-1', 'WEB-2', 'WEB-3', 'WEB-4'];
   return {
+    accountId: me.id,
     keys: {
       main: me.keys.main,
       narrow: me.keys.narrow,
