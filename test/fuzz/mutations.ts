@@ -5,7 +5,7 @@ import { generateKey } from '../../src/lib/api-keys.js';
 import type { ApiDocument, JsonSchema, Param } from './document.js';
 import type { Prng } from './prng.js';
 import { REQUIRED_BY_SPEC, pathOf, type FuzzRequest } from './request.js';
-import { oddString, otherAccountId, pathParamKind, wrongTypeValue } from './values.js';
+import { oddEmail, oddString, otherAccountId, pathParamKind, wrongTypeValue } from './values.js';
 import type { World } from './world.js';
 
 /** A keyed request that succeeded, and its answer (for replays and reused keys). */
@@ -360,6 +360,14 @@ export const MUTATIONS: Mutation[] = [
       const [f, s] = c.rng.pick(stringFields(r));
       const v = oddString(c.rng);
       jsonBody(r)![f] = isArrayField(s) ? [v] : v;
+    },
+  },
+  {
+    name: 'body-odd-email',
+    weight: 1,
+    applies: (r) => jsonBody(r) !== null && 'email' in bodyProps(r),
+    apply: (r, c) => {
+      jsonBody(r)!.email = oddEmail(c.rng);
     },
   },
   {

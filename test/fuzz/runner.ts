@@ -90,8 +90,9 @@ export async function runFuzz(app: App, db: Db, opts: FuzzOptions): Promise<Fuzz
     if (copies > 1) r.tags.push(`concurrent-${copies}`);
     const sent = Array.from({ length: copies }, () => r);
     // Two contacts changed to one new email at once: one wins, the other is 409 contact_exists.
-    if (copies > 1 && r.op.id === 'updateContact' && jsonHas(r, 'email') && world.ids.contact.length > copies) {
-      for (let k = 1; k < copies; k++) sent[k] = { ...r, pathParams: { ...r.pathParams, id: world.ids.contact[k] } };
+    const others = world.ids.contact.filter((id) => id !== r.pathParams.id);
+    if (copies > 1 && r.op.id === 'updateContact' && jsonHas(r, 'email') && others.length >= copies) {
+      for (let k = 1; k < copies; k++) sent[k] = { ...r, pathParams: { ...r.pathParams, id: others[k] } };
       r.tags.push('other-contacts');
     }
     const answers = await Promise.all(sent.map((x) => app.inject(toInject(x))));

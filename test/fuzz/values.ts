@@ -79,7 +79,13 @@ function validString(s: JsonSchema, name: string, world: World, rng: Prng): stri
     return rng.chance(0.15) ? rng.pick(['0001-01-01', '9999-12-31', '1970-01-01', '2024-02-29', '2000-01-01']) : isoDaysAgo(rng.int(0, 60)).slice(0, 10);
   }
   if (s.format === 'email' || name === 'email') {
-    return rng.chance(0.2) && world.emails.length ? rng.pick(world.emails) : uniqueEmail(rng);
+    if (rng.chance(0.2) && world.emails.length) {
+      // An address already taken, as sent or in another spelling of the same address.
+      const e = rng.pick(world.emails);
+      return rng.pick([e, e.toUpperCase(), ` ${e} `]);
+    }
+    if (rng.chance(0.1)) return `${rng.word()}+${rng.word()}@example.org`;
+    return uniqueEmail(rng);
   }
   if (typeof s.pattern === 'string') {
     if (s.pattern.includes('[A-Z][A-Z0-9]')) return rng.pick(world.workKeys);
@@ -185,6 +191,11 @@ export function oddString(rng: Prng): string {
     '',
     'a'.repeat(rng.pick([201, 321, 501, 5000, 70_000])),
   ]);
+}
+
+/** Addresses at the edges of what an email is (some taken, some refused: only the general rules apply). */
+export function oddEmail(rng: Prng): string {
+  return rng.pick(['a@b', '"a b"@example.org', `${rng.word()}@exämple.org`, `${rng.word()}@[127.0.0.1]`, '@', 'a@@b.org', `${'a'.repeat(64)}@${'b'.repeat(250)}.org`, `${rng.word()}@example.org.`, 'a@-b.org', 'a..b@example.org']);
 }
 
 /** A value of the wrong JSON type for the schema. */
