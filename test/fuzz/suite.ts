@@ -8,7 +8,7 @@ import { INBOUND_SECRET } from './off-document.js';
 import { fuzzCount, fuzzSeed } from './prng.js';
 import { failureReport, fixedButPending, runFuzz, summary } from './runner.js';
 
-/** Requests per file by default: two files give ~2,000 per store (measured 40-55 s a file, both files at once, at a load average of ~23 on 2 cores). */
+/** Requests per file by default: two files give ~2,000 per store (measured, both files at once on 2 cores: 13-23 s a file at a load average of ~15, 40-55 s at ~23). */
 export const DEFAULT_REQUESTS = 1000;
 
 export function fuzzFile(file: string, defaultSeed: number): void {
