@@ -51,6 +51,8 @@ declare module 'fastify' {
 }
 
 export const BODY_LIMIT = 1_048_576;
+/** Longest path parameter the router takes; a longer one is 400 invalid_id naming it. */
+const MAX_PARAM_LENGTH = 2048;
 
 export interface AppDeps {
   config: Config;
@@ -91,13 +93,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     bodyLimit: BODY_LIMIT,
     exposeHeadRoutes: false,
     // Long path segments reach validation (400 invalid_id) instead of fastify's own 414.
-    routerOptions: { maxParamLength: 2048 },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // Undecodable URLs and the like get the spec's error body and a request id too.
     frameworkErrors: (err, request, reply) => {
       reply.header('x-request-id', request.id);
       const apiErr =
         err.code === 'FST_ERR_MAX_PARAM_LENGTH'
-          ? new ApiError('invalid_id', 'An id in the path is far too long to be an id.')
+          ? new ApiError('invalid_id', 'An id in the path is far too long to be an id.', {
+              param: routes.longParam(request.url.split('?')[0], MAX_PARAM_LENGTH),
+            })
           : new ApiError('route_not_found', 'No endpoint at that path (it is not a valid URL).');
       (reply as unknown as FastifyReply).code(apiErr.status).send(toErrorBody(apiErr, request.id));
     },
