@@ -6,9 +6,10 @@
 //
 // The budget is the converting thread's own CPU time (read from /proc on Linux), not wall time:
 // on a busy machine a conversion gets less of a core but the same CPU time, so a source gets the
-// same answer on an idle and on a loaded server. A generous wall-clock backstop (10 times the
-// budget) still stops a worker that is starved; where thread CPU time cannot be read, the budget
-// is wall time, as before.
+// same answer on an idle and on a loaded server. So a long conversion can also run at a lower
+// priority than the event loop and other pages' short conversions without changing any answer. A wall-clock backstop
+// (20 times the budget) still stops a worker whose CPU time cannot be followed; where thread CPU
+// time cannot be read at all, the budget is wall time, as before.
 //
 // The workers are shared, so they are shared fairly: jobs wait in one queue per owner (an
 // account), free workers take them from the owners in turn, and one owner holds at most all but
@@ -17,6 +18,7 @@
 // enormous and which the converter's own checks miss runs out of it and is refused as too large,
 // instead of growing the process by gigabytes.
 import { readFileSync, readlinkSync } from 'node:fs';
+import { availableParallelism, setPriority } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { PAGE_RENDER_TIMEOUT_MS, PageRenderError, renderPage, type PageSource, type RenderedPage } from './page.js';
 
@@ -33,12 +35,28 @@ export interface PageRenderer {
   close(): Promise<void>;
 }
 
+/**
+ * Workers in a pool: one per core (2 to 4), plus one, so that a lone account converts on as many
+ * workers as there are cores and another account still finds one free (3 on a 2-core machine).
+ */
+export const DEFAULT_WORKERS = Math.min(Math.max(2, availableParallelism()), 4) + 1;
 /** Jobs one owner may have waiting (not yet on a worker) when bounded. */
 export const MAX_WAITING_PER_OWNER = 4;
 /** A conversion worker's heap: ample for any page within the limits, far below the machine's memory. */
 export const WORKER_HEAP_MB = 256;
-/** A conversion is stopped after this many times its CPU budget in wall time, whatever its CPU time. */
-export const WALL_BACKSTOP_FACTOR = 10;
+/**
+ * A conversion is stopped after this many times its CPU budget in wall time, whatever its CPU time
+ * (a worker whose CPU time stopped being readable); far past the HTTP request deadline.
+ */
+export const WALL_BACKSTOP_FACTOR = 20;
+/**
+ * A conversion that has used this much CPU time is a long one: its thread drops to WORKER_NICE
+ * (Linux priorities are per thread), below the event loop and the short conversions of other
+ * pages, and is replaced by a fresh worker when it is done (a thread may not raise its priority
+ * again). Its answer does not change: its budget is CPU time, not wall time.
+ */
+export const LONG_CONVERSION_MS = 50;
+export const WORKER_NICE = 10;
 /** How often a running conversion's CPU time is read. */
 const CPU_POLL_MS = 50;
 
@@ -95,6 +113,8 @@ interface Slot {
   job: Job | null;
   /** The thread's CPU time when the job started. */
   cpuAtStart: number;
+  /** Its priority was lowered for a long conversion: it is replaced once that is done. */
+  lowered: boolean;
   timer: NodeJS.Timeout | null;
   poll: NodeJS.Timeout | null;
 }
@@ -127,7 +147,7 @@ export class WorkerPageRenderer implements PageRenderer {
   private readonly cpuClock: ThreadCpuClock | null;
 
   constructor(
-    private readonly size = 2,
+    private readonly size = DEFAULT_WORKERS,
     /** The conversion budget: the worker's CPU time (or wall time where that cannot be read). */
     private readonly timeoutMs = PAGE_RENDER_TIMEOUT_MS,
     options: WorkerPageRendererOptions = {},
@@ -201,9 +221,10 @@ export class WorkerPageRenderer implements PageRenderer {
     while (this.queues.size) {
       const slot = this.slots.find((s) => s.ready && !s.job);
       if (!slot) {
-        if (this.slots.length >= this.size) return; // a busy or starting worker takes it next
-        this.start();
-        return;
+        // The whole pool starts at once: a worker takes seconds to load on a busy machine, and an
+        // owner held to its share needs the spare one ready when its page comes.
+        while (this.slots.length < this.size) this.start();
+        return; // a busy or starting worker takes it next
       }
       const job = this.nextJob();
       if (!job) return; // every waiting owner holds its share: the free worker stays for others
@@ -212,7 +233,7 @@ export class WorkerPageRenderer implements PageRenderer {
   }
 
   private start(): void {
-    const slot: Slot = { worker: spawnWorker(), ready: false, tid: null, job: null, cpuAtStart: 0, timer: null, poll: null };
+    const slot: Slot = { worker: spawnWorker(), ready: false, tid: null, job: null, cpuAtStart: 0, lowered: false, timer: null, poll: null };
     slot.worker.unref();
     slot.worker.on('message', (m: Reply) => this.onReply(slot, m));
     slot.worker.on('error', (err: NodeJS.ErrnoException) => {
@@ -238,13 +259,24 @@ export class WorkerPageRenderer implements PageRenderer {
       slot.cpuAtStart = cpu;
       slot.poll = setInterval(() => {
         const now = this.cpuClock!(slot.tid!);
-        if (now !== null && now - slot.cpuAtStart > this.timeoutMs) void this.retire(slot, overBudget());
+        if (now === null) return;
+        if (now - slot.cpuAtStart > this.timeoutMs) void this.retire(slot, overBudget());
+        else if (now - slot.cpuAtStart > LONG_CONVERSION_MS && !slot.lowered) this.lower(slot);
       }, CPU_POLL_MS);
       slot.poll.unref();
     }
     slot.timer = setTimeout(() => void this.retire(slot, overBudget()), wallMs + 2_000);
     slot.timer.unref();
     slot.worker.postMessage({ id: job.id, source: job.source, timeoutMs: wallMs });
+  }
+
+  private lower(slot: Slot): void {
+    slot.lowered = true;
+    try {
+      setPriority(slot.tid!, WORKER_NICE);
+    } catch {
+      // not allowed here: it keeps the process's priority
+    }
   }
 
   private stopClocks(slot: Slot): void {
@@ -267,7 +299,8 @@ export class WorkerPageRenderer implements PageRenderer {
     slot.job = null;
     if ('page' in m) job.resolve(m.page);
     else job.reject(new PageRenderError(m.error.reason, m.error.message));
-    this.pump();
+    if (slot.lowered) void this.retire(slot, new Error('unused')); // a fresh worker at full priority replaces it
+    else this.pump();
   }
 
   /** Takes a worker out (dead, stuck or closing); its job, if any, fails with `err`. */
@@ -285,6 +318,8 @@ export class WorkerPageRenderer implements PageRenderer {
       this.queues.clear();
       return;
     }
-    if (!this.closed) this.pump();
+    if (this.closed) return;
+    this.start(); // its replacement loads now, not when the next page comes
+    this.pump();
   }
 }
