@@ -1,7 +1,9 @@
 // The page-conversion worker (see page-renderer.ts): converts one source at a time with the same
-// renderPage the rest of the code uses, and answers with the page or the reason it failed.
+// renderPage the rest of the code uses, and answers with the page or the reason it failed. It
+// tells its thread id first, so that the pool can hold it to a CPU-time budget.
 import { parentPort } from 'node:worker_threads';
 import { PageRenderError, renderPage, type PageSource } from './page.js';
+import { currentThreadId } from './page-renderer.js';
 
 const port = parentPort;
 if (!port) throw new Error('page-worker.ts runs as a worker thread');
@@ -14,4 +16,4 @@ port.on('message', (m: { id: number; source: PageSource; timeoutMs: number }) =>
     port.postMessage({ id: m.id, error: { reason: e.reason, message: e.message } });
   }
 });
-port.postMessage({ ready: true });
+port.postMessage({ ready: true, tid: currentThreadId() });

@@ -12,15 +12,19 @@
 // deadline: vm's watchdog interrupts synchronous code, also library code called from the script.
 import vm from 'node:vm';
 import { Parser } from 'htmlparser2';
-import { Marked } from 'marked';
 import sanitizeHtml from 'sanitize-html';
+import { pageMarkdown, PageTooLargeError } from './page-markdown.js';
 
 /** Largest page, in UTF-8 bytes of its HTML after conversion and sanitising (512 KiB). */
 export const MAX_PAGE_BYTES = 512 * 1024;
 /** Longest page title, in characters. */
 export const MAX_PAGE_TITLE_LENGTH = 500;
 
-/** Longest a conversion may take; a legitimate page at the size limit takes well under a second. */
+/**
+ * Longest a conversion may take: CPU time of the converting thread where it can be measured (see
+ * page-renderer.ts), so the answer does not depend on how busy the machine is; a legitimate page at
+ * the size limit takes well under a second.
+ */
 export const PAGE_RENDER_TIMEOUT_MS = 3000;
 
 export type PageSource = { markdown: string } | { html: string };
@@ -93,7 +97,7 @@ export const PAGE_HTML_POLICY =
   'event-handler (on*), style, class and any other attribute, and javascript:, data:, vbscript: or any other ' +
   'URL scheme (an image left without a source is dropped).';
 
-const marked = new Marked({ gfm: true, breaks: false });
+const marked = pageMarkdown(MAX_PAGE_BYTES);
 
 export function sanitizePageHtml(html: string): string {
   return sanitizeHtml(html, SANITIZE);
@@ -102,7 +106,7 @@ export function sanitizePageHtml(html: string): string {
 /** The source could not be converted: it took longer than the deadline, or a library gave up on it. */
 export class PageRenderError extends Error {
   constructor(
-    /** too_large: the conversion outgrew its memory (the HTML would be far past the limit); busy: the owner has too many conversions waiting. */
+    /** too_large: the HTML would be far past the limit (a table sized before it was built, or a conversion that outgrew its memory); busy: the owner has too many conversions waiting. */
     readonly reason: 'timeout' | 'failed' | 'too_large' | 'busy',
     message: string,
     options?: { cause?: unknown },
@@ -120,6 +124,7 @@ function withinDeadline<T>(timeoutMs: number, fn: () => T): T {
   try {
     return runTask.runInContext(sandbox, { timeout: timeoutMs }) as T;
   } catch (err) {
+    if (err instanceof PageTooLargeError) throw new PageRenderError('too_large', err.message, { cause: err });
     if ((err as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
       throw new PageRenderError('timeout', `conversion took longer than ${timeoutMs} ms`, { cause: err });
     }

@@ -153,7 +153,7 @@ describe('body rules', () => {
       const e = expectError(await post(p(), { title: 'Slow', markdown: '[a]('.repeat(4000) }), 422, 'invalid_request', 'invalid_field', 'markdown');
       expect(e.message).toContain('could not be converted');
     });
-  });
+  }, 120_000);
 });
 
 describe('page_too_large: 512 KiB of HTML once converted and sanitised', () => {

@@ -2,12 +2,18 @@
 // event loop free while a slow source converts, the deadline enforced in the worker (which stays
 // usable), and close() refusing further work.
 import { afterAll, describe, expect, it } from 'vitest';
-import { PageRenderError, renderPage } from '../../src/lib/page.js';
-import { MAX_WAITING_PER_OWNER, WorkerPageRenderer } from '../../src/lib/page-renderer.js';
+import { MAX_PAGE_BYTES, pageBytes, PageRenderError, renderPage, type RenderedPage } from '../../src/lib/page.js';
+import {
+  currentThreadId,
+  MAX_WAITING_PER_OWNER,
+  procThreadCpuMs,
+  WorkerPageRenderer,
+  type WorkerPageRendererOptions,
+} from '../../src/lib/page-renderer.js';
 
 const renderers: WorkerPageRenderer[] = [];
-const make = (size?: number, timeoutMs?: number) => {
-  const r = new WorkerPageRenderer(size, timeoutMs);
+const make = (size?: number, timeoutMs?: number, options?: WorkerPageRendererOptions) => {
+  const r = new WorkerPageRenderer(size, timeoutMs, options);
   renderers.push(r);
   return r;
 };
@@ -86,5 +92,80 @@ describe('WorkerPageRenderer', () => {
     expect((await r.render({ markdown: 'other' }, { owner: 'b', bounded: true })).html).toBe('<p>other</p>\n');
     await Promise.all([running, ...waiting]);
     expect(r.waiting).toBe(0);
-  }, 20_000);
+  }, 60_000);
+});
+
+// A source whose HTML is 1.1 MB, which marked's own text rule took minutes of CPU to find.
+const CRAFTED = { markdown: '*a'.repeat(200_000) };
+const settled = (p: Promise<unknown>) => p.then((v) => ({ ok: v }), (e: unknown) => ({ err: e }));
+/** What the API answers for a conversion: a page within the limit, too large (413), or the failure's reason (422). */
+const answer = (p: Promise<RenderedPage>) =>
+  p.then(
+    (page) => (pageBytes(page) > MAX_PAGE_BYTES ? 'too_large' : 'page'),
+    (e: PageRenderError) => e.reason,
+  );
+
+describe('WorkerPageRenderer: the same answer on any day', () => {
+  it('refuses the crafted source as too large, on idle workers and while others keep every core busy', async () => {
+    const r = make(3);
+    expect(await answer(r.render(CRAFTED, { owner: 'a' }))).toBe('too_large');
+    // Two other owners' slow sources run to the budget on two workers (on this 2-core machine,
+    // both cores), while the crafted source converts on the third: wall time stretches, CPU does not.
+    const hogs = [r.render({ markdown: SLOW }, { owner: 'x' }), r.render({ markdown: SLOW }, { owner: 'y' })].map(settled);
+    expect(await answer(r.render(CRAFTED, { owner: 'a' }))).toBe('too_large');
+    expect(await Promise.all(hogs)).toMatchObject([{ err: { reason: 'timeout' } }, { err: { reason: 'timeout' } }]);
+  }, 180_000);
+
+  it('holds a conversion to its CPU time, not the wall clock', async () => {
+    // A fake clock: the worker "uses no CPU" until told otherwise, as a worker starved of a core.
+    let cpu = 0;
+    const r = make(1, 300, { cpuClock: () => cpu });
+    await r.render({ markdown: 'warm up' });
+    const slow = settled(r.render({ markdown: SLOW }));
+    let done = false;
+    void slow.then(() => (done = true));
+    await new Promise((res) => setTimeout(res, 1_000)); // three times the budget in wall time
+    expect(done).toBe(false);
+    cpu = 301; // the budget is spent
+    expect(await slow).toMatchObject({ err: { reason: 'timeout' } });
+    expect((await r.render({ markdown: 'after *that*' })).html).toBe('<p>after <em>that</em></p>\n');
+  }, 60_000);
+
+  it("reads a thread's own CPU time", () => {
+    const tid = currentThreadId();
+    expect(tid).toBeGreaterThan(0);
+    const before = procThreadCpuMs(tid!)!;
+    const until = Date.now() + 200;
+    let x = 0;
+    while (Date.now() < until) x += Math.sqrt(x + 1);
+    expect(x).toBeGreaterThan(0);
+    expect(procThreadCpuMs(tid!)!).toBeGreaterThan(before);
+  });
+});
+
+describe('WorkerPageRenderer: one owner cannot hold every worker', () => {
+  it('gives another owner the worker one owner may not take, while the first saturates its share', async () => {
+    const r = make(2, 1_000);
+    // Both workers started and loaded.
+    await Promise.all([r.render({ markdown: 'one' }), r.render({ markdown: 'two' })]);
+    expect(r.maxBusyPerOwner).toBe(1);
+    const order: string[] = [];
+    const slow = Array.from({ length: 3 }, (_, i) => settled(r.render({ markdown: SLOW }, { owner: 'a' })).then(() => order.push(`a${i}`)));
+    // a holds one worker and has the rest waiting, although the other worker is free.
+    expect(r.busy('a')).toBe(1);
+    expect(r.waiting).toBe(2);
+    const quick = await r.render({ markdown: '# B' }, { owner: 'b' });
+    order.push('b');
+    expect(quick.html).toBe('<h1>B</h1>\n');
+    expect(r.busy('a')).toBe(1); // a's first is still converting
+    await Promise.all(slow);
+    expect(order).toEqual(['b', 'a0', 'a1', 'a2']);
+  }, 120_000);
+
+  it('lets a lone owner use every worker when the pool has only one', async () => {
+    const r = make(1, 2_000);
+    expect(r.maxBusyPerOwner).toBe(1);
+    const pages = await Promise.all([r.render({ markdown: 'x' }, { owner: 'a' }), r.render({ markdown: 'y' }, { owner: 'a' })]);
+    expect(pages.map((p) => p.text)).toEqual(['x', 'y']);
+  });
 });

@@ -30,6 +30,7 @@ export const outputProject: Block = {
       page = await ctx.providers.pages.render({ markdown: text }, { owner: accountId });
     } catch (err) {
       if (!(err instanceof PageRenderError)) throw err;
+      if (err.reason === 'too_large') return { status: 'failed', error: `page too large: over ${MAX_PAGE_BYTES} bytes` };
       return { status: 'failed', error: `page could not be rendered: ${err.message}` };
     }
     if (pageBytes(page) > MAX_PAGE_BYTES) {
