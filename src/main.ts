@@ -131,7 +131,7 @@ function configOrNull(): Config | null {
 async function operator(config: Config, argv: string[]): Promise<CommandResult> {
   // The CLI reads seed's FILE itself; a server never opens a client's path.
   const files = await readInputFiles(argv, process.cwd());
-  // PostgreSQL: any number of processes share the database, so use it directly.
+  // A store that no one process owns (PostgreSQL: any number share it) is used directly.
   if (!storeCapabilities(config).ownsDataDir) return runLocally(config, argv, files);
 
   const sock = socketPath(config.dataDir);
