@@ -2,6 +2,7 @@
 // code it resolves to. Heavy modules (the HTTP stack, the database drivers) are imported only by
 // the commands that need them, so an operator command sent to a running server starts quickly.
 import { loadConfig, type Config } from './config.js';
+import { storeCapabilities } from './db/store-config.js';
 import { sendAdminRequest } from './admin/client.js';
 import { checkSocketPath, socketPath, type AdminRequest } from './admin/protocol.js';
 import { checkOperatorArgs, filesContext, isOperatorCommand, readInputFiles, runOperatorCommand, type InputFiles } from './cli/operator.js';
@@ -130,8 +131,8 @@ function configOrNull(): Config | null {
 async function operator(config: Config, argv: string[]): Promise<CommandResult> {
   // The CLI reads seed's FILE itself; a server never opens a client's path.
   const files = await readInputFiles(argv, process.cwd());
-  // PostgreSQL: any number of processes share the database, so use it directly.
-  if (config.databaseUrl) return runLocally(config, argv, files);
+  // A store that no one process owns (PostgreSQL: any number share it) is used directly.
+  if (!storeCapabilities(config).ownsDataDir) return runLocally(config, argv, files);
 
   const sock = socketPath(config.dataDir);
   let socketUsable = true;
@@ -141,7 +142,7 @@ async function operator(config: Config, argv: string[]): Promise<CommandResult> 
     socketUsable = false; // a server could not have bound it either
   }
   const req: AdminRequest = { argv, cwd: process.cwd(), files };
-  const { DataDirLockedError } = await import('./db/pglite.js');
+  const { DataDirLockedError } = await import('./db/data-dir-lock.js');
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     if (socketUsable) {

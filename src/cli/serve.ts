@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/db.js';
 import { appliedVersion, latestVersion, migrate } from '../db/migrate.js';
 import { openDb } from '../db/open.js';
+import { describeStore, storeCapabilities } from '../db/store-config.js';
 import { StatisticsKeeper } from '../db/statistics.js';
 import { createApp } from '../server.js';
 import type { App } from '../http/app.js';
@@ -98,17 +99,6 @@ async function closeWithin(app: App, graceMs: number): Promise<void> {
  */
 export const LISTEN_BACKLOG = 4096;
 
-/** Where the store is, without credentials (a DATABASE_URL may carry a password). */
-function describeStore(config: Config): string {
-  if (!config.databaseUrl) return `pglite, data dir ${config.dataDir}`;
-  try {
-    const u = new URL(config.databaseUrl);
-    return `postgres ${u.hostname}${u.port ? ':' + u.port : ''}${u.pathname}`;
-  } catch {
-    return 'postgres';
-  }
-}
-
 /** Resolves with the exit code once the server has shut down (or failed to start). */
 export async function serve(config: Config, role: Role, io: Output): Promise<number> {
   const log = pino(loggerOptions(config));
@@ -128,7 +118,8 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
     if (urlRecorded) await forgetApiUrl(db!, processId).catch((err) => log.warn({ err }, 'could not remove this process from api_urls'));
     await db?.close(); // on PGlite this also releases the data-dir lock
   };
-  if (role === 'worker' && !config.databaseUrl) {
+  const capabilities = storeCapabilities(config);
+  if (role === 'worker' && !capabilities.multiProcess) {
     io.err(`error: ${WORKER_NEEDS_POSTGRES}\n`);
     return 1;
   }
@@ -157,7 +148,7 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
     statistics = new StatisticsKeeper(db, (err) => log.warn({ err }, 'refreshing planner statistics failed'));
     await statistics.start();
     if (role !== 'worker') app = await createApp(config, db, { logger: loggerOptions(config) });
-    if (app && db.kind === 'pglite') {
+    if (app && capabilities.ownsDataDir) {
       // Only this process may open the data dir, so operator commands come to it over this socket.
       const store = db;
       admin = await startAdminServer(

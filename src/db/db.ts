@@ -9,27 +9,73 @@ export interface Queryable {
   query<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
 }
 
+/** A statement runner inside one transaction. */
+export interface Transaction extends Queryable {
+  /**
+   * Runs a script of several statements without parameters (a migration) inside this
+   * transaction, as the server splits it: no statement splitting of our own.
+   */
+  exec(sql: string): Promise<void>;
+}
+
+export type StoreName = 'pglite' | 'postgres';
+
 export interface StoreCapabilities {
+  /** The store's name as /readyz and the start-up banner report it. Never branch on it. */
+  readonly name: StoreName;
   /** Several processes may open this store at once (PostgreSQL); PGlite is owned by one process. */
   readonly multiProcess: boolean;
+  /**
+   * The store lives in the data directory, which one process owns (a lock file beside it):
+   * operator commands go to that process over the admin socket in the same directory.
+   */
+  readonly ownsDataDir: boolean;
   /** LISTEN/NOTIFY reaches other processes. */
   readonly notify: boolean;
   /** The store refreshes planner statistics by itself (autovacuum); PGlite has no background workers. */
   readonly autoAnalyze: boolean;
 }
 
+// Declared here, not in the adapters, so that a caller can read them from the config before it
+// opens a store (the CLI decides whether to ask a running server without loading a driver).
+export const PGLITE_CAPABILITIES: StoreCapabilities = Object.freeze({
+  name: 'pglite',
+  multiProcess: false,
+  ownsDataDir: true,
+  notify: false,
+  autoAnalyze: false,
+});
+export const POSTGRES_CAPABILITIES: StoreCapabilities = Object.freeze({
+  name: 'postgres',
+  multiProcess: true,
+  ownsDataDir: false,
+  notify: true,
+  autoAnalyze: true,
+});
+
+/**
+ * The schema every Switchboard table, sequence and function lives in. Every connection runs with
+ * search_path = this schema, so the SQL of the code base names tables unqualified.
+ */
+export const SCHEMA = 'switchboard';
+
 export interface Db extends Queryable {
-  readonly kind: 'pglite' | 'postgres';
+  /** Tests only (which store a file runs on); code outside src/db reads `capabilities`. */
+  readonly kind: StoreName;
   readonly capabilities: StoreCapabilities;
-  /** Runs fn in one transaction; commits when it resolves, rolls back when it throws. */
+  /**
+   * Runs fn in one transaction; commits when it resolves, rolls back when it throws. Both adapters
+   * hand fn a full Transaction; the interface promises statements only, so a wrapper (a test's
+   * failing store) may pass a plain Queryable. Scripts run under withLock (the migrator).
+   */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
-  /** Runs a script of several statements without parameters (migrations). */
+  /** Runs a script of several statements without parameters, outside any transaction (ANALYZE). */
   exec(sql: string): Promise<void>;
   /**
    * Runs fn while holding a store-wide lock named by `key` (an advisory lock on PostgreSQL; the
    * process owns PGlite, so there it is an in-process mutex).
    */
-  withLock<T>(key: number, fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  withLock<T>(key: number, fn: (tx: Transaction) => Promise<T>): Promise<T>;
   /**
    * Calls onNotify for every NOTIFY on `channel` (payload as sent) until the returned function is
    * called. Delivery is best effort: a listener may miss notifications while it reconnects, so

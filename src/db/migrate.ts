@@ -1,9 +1,15 @@
 // Numbered SQL migrations (migrations/NNNN_name.sql), applied in order in one transaction under
-// a store-wide lock, so two processes starting together cannot both apply them.
+// a store-wide lock, so two processes starting together cannot both apply them. Each script runs
+// whole (tx.exec): the server splits it into statements.
+//
+// The tables live in their own schema (db.ts SCHEMA), the bookkeeping table `schema_migrations`
+// among them. Stores made before migration 0021 have everything in `public`: there the pending
+// migrations up to 0021 run with search_path = public, and 0021 moves every object into the
+// schema; from then on the session's search_path (the schema) applies again.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LOCKS, type Db, type Queryable } from './db.js';
+import { LOCKS, SCHEMA, type Db, type Queryable, type Transaction } from './db.js';
 
 export interface Migration {
   version: number;
@@ -11,23 +17,19 @@ export interface Migration {
   sql: string;
 }
 
-function migrationsDir(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  // Running from source (tests, tsx) the .sql files sit beside this file; the compiled build
-  // (dist/db) reads them from the source tree, which ships with the package.
-  for (const dir of [path.join(here, 'migrations'), path.resolve(here, '../../src/db/migrations')]) {
-    if (fs.existsSync(dir)) return dir;
-  }
-  throw new Error('migrations directory not found');
-}
+/**
+ * Beside this file, from source (tests, tsx) and in the build alike: `npm run build` copies the
+ * .sql files into dist/db/migrations (scripts/copy-migrations.mjs).
+ */
+const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 export function loadMigrations(): Migration[] {
-  const dir = migrationsDir();
+  if (!fs.existsSync(MIGRATIONS_DIR)) throw new Error(`migrations directory not found: ${MIGRATIONS_DIR}`);
   return fs
-    .readdirSync(dir)
+    .readdirSync(MIGRATIONS_DIR)
     .filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f))
     .sort()
-    .map((f) => ({ version: Number(f.slice(0, 4)), name: f.slice(5, -4), sql: fs.readFileSync(path.join(dir, f), 'utf8') }));
+    .map((f) => ({ version: Number(f.slice(0, 4)), name: f.slice(5, -4), sql: fs.readFileSync(path.join(MIGRATIONS_DIR, f), 'utf8') }));
 }
 
 /** The newest migration this code knows; /readyz fails while the schema is older. */
@@ -36,17 +38,18 @@ export function latestVersion(): number {
   return all.length ? all[all.length - 1].version : 0;
 }
 
-async function ensureTable(q: Queryable): Promise<void> {
-  await q.query(
-    `create table if not exists schema_migrations (
-       version integer primary key, name text not null, applied_at timestamptz not null default now())`,
+/** The schema that holds the bookkeeping table: ours, `public` (a store from before 0021), or none. */
+async function bookkeepingSchema(q: Queryable): Promise<typeof SCHEMA | 'public' | null> {
+  const [row] = await q.query<{ ours: boolean; old: boolean }>(
+    `select to_regclass('${SCHEMA}.schema_migrations') is not null as ours, to_regclass('public.schema_migrations') is not null as old`,
   );
+  return row.ours ? SCHEMA : row.old ? 'public' : null;
 }
 
 export async function appliedVersion(db: Queryable): Promise<number> {
-  const rows = await db.query<{ exists: boolean }>(`select to_regclass('schema_migrations') is not null as exists`);
-  if (!rows[0]?.exists) return 0;
-  const v = await db.query<{ v: number | null }>('select max(version) as v from schema_migrations');
+  const schema = await bookkeepingSchema(db);
+  if (!schema) return 0;
+  const v = await db.query<{ v: number | null }>(`select max(version) as v from ${schema}.schema_migrations`);
   return v[0]?.v ?? 0;
 }
 
@@ -54,38 +57,38 @@ export async function appliedVersion(db: Queryable): Promise<number> {
 export async function migrate(db: Db): Promise<number[]> {
   const migrations = loadMigrations();
   return db.withLock(LOCKS.migrate, async (tx) => {
-    await ensureTable(tx);
-    const done = new Set((await tx.query<{ version: number }>('select version from schema_migrations')).map((r) => r.version));
+    let schema = await bookkeepingSchema(tx);
+    if (!schema) {
+      await tx.exec(
+        `create schema if not exists ${SCHEMA};
+         create table ${SCHEMA}.schema_migrations (
+           version integer primary key, name text not null, applied_at timestamptz not null default now())`,
+      );
+      schema = SCHEMA;
+    }
+    const done = new Set((await tx.query<{ version: number }>(`select version from ${schema}.schema_migrations`)).map((r) => r.version));
     const applied: number[] = [];
     for (const m of migrations) {
       if (done.has(m.version)) continue;
-      // Statements run one by one so both stores take the same script through the same path.
-      for (const stmt of splitSql(m.sql)) await tx.query(stmt);
-      await tx.query('insert into schema_migrations (version, name) values ($1, $2)', [m.version, m.name]);
+      if (schema === 'public') {
+        // A store from before the move: its migrations run where its tables are, until 0021 moves them.
+        await usePath(tx, 'public');
+        await tx.exec(m.sql);
+        if ((await bookkeepingSchema(tx)) === SCHEMA) {
+          schema = SCHEMA;
+          await usePath(tx, SCHEMA);
+        }
+      } else {
+        await tx.exec(m.sql);
+      }
+      await tx.query(`insert into ${schema}.schema_migrations (version, name) values ($1, $2)`, [m.version, m.name]);
       applied.push(m.version);
     }
     return applied;
   });
 }
 
-/**
- * Splits a migration script into statements on semicolons that end a line, except inside a
- * dollar-quoted body ($$ … $$, as in a function), and drops comment-only lines.
- */
-export function splitSql(sql: string): string[] {
-  const out: string[] = [];
-  let current: string[] = [];
-  let inDollar = false;
-  for (const line of sql.split('\n')) {
-    if (!inDollar && /^\s*--/.test(line)) continue;
-    current.push(line);
-    if ((line.match(/\$\$/g) ?? []).length % 2 === 1) inDollar = !inDollar;
-    if (!inDollar && /;\s*$/.test(line)) {
-      out.push(current.join('\n').trim().replace(/;\s*$/, ''));
-      current = [];
-    }
-  }
-  const rest = current.join('\n').trim();
-  if (rest) out.push(rest);
-  return out.filter((s) => s.length > 0);
+/** search_path for the rest of this transaction only (the session's own comes back at commit). */
+async function usePath(tx: Transaction, schema: string): Promise<void> {
+  await tx.exec(`set local search_path = ${schema}`);
 }

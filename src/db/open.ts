@@ -1,4 +1,5 @@
-// Chooses the store from the config: PostgreSQL when DATABASE_URL is set, else PGlite in the data dir.
+// Opens the store the config names: PostgreSQL when DATABASE_URL is set, else PGlite in the data
+// dir (store-config.ts says the same without opening it).
 import type { Config } from '../config.js';
 import type { Db } from './db.js';
 import { openPglite } from './pglite.js';

@@ -3,7 +3,7 @@
 // fails fast while the first lives.
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import type { Db, Queryable } from './db.js';
+import { PGLITE_CAPABILITIES, SCHEMA, type Db, type Transaction } from './db.js';
 import { PreparedStatements } from './pglite-statements.js';
 import { DataDirLockedError, takeDataDirLock } from './data-dir-lock.js';
 
@@ -45,6 +45,10 @@ export async function openPglite(opts: PgliteOptions): Promise<PgliteDb> {
       loadDataDir: opts.loadDataDir,
     });
     await pg.waitReady;
+    // The tables' schema (db.ts SCHEMA) for the whole session; PostgreSQL sessions get it as a
+    // connection option. A schema that does not exist yet (a new store) is skipped until the
+    // migrator creates it.
+    await pg.exec(`set search_path = ${SCHEMA}`);
     return new PgliteDb(pg, release);
   } catch (err) {
     release();
@@ -54,7 +58,7 @@ export async function openPglite(opts: PgliteOptions): Promise<PgliteDb> {
 
 export class PgliteDb implements Db {
   readonly kind = 'pglite' as const;
-  readonly capabilities = Object.freeze({ multiProcess: false, notify: false, autoAnalyze: false });
+  readonly capabilities = PGLITE_CAPABILITIES;
   private readonly lockMutex = new Mutex();
   private readonly statements: PreparedStatements;
   private closed = false;
@@ -84,7 +88,7 @@ export class PgliteDb implements Db {
     await this.pg.exec(sql);
   }
 
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
     return this.pg.transaction(async (tx) =>
       fn({
         // PGlite's transaction lock is held for the whole callback; each statement takes the
@@ -95,11 +99,15 @@ export class PgliteDb implements Db {
           await yieldToEventLoop();
           return rows;
         },
+        // PGlite's own: it takes the query lock and runs the script through the simple protocol.
+        exec: async (sql: string) => {
+          await tx.exec(sql);
+        },
       }),
     );
   }
 
-  withLock<T>(_key: number, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  withLock<T>(_key: number, fn: (tx: Transaction) => Promise<T>): Promise<T> {
     return this.lockMutex.run(() => this.transaction(fn));
   }
 

@@ -1,7 +1,7 @@
 // PostgreSQL store: a `pg` pool. Any number of processes may share the database.
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import type { Db, Queryable } from './db.js';
+import { POSTGRES_CAPABILITIES, SCHEMA, type Db, type Transaction } from './db.js';
 
 const TIMESTAMPTZ = 1184;
 const defaultTimestamptz = pg.types.getTypeParser(TIMESTAMPTZ, 'text') as (v: string) => Date;
@@ -27,8 +27,11 @@ const types = {
         ? parseTimestamptz
         : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
-/** Every session in UTC: timestamps render one way, whatever the server's default zone. */
-const SESSION_OPTIONS = '-c TimeZone=UTC';
+/**
+ * Every session in UTC (timestamps render one way, whatever the server's default zone) and with
+ * the tables' schema as its search path (db.ts SCHEMA), so statements name tables unqualified.
+ */
+const SESSION_OPTIONS = `-c TimeZone=UTC -c search_path=${SCHEMA}`;
 
 // Parameterised statements are prepared once per connection under a name derived from their text:
 // the server parses and plans the hot queries (key lookup, lists) once, not on every request.
@@ -45,7 +48,7 @@ function statement(sql: string, params?: readonly unknown[]): pg.QueryConfig {
 
 export class PostgresDb implements Db {
   readonly kind = 'postgres' as const;
-  readonly capabilities = Object.freeze({ multiProcess: true, notify: true, autoAnalyze: true });
+  readonly capabilities = POSTGRES_CAPABILITIES;
   readonly pool: pg.Pool;
   private closed = false;
   private readonly listeners = new Set<() => Promise<void>>();
@@ -87,13 +90,17 @@ export class PostgresDb implements Db {
     await this.pool.query(sql);
   }
 
-  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  async transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     try {
       await client.query('begin');
       const result = await fn({
         query: async <R>(sql: string, params?: readonly unknown[]) =>
           (await client.query(statement(sql, params))).rows as R[],
+        // No values: `pg` sends the script as one simple-protocol query, several statements allowed.
+        exec: async (sql: string) => {
+          await client.query(sql);
+        },
       });
       await client.query('commit');
       return result;
@@ -105,7 +112,7 @@ export class PostgresDb implements Db {
     }
   }
 
-  withLock<T>(key: number, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  withLock<T>(key: number, fn: (tx: Transaction) => Promise<T>): Promise<T> {
     return this.transaction(async (tx) => {
       await tx.query('select pg_advisory_xact_lock($1)', [key]);
       return fn(tx);

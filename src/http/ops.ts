@@ -22,17 +22,17 @@ export function registerOpsRoutes(app: FastifyInstance, deps: AppDeps): void {
     try {
       schema = await appliedVersion(deps.db);
     } catch (err) {
-      return reply.code(503).send({ status: 'unavailable', store: deps.db.kind, reason: 'the store is not reachable' });
+      return reply.code(503).send({ status: 'unavailable', store: deps.db.capabilities.name, reason: 'the store is not reachable' });
     }
     if (schema < expected) {
       return reply
         .code(503)
-        .send({ status: 'unavailable', store: deps.db.kind, schema_version: schema, reason: `schema ${schema} is older than ${expected}` });
+        .send({ status: 'unavailable', store: deps.db.capabilities.name, schema_version: schema, reason: `schema ${schema} is older than ${expected}` });
     }
     // A shared rate-limit store that is not answering leaves the process ready: requests are
     // limited by each process's own count meanwhile ("degraded"), never refused for it.
     const rateLimits = deps.counters.requests.health?.() ?? 'ok';
-    return { status: 'ready', store: deps.db.kind, schema_version: schema, rate_limits: rateLimits, providers };
+    return { status: 'ready', store: deps.db.capabilities.name, schema_version: schema, rate_limits: rateLimits, providers };
   });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -3,7 +3,6 @@
 // moves the workflow's updated_at.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertRun } from '../../src/api/runs/store.js';
-import { splitSql } from '../../src/db/migrate.js';
 import { seedFixture } from '../../src/fixtures/load.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { bearer } from '../http/fixtures.js';
@@ -51,12 +50,5 @@ describe('last_run on the workflow row', () => {
     const after = await workflow();
     expect(after.last_run).toEqual({ id: newer.id, status: 'succeeded', at: newer.created_at.toISOString() });
     expect(after.updated_at).toBe(before.updated_at);
-  });
-
-  it('migration scripts split on statements, keeping function bodies whole', () => {
-    const parts = splitSql(`-- note\ncreate table a (x int);\ncreate function f() returns trigger language plpgsql as $$\nbegin\n  update a set x = 1;\n  return null;\nend $$;\ndrop table b;\n`);
-    expect(parts).toHaveLength(3);
-    expect(parts[1]).toMatch(/^create function f\(\)[\s\S]*return null;\nend \$\$$/);
-    expect(parts[2]).toBe('drop table b');
   });
 });

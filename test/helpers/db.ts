@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import pg from 'pg';
 import { inject } from 'vitest';
-import type { Db } from '../../src/db/db.js';
+import { SCHEMA, type Db } from '../../src/db/db.js';
 import { openPglite } from '../../src/db/pglite.js';
 import { PostgresDb } from '../../src/db/postgres.js';
 
@@ -40,6 +40,9 @@ export async function freshDb(): Promise<TestDb> {
         await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
       }
     }
+    // Clients a test opens itself (pg.Client on `url`) find the tables as the server's sessions
+    // do (search_path = the schema); a database's settings are not copied from its template.
+    await admin.query(`alter database "${name}" set search_path = ${SCHEMA}`);
     const url = dbUrl(adminUrl, name);
     const db = new PostgresDb(url, 10);
     return {
@@ -55,5 +58,31 @@ export async function freshDb(): Promise<TestDb> {
   const file = inject('pgliteTemplate');
   const blob = new Blob([fs.readFileSync(file)]);
   const db = await openPglite({ dataDir: null, loadDataDir: blob });
+  return { db, url: null, close: () => db.close() };
+}
+
+/** A store with no schema at all (migration tests): an empty PostgreSQL database, or a new PGlite. */
+export async function emptyDb(): Promise<TestDb> {
+  const tpl = inject('pgTemplate');
+  if (tpl) {
+    const adminUrl = inject('pgAdminUrl');
+    const name = `sb_t_${tpl.slice('sb_tpl_'.length)}_${randomBytes(6).toString('hex')}`; // carries the run's pid
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`create database "${name}"`);
+    await admin.query(`alter database "${name}" set search_path = ${SCHEMA}`);
+    const url = dbUrl(adminUrl, name);
+    const db = new PostgresDb(url, 4);
+    return {
+      db,
+      url,
+      close: async () => {
+        await db.close();
+        await admin.query(`drop database if exists "${name}" with (force)`);
+        await admin.end();
+      },
+    };
+  }
+  const db = await openPglite({ dataDir: null });
   return { db, url: null, close: () => db.close() };
 }
