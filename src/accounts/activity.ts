@@ -10,7 +10,7 @@
 // - closed (state closed): non-final runs end (workflow runs `cancelled`, automation runs
 //   `stopped`, with the reason), queued messages end `failed` ("account closed"), nothing is
 //   billed again, inbound requests get 403 account_closed.
-import type { AccountState, Subscription } from './store.js';
+import type { AccountState, Subscription } from '../domain/account.js';
 
 export const ACCOUNT_ACTIVITIES = ['active', 'held', 'closed'] as const;
 export type AccountActivity = (typeof ACCOUNT_ACTIVITIES)[number];

@@ -6,7 +6,10 @@ import type { Db, Queryable } from '../db/db.js';
 import { accountsWithActiveRows } from '../db/fair-claim.js';
 import { RUNS_CHANNEL } from '../api/runs/store.js';
 import { OUTBOX_CHANNEL } from '../delivery/store.js';
-import type { Tier } from '../limits/tiers.js';
+import { sqlList } from '../db/sql-list.js';
+import type { AccountRow, AccountState, Subscription, Tier } from '../domain/account.js';
+import { ACTIVE_AUTOMATION_RUN_STATUSES, UNFINISHED_AUTOMATION_STEP_STATUSES } from '../domain/automation.js';
+import { ACTIVE_RUN_STATUSES, NON_FINAL, UNFINISHED_RUN_STEP_STATUSES } from '../domain/workflow.js';
 import {
   ACCOUNT_CLOSED_MESSAGE_ERROR,
   ACCOUNT_CLOSED_REASON,
@@ -16,26 +19,12 @@ import {
   type AccountActivity,
 } from './activity.js';
 
-export const ACCOUNT_STATES = ['active', 'suspended', 'closed'] as const;
-export const SUBSCRIPTIONS = ['active', 'lapsed', 'ended'] as const;
-export type AccountState = (typeof ACCOUNT_STATES)[number];
-export type Subscription = (typeof SUBSCRIPTIONS)[number];
-
-export interface AccountRow {
-  id: string;
-  name: string;
-  tier: Tier;
-  state: AccountState;
-  subscription: Subscription;
-  credit_micros: number;
-  api_open: boolean;
-  /** Limit overrides ("by contract"); null = the tier's value. */
-  requests_per_minute: number | null;
-  run_starts_per_minute: number | null;
-  concurrent_runs: number | null;
-  created_at: Date;
-  updated_at: Date;
-}
+// Status lists as SQL, built once (src/domain holds the lists).
+const OPEN_RUNS = sqlList(NON_FINAL);
+const OPEN_RUN_STEPS = sqlList(UNFINISHED_RUN_STEP_STATUSES);
+const ACTIVE_RUNS = sqlList(ACTIVE_RUN_STATUSES);
+const ACTIVE_AUTOMATION_RUNS = sqlList(ACTIVE_AUTOMATION_RUN_STATUSES);
+const OPEN_AUTOMATION_STEPS = sqlList(UNFINISHED_AUTOMATION_STEP_STATUSES);
 
 /** The fields an operator may change; a null override returns the account to its tier's limit. */
 export interface AccountChanges {
@@ -151,7 +140,7 @@ export async function endAccountWork(tx: Queryable, accountId: string): Promise<
        update workflow_runs
           set status = 'cancelled', summary = $2, finished_at = now(), awaiting_since = null,
               lease_owner = null, lease_expires_at = null
-        where account_id = $1 and status in ('queued', 'running', 'awaiting_approval')
+        where account_id = $1 and status in (${OPEN_RUNS})
         returning id
      ), steps as (
        update workflow_run_steps s
@@ -159,7 +148,7 @@ export async function endAccountWork(tx: Queryable, accountId: string): Promise<
               ms = case when s.started_at is null then s.ms
                         else greatest(s.ms, (extract(epoch from now() - s.started_at) * 1000)::int) end
          from ended e
-        where s.account_id = $1 and s.run_id = e.id and s.status in ('running', 'awaiting')
+        where s.account_id = $1 and s.run_id = e.id and s.status in (${OPEN_RUN_STEPS})
         returning 1
      )
      select (select count(*) from ended)::int as n`,
@@ -170,14 +159,14 @@ export async function endAccountWork(tx: Queryable, accountId: string): Promise<
        update automation_runs
           set status = 'stopped', error = $2, finished_at = now(), next_at = null,
               lease_owner = null, lease_expires_at = null
-        where account_id = $1 and status in ('running', 'waiting')
+        where account_id = $1 and status in (${ACTIVE_AUTOMATION_RUNS})
         returning id
      ), steps as (
        update automation_run_steps s
           set status = 'skipped', error = $2, finished_at = now(),
               ms = greatest(0, (extract(epoch from now() - coalesce(s.started_at, now())) * 1000)::int)
          from ended e
-        where s.account_id = $1 and s.run_id = e.id and s.status in ('running', 'waiting')
+        where s.account_id = $1 and s.run_id = e.id and s.status in (${OPEN_AUTOMATION_STEPS})
         returning 1
      )
      select (select count(*) from ended)::int as n`,
@@ -199,9 +188,9 @@ export async function endAccountWork(tx: Queryable, accountId: string): Promise<
 export async function closedAccountsWithWork(db: Queryable): Promise<string[]> {
   const rows = await db.query<{ id: string }>(
     `with recursive wa as (
-       ${accountsWithActiveRows('workflow_runs', "('queued', 'running')", 'wa')}
+       ${accountsWithActiveRows('workflow_runs', `(${ACTIVE_RUNS})`, 'wa')}
      ), aa as (
-       ${accountsWithActiveRows('automation_runs', "('running', 'waiting')", 'aa')}
+       ${accountsWithActiveRows('automation_runs', `(${ACTIVE_AUTOMATION_RUNS})`, 'aa')}
      )
      select ac.id from accounts ac
       where ${accountClosedSql('ac')}

@@ -1,8 +1,9 @@
 // `switchboard account show|set`: an account's tier, state, subscription, credit, API switch and
 // its "by contract" limit overrides (null = the tier's limit).
 import type { Db } from '../db/db.js';
-import { ACCOUNT_STATES, SUBSCRIPTIONS, getAccount, setAccount, type AccountChanges, type AccountRow } from '../accounts/store.js';
-import { TIERS, limitsFor, type Tier } from '../limits/tiers.js';
+import { getAccount, setAccount, type AccountChanges } from '../accounts/store.js';
+import { ACCOUNT_STATES, ACCOUNT_TIERS, SUBSCRIPTIONS, type AccountRow } from '../domain/account.js';
+import { limitsFor } from '../limits/tiers.js';
 import { boolArg, choiceArg, intArg, parseCommandArgs, show, uuidArg } from './args.js';
 import { diskContext, execute, type OperatorCommand } from './command.js';
 import { CommandError, UsageError, done, iso, json, type CommandContext, type CommandResult } from './result.js';
@@ -18,7 +19,6 @@ export const ACCOUNT_USAGE = `Usage:
   queued messages fail, at once.
   Limit overrides are "by contract" limits meant for the enterprise tier; "default" returns to the tier's limit.`;
 
-const TIER_NAMES = Object.keys(TIERS) as Tier[];
 // The override columns are PostgreSQL integers; credit is a bigint kept below 2^53 (JS numbers).
 const MAX_INT4 = 2_147_483_647;
 const OVERRIDES = ['requests-per-minute', 'run-starts-per-minute', 'concurrent-runs'] as const;
@@ -40,7 +40,7 @@ function parse(args: readonly string[]): AccountArgs {
     const accountId = uuidArg(p, 'account');
     const s = (name: string) => p.strings.get(name);
     const changes: AccountChanges = {};
-    if (s('tier') !== undefined) changes.tier = choiceArg('tier', s('tier')!, TIER_NAMES);
+    if (s('tier') !== undefined) changes.tier = choiceArg('tier', s('tier')!, ACCOUNT_TIERS);
     if (s('state') !== undefined) changes.state = choiceArg('state', s('state')!, ACCOUNT_STATES);
     if (s('subscription') !== undefined) changes.subscription = choiceArg('subscription', s('subscription')!, SUBSCRIPTIONS);
     if (s('credit') !== undefined) changes.credit_micros = intArg('credit', s('credit')!, 0, Number.MAX_SAFE_INTEGER);

@@ -1,11 +1,11 @@
 // `switchboard runs start|show|approve|reject|cancel`: what the hub does with workflow runs.
 // Manual starts never count toward the API's run limits (those count `api` runs only). The moves
-// follow the run state machine (run-status.ts): a run in a state that cannot move is refused with
+// follow the run state machine (src/domain/workflow.ts): a run in a state that cannot move is refused with
 // exit code 1 and says what state it is in.
 import type { Db } from '../db/db.js';
 import { getRun, getRunSteps, insertRun, pagesCreatedByRun } from '../api/runs/store.js';
 import { isUuid } from '../lib/ids.js';
-import { canMove, type RunStatus } from '../engine/run-status.js';
+import { canMove, type RunStatus } from '../domain/workflow.js';
 import { approveRun, cancelRun, findRun, findWorkflowToStart, rejectRun, type RunState } from '../engine/scheduler/store.js';
 import { diskContext, execute, type OperatorCommand } from './command.js';
 import { parseCommandArgs, show, uuidArg, type ParsedArgs } from './args.js';

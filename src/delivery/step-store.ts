@@ -7,7 +7,7 @@
 // still under way carries on, and the executor ends it `failed` instead of `succeeded`. The texts
 // come from the attempt log's reasons, which never name an address, subject or body (spec rule 6).
 import type { Queryable } from '../db/db.js';
-import type { OutboxStatus } from './types.js';
+import type { OutboxStatus } from '../domain/message.js';
 
 export const NOT_DELIVERED = 'Not delivered: ';
 export const DELIVERY_UNKNOWN = 'Delivery unknown: ';

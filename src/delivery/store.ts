@@ -1,8 +1,16 @@
 // Outbox: SQL shared by the send steps (enqueue, in the step's transaction) and the sender.
 import { accountMayWorkSql } from '../accounts/activity.js';
 import type { Queryable } from '../db/db.js';
+import { sqlList } from '../db/sql-list.js';
+import type { SmsConsent } from '../domain/contact.js';
+import { CONTACT_CHANNELS, IN_FLIGHT_OUTBOX_STATUSES, type OutboxStatus } from '../domain/message.js';
 import { uuidv7 } from '../lib/ids.js';
-import type { OutboundMessage, OutboxStatus } from './types.js';
+import type { OutboundMessage } from './types.js';
+
+/** `'sending', 'unknown'` as SQL, built once: the fence of settle and requeue. */
+const IN_FLIGHT = sqlList(IN_FLIGHT_OUTBOX_STATUSES);
+/** `'email', 'sms'`: messages to a contact, whose suppression the claim reads. */
+const TO_CONTACT = sqlList(CONTACT_CHANNELS);
 
 export interface EnqueuedMessage {
   id: string;
@@ -73,7 +81,7 @@ export interface Recipient {
   do_not_contact: boolean;
   email_opt_out: boolean;
   sms_stopped: boolean;
-  sms_consent: 'granted' | 'none' | 'revoked';
+  sms_consent: SmsConsent;
   /** The project's setting (default true: texts need the contact's consent). */
   sms_consent_required: boolean;
 }
@@ -104,7 +112,7 @@ export async function claimQueued(db: Queryable, limit: number, owner: string | 
          from outbox o
          join accounts ac on ac.id = o.account_id
          left join automation_runs r
-           on o.channel in ('email', 'sms') and r.account_id = o.account_id and r.id = o.automation_run_id and not r.test
+           on o.channel in (${TO_CONTACT}) and r.account_id = o.account_id and r.id = o.automation_run_id and not r.test
          left join contacts c on c.account_id = r.account_id and c.id = r.contact_id
          left join automations a on a.account_id = r.account_id and a.id = r.automation_id
          left join projects pr on pr.account_id = a.account_id and pr.id = a.project_id
@@ -174,7 +182,7 @@ export async function settleMessage(
             sent_at = case when $4::text = 'sent' then now() else null end, error = $6,
             attempt_log = case when status = 'unknown' and jsonb_array_length(attempt_log) > 0 then attempt_log - (-1) else attempt_log end
                           || ${LOG_ENTRY}
-      where account_id = $1 and id = $2 and attempts = $3 and status in ('sending', 'unknown')
+      where account_id = $1 and id = $2 and attempts = $3 and status in (${IN_FLIGHT})
       returning id`,
     [m.account_id, m.id, m.attempts, outcome.status, outcome.transport, outcome.status === 'sent' ? null : outcome.error, reason],
   );
@@ -199,7 +207,7 @@ export async function requeueMessage(
     `update outbox set status = 'queued', run_at = now() + $8::bigint * interval '1 millisecond', transport = $5, error = $6, claimed_at = null, claimed_by = null,
             attempt_log = case when status = 'unknown' and jsonb_array_length(attempt_log) > 0 then attempt_log - (-1) else attempt_log end
                           || ${LOG_ENTRY}
-      where account_id = $1 and id = $2 and attempts = $3 and status in ('sending', 'unknown')
+      where account_id = $1 and id = $2 and attempts = $3 and status in (${IN_FLIGHT})
       returning id`,
     [m.account_id, m.id, m.attempts, 'retry', transport, error, reason, delayMs],
   );

@@ -1,8 +1,7 @@
 // Contracts for outbound messages (DESIGN 8, transactional outbox): a send step writes its outbox
 // row in the same transaction as the step's state; a sender delivers rows queued → sending →
 // sent | failed. A row found `sending` after a crash becomes `unknown` and is never re-sent.
-export type Channel = 'email' | 'sms' | 'team';
-export type OutboxStatus = 'queued' | 'sending' | 'sent' | 'failed' | 'unknown';
+import type { Channel } from '../domain/message.js';
 
 export interface OutboundMessage {
   accountId: string;

@@ -4,7 +4,8 @@ import type { FastifyRequest } from 'fastify';
 import { hashKey, isWellFormedKey } from '../lib/api-keys.js';
 import type { Db } from '../db/db.js';
 import { findKeyForAuth, touchKey, type AuthRow } from '../keys/store.js';
-import { FAILED_AUTH_PER_MINUTE, type Tier } from '../limits/tiers.js';
+import type { Tier } from '../domain/account.js';
+import { FAILED_AUTH_PER_MINUTE } from '../limits/tiers.js';
 import type { WindowCounter } from '../limits/window-counter.js';
 import { ApiError } from './errors.js';
 

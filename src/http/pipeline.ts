@@ -3,7 +3,7 @@
 // not-found handler answers 404/405) → account state → scope → per-key rate limit.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { accountRefusal } from '../accounts/activity.js';
-import type { AccountState, Subscription } from '../accounts/store.js';
+import type { AccountState, Subscription } from '../domain/account.js';
 import type { Config } from '../config.js';
 import { limitsFor } from '../limits/tiers.js';
 import type { WindowCounter } from '../limits/window-counter.js';

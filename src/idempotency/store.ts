@@ -1,11 +1,12 @@
 // Idempotency keys: SQL. A key is scoped to the account; rows live 24 hours.
 import type { Queryable } from '../db/db.js';
+import type { IdempotencyStatus } from '../domain/key.js';
 
 export const RETENTION_HOURS = 24;
 
 export interface KeyRow {
   fingerprint: string;
-  status: 'in_progress' | 'done';
+  status: IdempotencyStatus;
   locked_at: Date;
   response_status: number | null;
   response_body: unknown;

@@ -1,10 +1,9 @@
 // API keys: SQL for the request pipeline's lookup and for the operator commands.
 import type { Queryable } from '../db/db.js';
+import type { AccountState, Subscription, Tier } from '../domain/account.js';
+import { MAX_ACTIVE_KEYS, mayCreateKeys } from '../domain/key.js';
 import { generateKey } from '../lib/api-keys.js';
 import { uuidv7 } from '../lib/ids.js';
-import type { Tier } from '../limits/tiers.js';
-
-export const MAX_ACTIVE_KEYS = 10;
 
 export interface AuthRow {
   key_id: string;
@@ -15,8 +14,8 @@ export interface AuthRow {
   expires_at: Date | null;
   revoked_at: Date | null;
   last_used_at: Date | null;
-  state: 'active' | 'suspended' | 'closed';
-  subscription: 'active' | 'lapsed' | 'ended';
+  state: AccountState;
+  subscription: Subscription;
   api_open: boolean;
   tier: Tier;
   requests_per_minute: number | null;
@@ -75,7 +74,7 @@ export async function createKey(tx: Queryable, input: CreateKeyInput): Promise<C
     input.createdBy,
   ]);
   if (!user.length) throw new KeyRuleError(`no user ${input.createdBy} in account ${input.accountId}`);
-  if (user[0].role !== 'owner' && user[0].role !== 'admin') {
+  if (!mayCreateKeys(user[0].role)) {
     throw new KeyRuleError(`only an owner or admin of the account creates keys; ${input.createdBy} is a ${user[0].role}`);
   }
   if (!input.revoked) {

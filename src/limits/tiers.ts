@@ -1,5 +1,5 @@
 // The spec's tier table. null = "by contract": no fixed limit unless the account carries an override.
-export type Tier = 'solo' | 'team' | 'business' | 'enterprise';
+import type { Tier } from '../domain/account.js';
 
 export interface TierLimits {
   requestsPerMinute: number;

@@ -9,7 +9,7 @@ import { uuidv7 } from '../../src/lib/ids.js';
 import { insertRun } from '../../src/api/runs/store.js';
 import { Engine, type EngineOptions } from '../../src/engine/engine.js';
 import type { Billing, Block, BlockContext, BlockResult, Providers } from '../../src/engine/types.js';
-import type { RunStatus } from '../../src/engine/run-status.js';
+import type { RunStatus } from '../../src/domain/workflow.js';
 
 export async function seedAccounts(db: Db, refs: string[] = ['acme', 'globex']): Promise<Record<string, string>> {
   const seeded = await seedFixture(db, { accounts: refs.map((ref) => ({ ref, name: `Account ${ref}` })) }, { erasureSecret: Buffer.from('t') });

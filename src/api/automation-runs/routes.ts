@@ -9,9 +9,8 @@ import { meta, v1Responses } from '../../http/route.js';
 import { DateTime, ListEnvelope, ListQuery, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
 import { iso, isoOrNull } from '../../lib/time.js';
 import { automationExists } from '../automations/store.js';
+import { AUTOMATION_RUN_STATUSES, AUTOMATION_STEP_STATUSES } from '../../domain/automation.js';
 import {
-  AUTOMATION_RUN_STATUSES,
-  AUTOMATION_STEP_STATUSES,
   STATUS_LABELS,
   getAutomationRun,
   getAutomationRunSteps,

@@ -2,11 +2,15 @@
 // SQL (first + last name, else the email; an erased contact keeps only its id), so the person's
 // other data never leaves the database. What a step sent is never selected.
 import type { Queryable } from '../../db/db.js';
+import { sqlList } from '../../db/sql-list.js';
+import {
+  ACTIVE_AUTOMATION_RUN_STATUSES,
+  UNFINISHED_AUTOMATION_STEP_STATUSES,
+  type AutomationRunStatus,
+} from '../../domain/automation.js';
 
-export const AUTOMATION_RUN_STATUSES = ['running', 'waiting', 'succeeded', 'failed', 'stopped', 'skipped'] as const;
-export type AutomationRunStatus = (typeof AUTOMATION_RUN_STATUSES)[number];
-// `failed` and `unknown` also say a send step's message was not delivered, or may not have been (delivery/step-store.ts).
-export const AUTOMATION_STEP_STATUSES = ['ok', 'running', 'waiting', 'skipped', 'failed', 'unknown'] as const;
+const ACTIVE = sqlList(ACTIVE_AUTOMATION_RUN_STATUSES);
+const UNFINISHED_STEP = sqlList(UNFINISHED_AUTOMATION_STEP_STATUSES);
 
 /** Run history's words for each status (DESIGN 9). */
 export const STATUS_LABELS: Readonly<Record<AutomationRunStatus, string>> = {
@@ -135,7 +139,7 @@ export async function stopAutomationRun(tx: Queryable, accountId: string, id: st
   const rows = await tx.query(
     `update automation_runs
         set status = 'stopped', error = $3, finished_at = now(), next_at = null
-      where account_id = $1 and id = $2 and status in ('running', 'waiting')
+      where account_id = $1 and id = $2 and status in (${ACTIVE})
       returning id`,
     [accountId, id, reason],
   );
@@ -145,7 +149,7 @@ export async function stopAutomationRun(tx: Queryable, accountId: string, id: st
         set status = 'skipped', error = $3, finished_at = now(),
             ms = case when started_at is null then ms
                       else greatest(0, floor(extract(epoch from (now() - started_at)) * 1000))::int end
-      where account_id = $1 and run_id = $2 and status in ('running', 'waiting')`,
+      where account_id = $1 and run_id = $2 and status in (${UNFINISHED_STEP})`,
     [accountId, id, reason],
   );
   return true;

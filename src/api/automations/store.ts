@@ -4,8 +4,10 @@
 // 25 costs 25 small lookups however many automations the account has. Step settings never leave
 // the database: only each step's `type` is read out of the steps JSON.
 import type { Queryable } from '../../db/db.js';
+import { sqlList } from '../../db/sql-list.js';
+import { ACTIVE_AUTOMATION_RUN_STATUSES, type AutomationStatus } from '../../domain/automation.js';
 
-export type AutomationStatus = 'draft' | 'published' | 'paused';
+const ACTIVE = sqlList(ACTIVE_AUTOMATION_RUN_STATUSES);
 
 export interface AutomationRow {
   id: string;
@@ -68,7 +70,7 @@ const summarySql = (page: string, order: string) => `
     ) st
     cross join lateral (
       select count(*) filter (where r.status <> 'skipped')::int as total,
-             count(*) filter (where r.status in ('running', 'waiting'))::int as active,
+             count(*) filter (where r.status in (${ACTIVE}))::int as active,
              count(*) filter (where r.status = 'succeeded')::int as completed,
              max(r.started_at) as last_started_at
         from automation_runs r

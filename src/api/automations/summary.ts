@@ -1,19 +1,14 @@
 // The Automation resource as the API shows it: built only from the summary columns the store
 // computes (step kinds and counters), so no step setting can reach a response by accident.
 import { Type, type Static } from '@sinclair/typebox';
+import { AUTOMATION_STATUSES, SENDING_STEPS } from '../../domain/automation.js';
+import { MESSAGE_CHANNELS } from '../../domain/message.js';
 import { DateTime, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
 import { iso, isoOrNull } from '../../lib/time.js';
 import type { AutomationRow } from './store.js';
 
-export const AUTOMATION_STATUSES = ['draft', 'published', 'paused'] as const;
 export const AutomationStatus = StringEnum(AUTOMATION_STATUSES);
 
-/** What each sending step kind sends; `sends` lists them in this fixed order. */
-const SENDS: ReadonlyArray<readonly [string, 'email' | 'sms' | 'team']> = [
-  ['email.send', 'email'],
-  ['sms.send', 'sms'],
-  ['notify.team', 'team'],
-];
 
 export const Automation = Type.Object(
   {
@@ -32,7 +27,7 @@ export const Automation = Type.Object(
     has_unpublished_changes: Type.Boolean({ description: 'true when the draft differs from the published version.' }),
     step_count: Type.Integer({ description: 'Steps of the version that runs (the draft before publication), branches and end included, not the trigger.' }),
     step_types: Type.Array(Type.String(), { description: 'Kinds of step in it, each once, in first-seen order.' }),
-    sends: Type.Array(StringEnum(['email', 'sms', 'team']), { description: 'What it sends: email and sms to the contact, team to people in the account.' }),
+    sends: Type.Array(StringEnum(MESSAGE_CHANNELS), { description: 'What it sends: email and sms to the contact, team to people in the account.' }),
     enrollments: Type.Object(
       {
         total: Type.Integer({ description: 'Every run except one its Run only if filter skipped.' }),
@@ -50,7 +45,7 @@ export const Automation = Type.Object(
 export type AutomationOut = Static<typeof Automation>;
 
 export function sendsOf(stepTypes: readonly string[]): AutomationOut['sends'] {
-  return SENDS.filter(([kind]) => stepTypes.includes(kind)).map(([, what]) => what);
+  return SENDING_STEPS.filter(([kind]) => stepTypes.includes(kind)).map(([, what]) => what);
 }
 
 export function renderAutomation(r: AutomationRow): AutomationOut {

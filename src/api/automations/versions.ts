@@ -6,7 +6,7 @@ import type { Queryable } from '../../db/db.js';
 import { FixtureError, Fields, RefSet, ROOT, type Json, type JsonObject } from '../../fixtures/read.js';
 import type { AccountContext, AutomationSpec } from '../../fixtures/types.js';
 import { validateAutomations } from '../../fixtures/validate-flows.js';
-import type { AutomationStatus } from './store.js';
+import type { AutomationStatus, ReenrollRule } from '../../domain/automation.js';
 
 export interface AutomationDraftRow {
   id: string;
@@ -16,7 +16,7 @@ export interface AutomationDraftRow {
   trigger: JsonObject;
   steps: Json[];
   run_only_if: JsonObject | null;
-  reenroll: 'never' | 'always' | 'after_exit';
+  reenroll: ReenrollRule;
   published_version: number;
   deleted: boolean;
 }

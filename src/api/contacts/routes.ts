@@ -11,7 +11,8 @@ import { idempotent } from '../../idempotency/index.js';
 import { EMAIL_MAX_LENGTH, normaliseEmail } from '../../lib/email.js';
 import { iso } from '../../lib/time.js';
 import { checkedEmail, createContact, erasureHmacs, patchContact, type ContactInput } from './service.js';
-import { getContact, LIFECYCLE_STAGES, listContacts, SMS_CONSENT, type ContactRow } from './store.js';
+import { LIFECYCLE_STAGES, SMS_CONSENT, type LiveContactRow } from '../../domain/contact.js';
+import { getContact, listContacts } from './store.js';
 
 const LifecycleStage = StringEnum(LIFECYCLE_STAGES);
 const SmsConsent = StringEnum(SMS_CONSENT, { description: 'granted, none (not asked or not recorded), or revoked.' });
@@ -109,7 +110,7 @@ const CreateHeaders = Type.Object({
   'idempotency-key': Type.Optional(Type.String({ description: 'Optional: 8 to 64 printable characters without spaces.' })),
 });
 
-export function renderContact(r: ContactRow): ContactOut {
+export function renderContact(r: LiveContactRow): ContactOut {
   return {
     id: r.id,
     email: r.email,

@@ -10,6 +10,7 @@ import { ApiError } from '../../http/errors.js';
 import { checkEmail, normaliseEmail } from '../../lib/email.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { loadSecrets } from '../../secrets/store.js';
+import type { LifecycleStage, LiveContactRow, SmsConsent } from '../../domain/contact.js';
 import {
   contactIdByEmail,
   getContact,
@@ -17,10 +18,7 @@ import {
   isErasedAddress,
   updateContact,
   userInAccount,
-  type ContactRow,
   type ContactValues,
-  type LifecycleStage,
-  type SmsConsent,
 } from './store.js';
 
 /** A request body's fields; null clears (see CLEARED). */
@@ -88,7 +86,7 @@ export async function createContact(
   input: ContactInput,
   email: { email: string; normalized: string },
   hmacs: string[],
-): Promise<ContactRow> {
+): Promise<LiveContactRow> {
   const values: ContactValues = { email: email.email, email_normalized: email.normalized, ...CLEARED };
   for (const f of FIELDS) if (input[f] !== undefined && input[f] !== null) (values as unknown as Record<string, unknown>)[f] = input[f];
   const id = uuidv7();
@@ -107,7 +105,7 @@ export async function createContact(
 }
 
 /** The fields of `input` whose value differs from the row's, as columns to write. */
-function diff(row: ContactRow, input: ContactInput): Partial<ContactValues> {
+function diff(row: LiveContactRow, input: ContactInput): Partial<ContactValues> {
   const out: Partial<ContactValues> = {};
   for (const f of FIELDS) {
     const sent = input[f];
@@ -125,7 +123,7 @@ async function patchInTx(
   id: string,
   input: ContactInput,
   email: { email: string; normalized: string; hmacs: string[] } | null,
-): Promise<ContactRow | null> {
+): Promise<LiveContactRow | null> {
   const row = await getContact(tx, accountId, id, true);
   if (!row) return null;
   for (const flag of ['do_not_contact', 'email_opt_out'] as const) {
@@ -172,7 +170,7 @@ export async function patchContact(
   id: string,
   input: ContactInput,
   email: { email: string; normalized: string; hmacs: string[] } | null,
-): Promise<ContactRow | null> {
+): Promise<LiveContactRow | null> {
   // Ids are compared as text below: an upper-case spelling of the same user is no change.
   if (typeof input.assignee === 'string') input = { ...input, assignee: input.assignee.toLowerCase() };
   for (let attempt = 0; ; attempt++) {

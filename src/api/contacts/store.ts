@@ -2,32 +2,12 @@
 // the API. Lists walk (account_id, [lifecycle_stage,] updated_at desc, id desc) indexes; `q` uses
 // the GIN index of word prefixes (migration 0011), `email` the unique contacts_email.
 import type { Queryable } from '../../db/db.js';
-
-export const LIFECYCLE_STAGES = [
-  'subscriber', 'lead', 'marketing_qualified', 'sales_qualified', 'opportunity', 'customer', 'evangelist', 'other',
-] as const;
-export type LifecycleStage = (typeof LIFECYCLE_STAGES)[number];
-export const SMS_CONSENT = ['granted', 'none', 'revoked'] as const;
-export type SmsConsent = (typeof SMS_CONSENT)[number];
-
-export interface ContactRow {
-  id: string;
-  email: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  phone: string | null;
-  lifecycle_stage: LifecycleStage | null;
-  do_not_contact: boolean;
-  email_opt_out: boolean;
-  sms_consent: SmsConsent;
-  tags: string[];
-  assignee: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+import { sqlList } from '../../db/sql-list.js';
+import { ACTIVE_AUTOMATION_RUN_STATUSES } from '../../domain/automation.js';
+import type { LifecycleStage, LiveContactRow } from '../../domain/contact.js';
 
 /** The columns the API writes; email_normalized always moves with email. */
-export type ContactValues = Omit<ContactRow, 'id' | 'email' | 'created_at' | 'updated_at'> & {
+export type ContactValues = Omit<LiveContactRow, 'id' | 'email' | 'created_at' | 'updated_at'> & {
   email: string;
   email_normalized: string;
 };
@@ -49,7 +29,7 @@ export async function listContacts(
   f: ContactFilters,
   after: { updatedAt: Date; id: string } | null,
   limit: number,
-): Promise<ContactRow[]> {
+): Promise<LiveContactRow[]> {
   const params: unknown[] = [accountId];
   const where = ['c.account_id = $1', LIVE];
   const add = (sql: (p: string) => string, value: unknown) => {
@@ -69,15 +49,15 @@ export async function listContacts(
     where.push(`(c.updated_at, c.id) < ($${params.length - 1}, $${params.length})`);
   }
   params.push(limit);
-  return db.query<ContactRow>(
+  return db.query<LiveContactRow>(
     `select ${COLUMNS} from contacts c where ${where.join(' and ')} order by c.updated_at desc, c.id desc limit $${params.length}`,
     params,
   );
 }
 
 /** A live contact, or null (unknown, another account's, archived or erased). `lock` takes the row for an update. */
-export async function getContact(db: Queryable, accountId: string, id: string, lock = false): Promise<ContactRow | null> {
-  const rows = await db.query<ContactRow>(
+export async function getContact(db: Queryable, accountId: string, id: string, lock = false): Promise<LiveContactRow | null> {
+  const rows = await db.query<LiveContactRow>(
     `select ${COLUMNS} from contacts c where c.account_id = $1 and c.id = $2 and ${LIVE}${lock ? ' for update' : ''}`,
     [accountId, id],
   );
@@ -126,7 +106,7 @@ const UPDATABLE: ReadonlySet<keyof ContactValues> = new Set([
 ]);
 
 /** Writes the given columns of a live contact and moves updated_at; the caller holds the row lock. */
-export async function updateContact(tx: Queryable, accountId: string, id: string, changes: Partial<ContactValues>): Promise<ContactRow> {
+export async function updateContact(tx: Queryable, accountId: string, id: string, changes: Partial<ContactValues>): Promise<LiveContactRow> {
   const params: unknown[] = [accountId, id];
   const sets: string[] = [];
   for (const [col, value] of Object.entries(changes) as [keyof ContactValues, unknown][]) {
@@ -134,7 +114,7 @@ export async function updateContact(tx: Queryable, accountId: string, id: string
     params.push(value);
     sets.push(`${col} = $${params.length}`);
   }
-  const rows = await tx.query<ContactRow>(
+  const rows = await tx.query<LiveContactRow>(
     `update contacts c set ${sets.join(', ')}, updated_at = clock_timestamp()
       where c.account_id = $1 and c.id = $2 and ${LIVE}
       returning ${COLUMNS}`,
@@ -165,9 +145,11 @@ export async function recordErasedAddress(tx: Queryable, accountId: string, hmac
   await tx.query(`insert into erased_emails (account_id, email_hmac) values ($1, $2) on conflict do nothing`, [accountId, hmac]);
 }
 
+const ACTIVE_AUTOMATION_RUNS = sqlList(ACTIVE_AUTOMATION_RUN_STATUSES);
+
 export async function activeRunIds(tx: Queryable, accountId: string, contactId: string): Promise<string[]> {
   const rows = await tx.query<{ id: string }>(
-    `select id from automation_runs where account_id = $1 and contact_id = $2 and status in ('running', 'waiting') order by id`,
+    `select id from automation_runs where account_id = $1 and contact_id = $2 and status in (${ACTIVE_AUTOMATION_RUNS}) order by id`,
     [accountId, contactId],
   );
   return rows.map((r) => r.id);

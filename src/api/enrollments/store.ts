@@ -1,11 +1,15 @@
 // Enrollment: SQL. Every contact of a request is classified in one query and every run is
 // inserted in one statement, so enrolling 500 contacts costs a handful of round trips.
 import type { Queryable } from '../../db/db.js';
+import { sqlList } from '../../db/sql-list.js';
+import { ACTIVE_AUTOMATION_RUN_STATUSES, type AutomationStatus, type ReenrollRule } from '../../domain/automation.js';
+
+const ACTIVE = sqlList(ACTIVE_AUTOMATION_RUN_STATUSES);
 
 export interface AutomationForEnroll {
-  status: 'draft' | 'published' | 'paused';
+  status: AutomationStatus;
   published_version: number;
-  reenroll: 'never' | 'always' | 'after_exit';
+  reenroll: ReenrollRule;
   project_id: string;
   max_per_contact: number;
 }
@@ -74,14 +78,14 @@ export async function classifyContacts(
             c.erased_at is not null as erased,
             exists (select 1 from automation_runs r
                      where r.account_id = $1 and r.automation_id = $2 and r.contact_id = ids.id
-                       and r.status in ('running', 'waiting') and not r.test) as active_here,
+                       and r.status in (${ACTIVE}) and not r.test) as active_here,
             exists (select 1 from automation_runs r
                      where r.account_id = $1 and r.automation_id = $2 and r.contact_id = ids.id
                        and r.status <> 'skipped' and not r.test) as before_here,
             (select count(distinct r.automation_id)::int from automation_runs r
                join automations a on a.account_id = r.account_id and a.id = r.automation_id
               where r.account_id = $1 and r.contact_id = ids.id and a.project_id = $3
-                and r.status in ('running', 'waiting') and not r.test) as active_in_project
+                and r.status in (${ACTIVE}) and not r.test) as active_in_project
        from ids left join contacts c on c.account_id = $1 and c.id = ids.id`,
     [accountId, automationId, projectId, contactIds],
   );

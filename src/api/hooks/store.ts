@@ -1,6 +1,6 @@
 // Webhook triggers: SQL.
 import type { Queryable } from '../../db/db.js';
-import type { AccountState, Subscription } from '../../accounts/store.js';
+import type { AccountState, Subscription } from '../../domain/account.js';
 import { normaliseEmail } from '../../lib/email.js';
 import { uuidv7 } from '../../lib/ids.js';
 

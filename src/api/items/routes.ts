@@ -21,11 +21,10 @@ import {
 import type { PageRenderer } from '../../lib/page-renderer.js';
 import { textProblem } from '../../lib/text.js';
 import { iso } from '../../lib/time.js';
+import { ITEM_KINDS } from '../../domain/project.js';
 import { projectExists } from '../projects/store.js';
 import { Item, ItemSummary, renderItem, renderItemSummary } from './schemas.js';
-import { getItem, insertPage, listItems, type ItemKind } from './store.js';
-
-const ITEM_KINDS = ['page', 'file', 'dataset', 'image', 'link'] as const satisfies readonly ItemKind[];
+import { getItem, insertPage, listItems } from './store.js';
 
 const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
 const ListItemsQuery = Type.Object(

@@ -5,7 +5,8 @@ import { Type, type Static, type TLiteral, type TProperties } from '@sinclair/ty
 import { DateTime, Nullable, Uuid } from '../../http/schemas.js';
 import { storedPageHtml } from '../../lib/page.js';
 import { iso } from '../../lib/time.js';
-import type { ItemDetailRow, ItemKind, ItemRow } from './store.js';
+import type { ItemKind } from '../../domain/project.js';
+import type { ItemDetailRow, ItemRow } from './store.js';
 
 const common = <K extends ItemKind>(kind: K) => ({
   id: Uuid,

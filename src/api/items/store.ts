@@ -3,8 +3,7 @@
 // id desc) (content_items_project_kind, migration 0012); updated_since is a range on the same key.
 // Lists never read a page's text or html: those are detail only.
 import type { Queryable } from '../../db/db.js';
-
-export type ItemKind = 'page' | 'file' | 'dataset' | 'image' | 'link';
+import type { ItemKind } from '../../domain/project.js';
 
 export interface ItemRow {
   id: string;

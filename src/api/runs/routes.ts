@@ -7,7 +7,7 @@ import { pageRequest, toPage } from '../../http/pagination.js';
 import { meta, optionalBody, v1Responses } from '../../http/route.js';
 import { DateTime, ListEnvelope, ListQuery, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
 import { idempotent } from '../../idempotency/index.js';
-import { RUN_STATUSES, RUN_TRIGGERS, STEP_STATUSES } from '../../engine/run-status.js';
+import { RUN_STATUSES, RUN_STEP_STATUSES, RUN_TRIGGERS } from '../../domain/workflow.js';
 import { iso, isoOrNull } from '../../lib/time.js';
 import { getWorkflow } from '../workflows/store.js';
 import { startApiRun } from './service.js';
@@ -40,7 +40,7 @@ export const RunDetail = Type.Object(
       Type.Object({
         node_id: Type.String(),
         node_kind: Type.String(),
-        status: StringEnum(STEP_STATUSES),
+        status: StringEnum(RUN_STEP_STATUSES),
         ms: Type.Integer(),
         error: Nullable(Type.String()),
       }),

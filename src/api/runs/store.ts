@@ -1,7 +1,9 @@
 // Workflow runs: SQL for creating runs (API, manual, schedule) and reading them back.
 import type { Queryable } from '../../db/db.js';
 import { uuidv7 } from '../../lib/ids.js';
-import type { RunStatus, RunTrigger } from '../../engine/run-status.js';
+import { sqlList } from '../../db/sql-list.js';
+import type { Tier } from '../../domain/account.js';
+import { ACTIVE_RUN_STATUSES, type RunStatus, type RunTrigger } from '../../domain/workflow.js';
 
 /** The channel a new or resumed run is announced on (LISTEN/NOTIFY on both stores). */
 export const RUNS_CHANNEL = 'switchboard_runs';
@@ -109,7 +111,7 @@ export async function workflowForStart(tx: Queryable, accountId: string, workflo
 }
 
 export interface AccountForStart {
-  tier: 'solo' | 'team' | 'business' | 'enterprise';
+  tier: Tier;
   credit_micros: number;
   run_starts_per_minute: number | null;
   concurrent_runs: number | null;
@@ -136,10 +138,13 @@ export interface ApiRunCounts {
   recentTimes: Date[];
 }
 
+/** API runs holding a slot: they count toward the concurrency limit. */
+const API_RUNS_ACTIVE_SQL = `select count(*)::int as n from workflow_runs
+      where account_id = $1 and trigger = 'api' and status in (${sqlList(ACTIVE_RUN_STATUSES)})`;
+
 export async function apiRunCounts(tx: Queryable, accountId: string): Promise<ApiRunCounts> {
   const [active] = await tx.query<{ n: number }>(
-    `select count(*)::int as n from workflow_runs
-      where account_id = $1 and trigger = 'api' and status in ('queued', 'running')`,
+    API_RUNS_ACTIVE_SQL,
     [accountId],
   );
   const recent = await tx.query<{ created_at: Date }>(

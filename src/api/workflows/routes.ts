@@ -6,10 +6,11 @@ import { notFound } from '../../http/errors.js';
 import { pageRequest, toPage } from '../../http/pagination.js';
 import { meta, v1Responses } from '../../http/route.js';
 import { DateTime, ListEnvelope, ListQuery, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
+import { WORKFLOW_STATUSES } from '../../domain/workflow.js';
 import { iso } from '../../lib/time.js';
 import { getWorkflow, listWorkflows, type WorkflowRow } from './store.js';
 
-const WorkflowStatus = StringEnum(['draft', 'active', 'paused']);
+const WorkflowStatus = StringEnum(WORKFLOW_STATUSES);
 
 export const Workflow = Type.Object(
   {

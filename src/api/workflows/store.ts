@@ -1,12 +1,13 @@
 // Workflows: SQL. Lists use the (account_id, [status|project_id,] updated_at desc, id desc)
 // indexes; last_run is kept on the workflow row by a trigger on workflow_runs (migration 0004).
 import type { Queryable } from '../../db/db.js';
+import type { WorkflowStatus } from '../../domain/workflow.js';
 
 export interface WorkflowRow {
   id: string;
   name: string;
   description: string;
-  status: 'draft' | 'active' | 'paused';
+  status: WorkflowStatus;
   project_id: string | null;
   updated_at: Date;
   run_id: string | null;

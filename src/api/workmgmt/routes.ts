@@ -7,13 +7,12 @@ import type { AppDeps } from '../../http/app.js';
 import { notFound } from '../../http/errors.js';
 import { pageRequest, toPage } from '../../http/pagination.js';
 import { meta, v1Responses } from '../../http/route.js';
+import { WM_STATUSES, WM_TYPES } from '../../domain/work-item.js';
 import { ListEnvelope, ListQuery, StringEnum, Uuid } from '../../http/schemas.js';
 import { iso } from '../../lib/time.js';
 import {
   KEY_PATTERN,
   Sprint,
-  WM_STATUSES,
-  WM_TYPES,
   WorkItem,
   WorkItemDetail,
   WorkProject,

@@ -1,16 +1,14 @@
 // Work management: the response shapes (DESIGN 9) and how rows become them. Kept beside the
 // routes so routes.ts stays the short contract of paths, parameters and handlers.
 import { Type, type Static } from '@sinclair/typebox';
+import { ITEM_KINDS } from '../../domain/project.js';
+import { KEY_PREFIX_PATTERN, SPRINT_STATES, WM_STATUSES, WM_TYPES } from '../../domain/work-item.js';
 import { DateTime, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
 import { iso } from '../../lib/time.js';
 import type { HistoryRow, LinkedDocumentRow, SprintRow, WmItemDetailRow, WmItemRow, WmProjectRow } from './store.js';
 
-export const WM_STATUSES = ['todo', 'in_progress', 'in_review', 'done'] as const;
-export const WM_TYPES = ['story', 'task', 'bug', 'epic'] as const;
-const CONTENT_KINDS = ['page', 'file', 'dataset', 'image', 'link'] as const;
-
 /** A key prefix, as the hub allows them: a capital letter, then up to 9 capitals or digits. */
-const PREFIX = '[A-Z][A-Z0-9]{0,9}';
+const PREFIX = KEY_PREFIX_PATTERN;
 /** `<PREFIX>-<number>`: no leading zero, at most 10 digits (a larger number cannot exist). */
 export const KEY_PATTERN = `^${PREFIX}-[1-9][0-9]{0,9}$`;
 const KEY_RE = new RegExp(`^(${PREFIX})-([1-9][0-9]{0,9})$`);
@@ -89,7 +87,7 @@ export const WorkItemDetail = Type.Object(
     ...itemFields,
     description: Type.String({ description: 'May be an empty string.' }),
     linked_documents: Type.Array(
-      Type.Object({ id: Uuid, kind: StringEnum(CONTENT_KINDS), title: Type.String() }),
+      Type.Object({ id: Uuid, kind: StringEnum(ITEM_KINDS), title: Type.String() }),
       { description: 'Linked content items that still exist, in the order they were linked; GET /items/{id} reads one.' },
     ),
     history: Type.Array(Type.Union([Comment, Change]), {
@@ -103,7 +101,7 @@ export const Sprint = Type.Object(
   {
     id: Uuid,
     name: Type.String(),
-    state: StringEnum(['planned', 'active', 'finished']),
+    state: StringEnum(SPRINT_STATES),
     start_date: DateOnly('YYYY-MM-DD; null when not set.'),
     end_date: DateOnly('YYYY-MM-DD; null when not set.'),
     totals: Type.Object(
@@ -155,7 +153,7 @@ export function renderItemDetail(
   return {
     ...renderItem(prefix, r),
     description: r.description,
-    linked_documents: docs.map((d) => ({ id: d.id, kind: d.kind as (typeof CONTENT_KINDS)[number], title: d.title })),
+    linked_documents: docs.map((d) => ({ id: d.id, kind: d.kind, title: d.title })),
     history: history.map((h) => {
       const base = { at: iso(h.at), actor: person(h.actor, h.actor_name) };
       return h.kind === 'comment'

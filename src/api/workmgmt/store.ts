@@ -3,6 +3,8 @@
 // Dates are rendered by to_char: the two adapters parse SQL `date` differently (local vs UTC
 // midnight), and text in a fixed format sidesteps both.
 import type { Queryable } from '../../db/db.js';
+import type { ItemKind } from '../../domain/project.js';
+import type { HistoryKind, SprintState, WmStatus, WmType } from '../../domain/work-item.js';
 
 export interface WmProjectRow {
   id: string;
@@ -52,9 +54,9 @@ export async function getWmProject(db: Queryable, accountId: string, projectId: 
 export interface WmItemRow {
   id: string;
   number: number;
-  type: 'story' | 'task' | 'bug' | 'epic';
+  type: WmType;
   title: string;
-  status: 'todo' | 'in_progress' | 'in_review' | 'done';
+  status: WmStatus;
   sprint_id: string | null;
   epic_number: number | null;
   labels: string[];
@@ -142,7 +144,7 @@ export async function getWmItem(db: Queryable, accountId: string, projectId: str
 
 export interface LinkedDocumentRow {
   id: string;
-  kind: string;
+  kind: ItemKind;
   title: string;
 }
 
@@ -162,7 +164,7 @@ export interface HistoryRow {
   at: Date;
   actor: string | null;
   actor_name: string | null;
-  kind: 'comment' | 'change';
+  kind: HistoryKind;
   text: string | null;
   field: string | null;
   from_value: string | null;
@@ -184,7 +186,7 @@ export async function getHistory(db: Queryable, accountId: string, itemId: strin
 export interface SprintRow {
   id: string;
   name: string;
-  state: 'planned' | 'active' | 'finished';
+  state: SprintState;
   start_date: string | null;
   end_date: string | null;
   review: Record<string, unknown> | null;

@@ -1,7 +1,8 @@
 // Picks the transports from config: one for email (and team notices, which are email to the
 // account's users) and one for SMS.
 import type { Config, DeliveryConfig } from '../../config.js';
-import type { Channel, Transport } from '../types.js';
+import type { Channel } from '../../domain/message.js';
+import type { Transport } from '../types.js';
 import { outboxTransport } from './outbox.js';
 import { smsHttpTransport } from './sms-http.js';
 import { smtpTransport } from './smtp.js';

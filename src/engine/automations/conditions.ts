@@ -1,12 +1,12 @@
 // Pure helpers of the automation steps: templates over contact fields, branch conditions, ISO 8601
 // durations, and the send-time suppression rules (DESIGN 8: re-checked at the moment of sending).
 import Mustache from 'mustache';
-import type { ContactRow } from './store.js';
+import type { StepContactRow } from '../../domain/contact.js';
 
 export type Outputs = Record<string, Record<string, unknown>>;
 
 /** What templates see: the contact's fields (empty strings for a run with no contact) and earlier step outputs. */
-export function templateView(contact: ContactRow | null, outputs: Outputs): Record<string, unknown> {
+export function templateView(contact: StepContactRow | null, outputs: Outputs): Record<string, unknown> {
   const c = contact;
   const name = [c?.first_name, c?.last_name].filter(Boolean).join(' ') || c?.email || '';
   return {
@@ -55,7 +55,7 @@ const BRANCH_FIELDS = new Set([
 ]);
 
 /** A branch's condition `{field, op, value}` over the contact: true → "yes", false → "no". */
-export function evaluateCondition(config: Record<string, unknown>, contact: ContactRow | null): { result: boolean } | { error: string } {
+export function evaluateCondition(config: Record<string, unknown>, contact: StepContactRow | null): { result: boolean } | { error: string } {
   const { field, op, value } = config;
   if (typeof field !== 'string' || !BRANCH_FIELDS.has(field)) return { error: `config.field must be a contact field (${[...BRANCH_FIELDS].join(', ')})` };
   const actual: unknown = contact ? (contact as unknown as Record<string, unknown>)[field] ?? null : null;
@@ -90,7 +90,7 @@ export function evaluateCondition(config: Record<string, unknown>, contact: Cont
 }
 
 /** Why an email must not go to this contact now, or null when it may. */
-export function emailSuppression(c: Pick<ContactRow, 'do_not_contact' | 'email_opt_out' | 'email'>): string | null {
+export function emailSuppression(c: Pick<StepContactRow, 'do_not_contact' | 'email_opt_out' | 'email'>): string | null {
   if (c.do_not_contact) return 'Skipped: contact is on do-not-contact';
   if (c.email_opt_out) return 'Skipped: contact opted out of email';
   if (!c.email) return 'Skipped: contact has no email address';
@@ -98,7 +98,7 @@ export function emailSuppression(c: Pick<ContactRow, 'do_not_contact' | 'email_o
 }
 
 /** Why a text must not go to this contact now, or null when it may. */
-export function smsSuppression(c: Pick<ContactRow, 'do_not_contact' | 'sms_stopped' | 'phone' | 'sms_consent'>, consentRequired: boolean): string | null {
+export function smsSuppression(c: Pick<StepContactRow, 'do_not_contact' | 'sms_stopped' | 'phone' | 'sms_consent'>, consentRequired: boolean): string | null {
   if (c.do_not_contact) return 'Skipped: contact is on do-not-contact';
   if (c.sms_stopped) return 'Skipped: contact replied STOP';
   if (!c.phone) return 'Skipped: contact has no phone number';

@@ -29,8 +29,9 @@ import {
   touchRun,
   type AutomationFinal,
   type ClaimedAutomationRun,
-  type ContactRow,
 } from './store.js';
+import type { StepContactRow } from '../../domain/contact.js';
+import { SENDING_STEPS } from '../../domain/automation.js';
 
 export interface AutomationResources {
   db: Db;
@@ -53,10 +54,10 @@ export const MAX_STEPS = 500;
 export const HOLD_MS = 60_000;
 export const TRIGGER_STEP_ID = 't';
 /** Steps whose message the sender may later mark `failed`, `unknown` or `skipped` (delivery/step-store.ts). */
-const SEND_STEPS = new Set(['email.send', 'sms.send', 'notify.team']);
+const SEND_STEPS: ReadonlySet<string> = new Set(SENDING_STEPS.map(([type]) => type));
 
 const STOPPED = Symbol('stopped');
-type Guarded = ContactRow | null | typeof STOPPED;
+type Guarded = StepContactRow | null | typeof STOPPED;
 
 function parseSteps(raw: unknown): AutomationStep[] | string {
   if (!Array.isArray(raw)) return 'the version has no step list';

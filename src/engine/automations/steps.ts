@@ -8,13 +8,14 @@ import type { Db, Queryable } from '../../db/db.js';
 import { enqueueMessage } from '../../delivery/store.js';
 import { unsubscribeHeaders, withUnsubscribeLink } from '../../delivery/unsubscribe.js';
 import { smsSegments } from '../../delivery/sms-segments.js';
-import type { Channel } from '../../delivery/types.js';
+import type { Channel } from '../../domain/message.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { LIMIT_MESSAGES, tokenMicros } from '../blocks/agent.js';
 import { estimateTokens } from '../providers/llm/local.js';
 import { isLimitRefusal, type Billing, type Providers } from '../types.js';
 import { emailSuppression, evaluateCondition, renderHtml, renderPlain, smsSuppression, templateView, waitSpec, type Outputs } from './conditions.js';
-import { waitDue, type ContactRow } from './store.js';
+import { LIFECYCLE_STAGES, type StepContactRow } from '../../domain/contact.js';
+import { waitDue } from './store.js';
 
 export interface AutomationStep {
   id: string;
@@ -43,7 +44,7 @@ export interface StepContext {
   seq: number;
   effectKey: string;
   /** Read in this transaction and locked; never erased or archived (the executor stops those runs). */
-  contact: ContactRow | null;
+  contact: StepContactRow | null;
   outputs: Outputs;
   billing: Billing;
   providers: Providers;
@@ -63,7 +64,7 @@ export type StepOutcome =
   | { kind: 'held' };
 
 export interface StepKind {
-  prepare?(ctx: Omit<StepContext, 'contact'> & { contact: ContactRow | null }): Promise<unknown>;
+  prepare?(ctx: Omit<StepContext, 'contact'> & { contact: StepContactRow | null }): Promise<unknown>;
   apply(tx: Queryable, ctx: StepContext, prepared: unknown): Promise<StepOutcome>;
 }
 
@@ -71,7 +72,6 @@ const NO_CONTACT = 'Skipped: no contact';
 /** Test runs show what would be sent, to the tester only, and change no records. */
 const TEST_NO_CHANGE = 'Skipped: a test run changes no records';
 const CONTACT_FIELDS = ['lifecycle_stage', 'first_name', 'last_name', 'phone'] as const;
-const LIFECYCLE = ['subscriber', 'lead', 'marketing_qualified', 'sales_qualified', 'opportunity', 'customer', 'evangelist', 'other'];
 
 const view = (ctx: StepContext) => templateView(ctx.contact, ctx.outputs);
 
@@ -201,8 +201,8 @@ const fieldSet: StepKind = {
     if (value !== null && typeof value !== 'string') return { kind: 'failed', error: 'config.value must be a string or null' };
     if (!ctx.contact) return { kind: 'skipped', error: NO_CONTACT };
     const v = value === null ? null : renderPlain(value, view(ctx)).trim() || null;
-    if (field === 'lifecycle_stage' && v !== null && !LIFECYCLE.includes(v)) {
-      return { kind: 'failed', error: `${JSON.stringify(v)} is not a lifecycle stage (${LIFECYCLE.join(', ')})` };
+    if (field === 'lifecycle_stage' && v !== null && !(LIFECYCLE_STAGES as readonly string[]).includes(v)) {
+      return { kind: 'failed', error: `${JSON.stringify(v)} is not a lifecycle stage (${LIFECYCLE_STAGES.join(', ')})` };
     }
     if (ctx.run.test) return { kind: 'skipped', error: TEST_NO_CHANGE };
     // The column name comes from the allow-list above, never from the config as written.

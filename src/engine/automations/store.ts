@@ -5,6 +5,14 @@
 // (`automation-runs stop`, erasure) leaves them and so breaks the fence.
 import type { Queryable } from '../../db/db.js';
 import { fairPick } from '../../db/fair-claim.js';
+import { sqlList } from '../../db/sql-list.js';
+import {
+  ACTIVE_AUTOMATION_RUN_STATUSES,
+  type ActiveAutomationRunStatus,
+  type AutomationStatus,
+  type AutomationStepStatus,
+} from '../../domain/automation.js';
+import type { StepContactRow } from '../../domain/contact.js';
 import { accountMayWorkSql } from '../../accounts/activity.js';
 import { RUNS_CHANNEL } from '../../api/runs/store.js';
 
@@ -23,11 +31,14 @@ export interface ClaimedAutomationRun {
   reclaims: number;
 }
 
+/** `'running', 'waiting'`: the statuses of a run not yet over, as SQL (built once). */
+const ACTIVE = sqlList(ACTIVE_AUTOMATION_RUN_STATUSES);
+
 const ready = (t: string): string =>
-  `${t}.status in ('running', 'waiting') and ${t}.run_at <= now()
+  `${t}.status in (${ACTIVE}) and ${t}.run_at <= now()
    and (${t}.lease_expires_at is null or ${t}.lease_expires_at < now())`;
 
-const CLAIM_PICK = fairPick({ table: 'automation_runs', active: "('running', 'waiting')", ready: ready('w'), accountMayWork: accountMayWorkSql('ac') });
+const CLAIM_PICK = fairPick({ table: 'automation_runs', active: `(${ACTIVE})`, ready: ready('w'), accountMayWork: accountMayWorkSql('ac') });
 
 /**
  * Claims up to `limit` ready runs in one statement, round-robin across accounts (see claimRuns in
@@ -51,7 +62,7 @@ export async function claimAutomationRuns(db: Queryable, owner: string, leaseMs:
   );
 }
 
-const FENCE = `account_id = $1 and id = $2 and attempt = $3 and lease_owner = $4 and status in ('running', 'waiting')`;
+const FENCE = `account_id = $1 and id = $2 and attempt = $3 and lease_owner = $4 and status in (${ACTIVE})`;
 const fp = (f: AutomationFence): unknown[] => [f.accountId, f.runId, f.attempt, f.owner];
 
 export async function renewAutomationLease(db: Queryable, f: AutomationFence, leaseMs: number): Promise<boolean> {
@@ -164,7 +175,7 @@ export async function releaseHeldRuns(tx: Queryable, accountId: string, automati
 }
 
 export interface AutomationRunDef {
-  status: 'running' | 'waiting';
+  status: ActiveAutomationRunStatus;
   automation_id: string;
   contact_id: string | null;
   key_id: string | null;
@@ -172,7 +183,7 @@ export interface AutomationRunDef {
   tester_email: string | null;
   version: number;
   next_at: Date | null;
-  automation_status: 'draft' | 'published' | 'paused';
+  automation_status: AutomationStatus;
   automation_deleted: boolean;
   project_id: string;
   project_settings: Record<string, unknown> | null;
@@ -191,19 +202,17 @@ export async function loadAutomationRun(db: Queryable, accountId: string, runId:
        join automations a on a.account_id = r.account_id and a.id = r.automation_id
        left join projects p on p.account_id = a.account_id and p.id = a.project_id
        left join automation_versions v on v.account_id = r.account_id and v.automation_id = r.automation_id and v.version = r.version
-      where r.account_id = $1 and r.id = $2 and r.status in ('running', 'waiting')`,
+      where r.account_id = $1 and r.id = $2 and r.status in (${ACTIVE})`,
     [accountId, runId],
   );
   return rows[0] ?? null;
 }
 
-export type StepStatus = 'ok' | 'running' | 'waiting' | 'skipped' | 'failed';
-
 export interface LedgerRow {
   seq: number;
   step_id: string;
   type: string;
-  status: StepStatus;
+  status: AutomationStepStatus;
   output: Record<string, unknown> | null;
 }
 
@@ -239,7 +248,7 @@ export async function endStep(
   accountId: string,
   runId: string,
   seq: number,
-  status: Exclude<StepStatus, 'running'>,
+  status: Exclude<AutomationStepStatus, 'running' | 'unknown'>,
   error: string | null,
   output: Record<string, unknown> | null = null,
 ): Promise<void> {
@@ -263,28 +272,12 @@ export async function waitDue(tx: Queryable, accountId: string, runId: string, s
   return rows[0];
 }
 
-export interface ContactRow {
-  id: string;
-  email: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  phone: string | null;
-  lifecycle_stage: string | null;
-  do_not_contact: boolean;
-  email_opt_out: boolean;
-  sms_consent: 'granted' | 'none' | 'revoked';
-  sms_stopped: boolean;
-  tags: string[];
-  archived_at: Date | null;
-  erased_at: Date | null;
-}
-
 /**
  * The contact as it is now. `lock` (inside a step's transaction) holds the row until commit, so an
  * opt-out committed concurrently is ordered either before this send (and seen) or after it.
  */
-export async function readContact(q: Queryable, accountId: string, contactId: string, lock: boolean): Promise<ContactRow | null> {
-  const rows = await q.query<ContactRow>(
+export async function readContact(q: Queryable, accountId: string, contactId: string, lock: boolean): Promise<StepContactRow | null> {
+  const rows = await q.query<StepContactRow>(
     `select id, email, first_name, last_name, phone, lifecycle_stage, do_not_contact, email_opt_out, sms_consent,
             sms_stopped, tags, archived_at, erased_at
        from contacts where account_id = $1 and id = $2 ${lock ? 'for update' : ''}`,

@@ -6,7 +6,7 @@
 // the spend month are both taken from the same clock, so a charge and its counters always agree on
 // which day and month they belong to, whatever the server process's clock or time zone says.
 import type { Queryable } from '../../db/db.js';
-import { NON_FINAL } from '../run-status.js';
+import { NON_FINAL } from '../../domain/workflow.js';
 import { accountMayWorkSql } from '../../accounts/activity.js';
 
 /** The first day of the current UTC calendar month, the key of api_key_spend rows. */

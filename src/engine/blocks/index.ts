@@ -15,16 +15,6 @@ export { topologicalOrder };
 export { LIMIT_MESSAGES, agentPrompt, tokenMicros, DEFAULT_MAX_TOKENS } from './agent.js';
 export { renderTemplate, placeholders, htmlToText } from './text.js';
 
-export const BLOCK_KINDS = [
-  'source.text',
-  'source.web',
-  'source.item',
-  'agent',
-  'transform.template',
-  'approval',
-  'output.project',
-] as const;
-
 /**
  * Blocks by kind. `config` supplies the settings some blocks need (source.web's timeout and size
  * cap, the LLM price); it defaults to the built-in defaults, which is all validation needs.

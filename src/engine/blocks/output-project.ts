@@ -9,7 +9,7 @@
 // html = its sanitised rendering (src/lib/page.ts), held to the same size limit.
 import { uuidv7 } from '../../lib/ids.js';
 import { MAX_PAGE_BYTES, MAX_PAGE_TITLE_LENGTH, pageBytes, PageRenderError, type RenderedPage } from '../../lib/page.js';
-import { isFinal, type RunStatus } from '../run-status.js';
+import { isFinal, type RunStatus } from '../../domain/workflow.js';
 import type { Block, BlockResult } from '../types.js';
 import { LIMIT_MESSAGES } from './agent.js';
 import { checkString, joinedInput, onlyFields } from './text.js';

@@ -2,7 +2,7 @@
 // The step writes run inside a transaction whose first statement is the run's fence (see
 // scheduler/store.ts), so none of them lands once the worker has lost the run.
 import type { Queryable } from '../../db/db.js';
-import type { StepStatus } from '../run-status.js';
+import type { RunStepStatus } from '../../domain/workflow.js';
 import type { BlockOutput } from '../types.js';
 
 export interface RunDefinition {
@@ -31,7 +31,7 @@ export interface StepRow {
   seq: number;
   node_id: string;
   node_kind: string;
-  status: StepStatus;
+  status: RunStepStatus;
   ms: number;
   error: string | null;
   output: BlockOutput | null;
@@ -77,7 +77,7 @@ export async function insertSkippedStep(tx: Queryable, s: Omit<NewStep, 'effectK
 }
 
 export interface StepEnd {
-  status: Extract<StepStatus, 'succeeded' | 'failed' | 'awaiting'>;
+  status: Extract<RunStepStatus, 'succeeded' | 'failed' | 'awaiting'>;
   ms: number;
   output?: BlockOutput | null;
   error?: string | null;

@@ -6,7 +6,8 @@ import type { Queryable } from '../../db/db.js';
 import { fairPick } from '../../db/fair-claim.js';
 import { accountMayWorkSql } from '../../accounts/activity.js';
 import { RUNS_CHANNEL } from '../../api/runs/store.js';
-import type { RunStatus } from '../run-status.js';
+import { sqlList } from '../../db/sql-list.js';
+import { ACTIVE_RUN_STATUSES, NON_FINAL, UNFINISHED_RUN_STEP_STATUSES, type ActiveRunStatus, type RunStatus } from '../../domain/workflow.js';
 
 /** Who may write to a claimed run: the claim's attempt, by this owner. */
 export interface Fence {
@@ -23,16 +24,21 @@ export interface ClaimedRun {
   key_id: string | null;
   attempt: number;
   /** queued on first claim; running when an expired lease or an approval is picked up. */
-  previous_status: 'queued' | 'running';
+  previous_status: ActiveRunStatus;
 }
+
+// Status lists as SQL, built once: runs holding a slot, runs not yet final, steps not yet ended.
+const ACTIVE = sqlList(ACTIVE_RUN_STATUSES);
+const OPEN = sqlList(NON_FINAL);
+const OPEN_STEPS = sqlList(UNFINISHED_RUN_STEP_STATUSES);
 
 // A run is ready when it is queued, or running without a live lease (its worker died, it was
 // released at shutdown, or it was just approved), and its run_at has come.
 const ready = (t: string): string =>
-  `${t}.status in ('queued', 'running') and ${t}.run_at <= now()
+  `${t}.status in (${ACTIVE}) and ${t}.run_at <= now()
    and (${t}.lease_expires_at is null or ${t}.lease_expires_at < now())`;
 
-const CLAIM_PICK = fairPick({ table: 'workflow_runs', active: "('queued', 'running')", ready: ready('w'), accountMayWork: accountMayWorkSql('ac'), extra: ', w.status as previous_status' });
+const CLAIM_PICK = fairPick({ table: 'workflow_runs', active: `(${ACTIVE})`, ready: ready('w'), accountMayWork: accountMayWorkSql('ac'), extra: ', w.status as previous_status' });
 
 /**
  * Claims up to `limit` ready runs in one statement, fairly across accounts: every account with
@@ -223,7 +229,7 @@ export async function cancelRun(tx: Queryable, accountId: string, runId: string)
     `update workflow_runs
         set status = 'cancelled', summary = 'Cancelled', finished_at = now(), awaiting_since = null,
             lease_owner = null, lease_expires_at = null
-      where account_id = $1 and id = $2 and status in ('queued', 'running', 'awaiting_approval') returning 1`,
+      where account_id = $1 and id = $2 and status in (${OPEN}) returning 1`,
     [accountId, runId],
   );
   if (rows.length === 0) return false;
@@ -232,7 +238,7 @@ export async function cancelRun(tx: Queryable, accountId: string, runId: string)
         set status = 'failed', error = 'Cancelled', finished_at = now(),
             ms = case when started_at is null then ms
                       else greatest(ms, (extract(epoch from now() - started_at) * 1000)::int) end
-      where account_id = $1 and run_id = $2 and status in ('running', 'awaiting')`,
+      where account_id = $1 and run_id = $2 and status in (${OPEN_STEPS})`,
     [accountId, runId],
   );
   return true;

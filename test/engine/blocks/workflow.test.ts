@@ -1,7 +1,7 @@
 // Workflow definition checks, the run order, and the template renderer (no database).
 import { describe, expect, it } from 'vitest';
+import { BLOCK_KINDS } from '../../../src/domain/workflow.js';
 import {
-  BLOCK_KINDS,
   createBlockRegistry,
   htmlToText,
   placeholders,

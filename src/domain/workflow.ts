@@ -1,0 +1,97 @@
+// Workflows, their runs and the runs' steps (DESIGN 8): the statuses, the run state machine
+// (finality and the moves allowed) and the block kinds the engine runs.
+
+export const WORKFLOW_STATUSES = ['draft', 'active', 'paused'] as const;
+export type WorkflowStatus = (typeof WORKFLOW_STATUSES)[number];
+
+/** The block kinds the engine runs; anything else would fail at run time, so it fails at save. */
+export const BLOCK_KINDS = [
+  'source.text',
+  'source.web',
+  'source.item',
+  'agent',
+  'transform.template',
+  'approval',
+  'output.project',
+] as const;
+export type BlockKind = (typeof BLOCK_KINDS)[number];
+
+export const RUN_STATUSES = [
+  'queued',
+  'running',
+  'succeeded',
+  'failed',
+  'partial',
+  'awaiting_approval',
+  'rejected',
+  'cancelled',
+] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+export const RUN_TRIGGERS = ['api', 'manual', 'schedule', 'chat'] as const;
+export type RunTrigger = (typeof RUN_TRIGGERS)[number];
+
+/** A workflow run's step (workflow_run_steps.status); not an automation run's step. */
+export const RUN_STEP_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'skipped', 'awaiting'] as const;
+export type RunStepStatus = (typeof RUN_STEP_STATUSES)[number];
+
+/** A step in flight or awaiting approval: ending its run early fails these too. */
+export const UNFINISHED_RUN_STEP_STATUSES = ['running', 'awaiting'] as const satisfies readonly RunStepStatus[];
+
+export function isFinal(s: RunStatus): boolean {
+  switch (s) {
+    case 'succeeded':
+    case 'failed':
+    case 'partial':
+    case 'rejected':
+    case 'cancelled':
+      return true;
+    case 'queued':
+    case 'running':
+    case 'awaiting_approval':
+      return false;
+    default: {
+      const never: never = s;
+      throw new Error(`unknown run status ${String(never)}`);
+    }
+  }
+}
+
+/** Statuses a run can still leave (cancel moves any of them): queued, running, awaiting_approval. */
+export const NON_FINAL: readonly RunStatus[] = RUN_STATUSES.filter((s) => !isFinal(s));
+
+/**
+ * Runs that hold a slot: they count toward the concurrency limit, and the claim picks only among
+ * them (a run awaiting approval holds none until it is approved).
+ */
+export const ACTIVE_RUN_STATUSES = ['queued', 'running'] as const satisfies readonly RunStatus[];
+export type ActiveRunStatus = (typeof ACTIVE_RUN_STATUSES)[number];
+
+export function countsTowardConcurrency(s: RunStatus): s is ActiveRunStatus {
+  return s === 'queued' || s === 'running';
+}
+
+/** Moves the engine and the operator commands may make; anything else is refused. */
+export function canMove(from: RunStatus, to: RunStatus): boolean {
+  if (isFinal(from)) return false;
+  switch (to) {
+    case 'running':
+      return from === 'queued' || from === 'awaiting_approval';
+    case 'awaiting_approval':
+      return from === 'running';
+    case 'succeeded':
+    case 'failed':
+    case 'partial':
+      return from === 'running' || from === 'queued';
+    case 'rejected':
+      return from === 'awaiting_approval';
+    case 'cancelled':
+      return true;
+    case 'queued':
+      return false;
+    default: {
+      const never: never = to;
+      throw new Error(`unknown run status ${String(never)}`);
+    }
+  }
+}
