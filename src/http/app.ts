@@ -41,7 +41,7 @@ export const BODY_LIMIT = 1_048_576;
 /** Longest path parameter the router takes; a longer one is 400 invalid_id naming it. */
 const MAX_PARAM_LENGTH = 2048;
 
-export type { AppDeps } from './deps.js';
+/** The app's instance, TypeBox-typed: what buildApp returns and every route registrar receives. */
 export type { App } from './route-kit.js';
 
 /** Every request line goes through our `req` serializer (no credential from a URL in the log). */
