@@ -3,17 +3,12 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, {
   LogController,
-  type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Config } from '../config.js';
-import type { Db } from '../db/db.js';
-import type { PageRenderer } from '../lib/page-renderer.js';
-import type { WindowCounter } from '../limits/window-counter.js';
 import { registerEnrollmentRoutes } from '../api/enrollments/routes.js';
 import { registerAutomationRunRoutes } from '../api/automation-runs/routes.js';
 import { registerAutomationRoutes } from '../api/automations/routes.js';
@@ -26,51 +21,28 @@ import { registerProjectRoutes } from '../api/projects/routes.js';
 import { registerItemRoutes } from '../api/items/routes.js';
 import { registerWorkmgmtRoutes } from '../api/workmgmt/routes.js';
 import { registerUsageRoutes } from '../api/usage/routes.js';
-import { Authenticator, type AuthContext } from './auth.js';
-import type { CursorCodec } from './cursor.js';
+import { Authenticator } from './auth.js';
+import type { AppDeps } from './deps.js';
 import { ApiError, toErrorBody } from './errors.js';
 import { clientErrorHandler, installErrorHandling } from './error-handler.js';
 import { guardConnections, serverOptions } from './connections.js';
 import { requestSerializer } from './log-redaction.js';
-import { installPipeline, type RouteMeta } from './pipeline.js';
+import { installPipeline } from './pipeline.js';
 import { registerOpsRoutes } from './ops.js';
 import { installQueryCheck } from './query.js';
 import { openapiOptions } from './openapi.js';
-import { RETIREMENTS, type Retirement } from './retirements.js';
+import { RETIREMENTS } from './retirements.js';
+import type { App } from './route-kit.js';
 import { RouteTable } from './route-table.js';
 import { ErrorSchema, NoQuery } from './schemas.js';
 import { validatorCompiler } from './validation.js';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    auth: AuthContext | null;
-  }
-  interface FastifyContextConfig {
-    meta?: RouteMeta;
-  }
-}
 
 export const BODY_LIMIT = 1_048_576;
 /** Longest path parameter the router takes; a longer one is 400 invalid_id naming it. */
 const MAX_PARAM_LENGTH = 2048;
 
-export interface AppDeps {
-  config: Config;
-  db: Db;
-  /** Per-key request windows and per-address failed-auth windows. */
-  counters: { requests: WindowCounter; failedAuth: WindowCounter };
-  cursors: CursorCodec;
-  /** Converts pages (Markdown/HTML) off the event loop. */
-  pages: PageRenderer;
-  retirements?: readonly Retirement[];
-  /** fastify logger options; false (tests) silences it. */
-  logger?: FastifyServerOptions['logger'];
-  https?: { cert: Buffer; key: Buffer } | null;
-  /** Run when the app closes (timers and the like the caller started); read at close time. */
-  onClose?: (() => void | Promise<void>)[];
-}
-
-export type App = FastifyInstance;
+/** The app's instance, TypeBox-typed: what buildApp returns and every route registrar receives. */
+export type { App } from './route-kit.js';
 
 /** Every request line goes through our `req` serializer (no credential from a URL in the log). */
 function withRequestSerializer(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
@@ -113,7 +85,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     keepAliveTimeout: config.http.keepAliveTimeoutMs,
     http: httpOptions,
     ...(deps.https ? { https: { ...deps.https, ...httpOptions, handshakeTimeout } } : {}),
-  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as FastifyInstance;
+    // The https variant is a different server type; the handlers never touch the raw server.
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   guardConnections(app, { http: config.http, trustProxy: config.trustProxy });
   app.decorateRequest('auth', null);
@@ -164,7 +137,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await registerInboundRoutes(app, deps);
   registerHookRoutes(app, deps);
   await app.register(
-    async (v1) => {
+    async (v1: App) => {
       registerWorkflowRoutes(v1, deps);
       registerRunRoutes(v1, deps);
       registerAutomationRoutes(v1, deps);

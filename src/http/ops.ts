@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { appliedVersion, latestVersion } from '../db/migrate.js';
 import { providerReport } from '../delivery/transports/index.js';
-import type { AppDeps } from './app.js';
+import type { AppDeps } from './deps.js';
 
 export function registerOpsRoutes(app: FastifyInstance, deps: AppDeps): void {
   const expected = latestVersion();

@@ -1,11 +1,11 @@
 // Automation runs, read side: GET /automations/{id}/runs and GET /automation-runs/{id}. One run per
 // contact each time the contact goes through the automation. The route file is the contract.
 import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../http/app.js';
+import type { AppDeps } from '../../http/deps.js';
 import { notFound } from '../../http/errors.js';
-import { pageRequest, toPage } from '../../http/pagination.js';
+import { listByTime } from '../../http/list.js';
 import { meta, v1Responses } from '../../http/route.js';
+import { authOf, type App } from '../../http/route-kit.js';
 import { DateTime, ListEnvelope, ListQuery, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
 import { iso, isoOrNull } from '../../lib/time.js';
 import { automationExists } from '../automations/store.js';
@@ -95,7 +95,8 @@ function renderStep(s: AutomationRunStepRow, now: number): StepOut {
   };
 }
 
-export function registerAutomationRunRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function registerAutomationRunRoutes(app: App, deps: AppDeps): void {
+  const runs = listByTime(deps.cursors, (r: AutomationRunRow) => r.started_at);
   app.get(
     '/automations/:id/runs',
     {
@@ -111,14 +112,12 @@ export function registerAutomationRunRoutes(app: FastifyInstance, deps: AppDeps)
       },
     },
     async (request) => {
-      const { id } = request.params as Static<typeof IdParams>;
-      const q = request.query as Static<typeof ListRunsQuery>;
-      const accountId = request.auth!.accountId;
-      const page = pageRequest(deps.cursors, request, q, { automation_id: id, status: q.status });
-      if (!(await automationExists(deps.db, accountId, id))) throw notFound('automation');
-      const after = page.after ? { startedAt: new Date(String(page.after[0])), id: String(page.after[1]) } : null;
-      const rows = await listAutomationRuns(deps.db, accountId, id, q.status, after, page.limit + 1);
-      return toPage(deps.cursors, page, rows, (r) => [iso(r.started_at), r.id], renderRun);
+      const automationId = request.params.id;
+      const { status } = request.query;
+      const page = runs.start(request, request.query, { automation_id: automationId, status });
+      if (!(await automationExists(deps.db, page.accountId, automationId))) throw notFound('automation');
+      const rows = await listAutomationRuns(deps.db, page.accountId, automationId, status, page);
+      return runs.page(page, rows, renderRun);
     },
   );
 
@@ -136,8 +135,8 @@ export function registerAutomationRunRoutes(app: FastifyInstance, deps: AppDeps)
       },
     },
     async (request) => {
-      const { id } = request.params as Static<typeof IdParams>;
-      const accountId = request.auth!.accountId;
+      const { id } = request.params;
+      const accountId = authOf(request).accountId;
       // A run stays readable after its automation is deleted in the hub: it ends `stopped`, and a
       // client polling a run it enrolled must be able to see why.
       const run = await getAutomationRun(deps.db, accountId, id);

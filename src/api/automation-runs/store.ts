@@ -8,6 +8,7 @@ import {
   UNFINISHED_AUTOMATION_STEP_STATUSES,
   type AutomationRunStatus,
 } from '../../domain/automation.js';
+import { KeysetOrder, ListSql, type KeysetPage } from '../../db/keyset.js';
 
 const ACTIVE = sqlList(ACTIVE_AUTOMATION_RUN_STATUSES);
 const UNFINISHED_STEP = sqlList(UNFINISHED_AUTOMATION_STEP_STATUSES);
@@ -52,29 +53,17 @@ const SELECT = `
     from automation_runs r
     left join contacts c on c.account_id = r.account_id and c.id = r.contact_id`;
 
+const ORDER = new KeysetOrder('r.started_at', 'r.id', 'desc');
+
 export async function listAutomationRuns(
   db: Queryable,
   accountId: string,
   automationId: string,
   status: AutomationRunStatus | undefined,
-  after: { startedAt: Date; id: string } | null,
-  limit: number,
+  page: KeysetPage,
 ): Promise<AutomationRunRow[]> {
-  const params: unknown[] = [accountId, automationId];
-  const where = ['r.account_id = $1', 'r.automation_id = $2'];
-  if (status) {
-    params.push(status);
-    where.push(`r.status = $${params.length}`);
-  }
-  if (after) {
-    params.push(after.startedAt, after.id);
-    where.push(`(r.started_at, r.id) < ($${params.length - 1}, $${params.length})`);
-  }
-  params.push(limit);
-  return db.query<AutomationRunRow>(
-    `${SELECT} where ${where.join(' and ')} order by r.started_at desc, r.id desc limit $${params.length}`,
-    params,
-  );
+  const w = new ListSql([accountId, automationId], ['r.account_id = $1', 'r.automation_id = $2']).eq('r.status', status).after(ORDER, page);
+  return db.query<AutomationRunRow>(`${SELECT} where ${w.sql} ${w.tail(ORDER, page)}`, w.params);
 }
 
 export async function getAutomationRun(db: Queryable, accountId: string, id: string): Promise<AutomationRunRow | null> {

@@ -1,15 +1,14 @@
 // Automations, read side: GET /automations and GET /automations/{id}. The API never changes an
 // automation (spec rule 6); the operator commands in src/cli/automations.ts do. The route file is
 // the contract.
-import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../http/app.js';
+import { Type } from '@sinclair/typebox';
+import type { AppDeps } from '../../http/deps.js';
 import { notFound } from '../../http/errors.js';
-import { pageRequest, toPage } from '../../http/pagination.js';
+import { listByTime } from '../../http/list.js';
 import { meta, v1Responses } from '../../http/route.js';
+import { authOf, type App } from '../../http/route-kit.js';
 import { ListEnvelope, ListQuery, Uuid } from '../../http/schemas.js';
-import { iso } from '../../lib/time.js';
-import { getAutomation, listAutomations } from './store.js';
+import { getAutomation, listAutomations, type AutomationRow } from './store.js';
 import { Automation, AutomationStatus, renderAutomation } from './summary.js';
 
 const ListAutomationsQuery = Type.Object(
@@ -22,7 +21,8 @@ const ListAutomationsQuery = Type.Object(
 );
 const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
 
-export function registerAutomationRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function registerAutomationRoutes(app: App, deps: AppDeps): void {
+  const automations = listByTime(deps.cursors, (r: AutomationRow) => r.updated_at);
   app.get(
     '/automations',
     {
@@ -37,17 +37,10 @@ export function registerAutomationRoutes(app: FastifyInstance, deps: AppDeps): v
       },
     },
     async (request) => {
-      const q = request.query as Static<typeof ListAutomationsQuery>;
-      const page = pageRequest(deps.cursors, request, q, { status: q.status, project_id: q.project_id });
-      const after = page.after ? { updatedAt: new Date(String(page.after[0])), id: String(page.after[1]) } : null;
-      const rows = await listAutomations(
-        deps.db,
-        request.auth!.accountId,
-        { status: q.status, projectId: q.project_id },
-        after,
-        page.limit + 1,
-      );
-      return toPage(deps.cursors, page, rows, (r) => [iso(r.updated_at), r.id], renderAutomation);
+      const { status, project_id } = request.query;
+      const page = automations.start(request, request.query, { status, project_id });
+      const rows = await listAutomations(deps.db, page.accountId, { status, projectId: project_id }, page);
+      return automations.page(page, rows, renderAutomation);
     },
   );
 
@@ -64,8 +57,7 @@ export function registerAutomationRoutes(app: FastifyInstance, deps: AppDeps): v
       },
     },
     async (request) => {
-      const { id } = request.params as Static<typeof IdParams>;
-      const row = await getAutomation(deps.db, request.auth!.accountId, id);
+      const row = await getAutomation(deps.db, authOf(request).accountId, request.params.id);
       if (!row) throw notFound('automation');
       return renderAutomation(row);
     },

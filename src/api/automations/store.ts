@@ -6,6 +6,7 @@
 import type { Queryable } from '../../db/db.js';
 import { sqlList } from '../../db/sql-list.js';
 import { ACTIVE_AUTOMATION_RUN_STATUSES, type AutomationStatus } from '../../domain/automation.js';
+import { KeysetOrder, ListSql, type KeysetPage } from '../../db/keyset.js';
 
 const ACTIVE = sqlList(ACTIVE_AUTOMATION_RUN_STATUSES);
 
@@ -81,31 +82,22 @@ const summarySql = (page: string, order: string) => `
 const PAGE_COLUMNS =
   'account_id, id, project_id, name, status, trigger, steps, run_only_if, reenroll, published_version, last_run_at, created_at, updated_at';
 
+const ORDER = new KeysetOrder('updated_at', 'id', 'desc');
+
+/** The page is chosen on the automations table alone; the outer query keeps its order. */
 export async function listAutomations(
   db: Queryable,
   accountId: string,
   filters: AutomationFilters,
-  after: { updatedAt: Date; id: string } | null,
-  limit: number,
+  page: KeysetPage,
 ): Promise<AutomationRow[]> {
-  const params: unknown[] = [accountId];
-  const where = ['account_id = $1', 'deleted_at is null'];
-  if (filters.status) {
-    params.push(filters.status);
-    where.push(`status = $${params.length}`);
-  }
-  if (filters.projectId) {
-    params.push(filters.projectId);
-    where.push(`project_id = $${params.length}`);
-  }
-  if (after) {
-    params.push(after.updatedAt, after.id);
-    where.push(`(updated_at, id) < ($${params.length - 1}, $${params.length})`);
-  }
-  params.push(limit);
-  const page = `select ${PAGE_COLUMNS} from automations where ${where.join(' and ')}
-                 order by updated_at desc, id desc limit $${params.length}`;
-  return db.query<AutomationRow>(summarySql(page, 'order by a.updated_at desc, a.id desc'), params);
+  const w = new ListSql([accountId], ['account_id = $1', 'deleted_at is null'])
+    .eq('status', filters.status)
+    .eq('project_id', filters.projectId)
+    .after(ORDER, page);
+  const pageSql = `select ${PAGE_COLUMNS} from automations where ${w.sql}
+                 ${w.tail(ORDER, page)}`;
+  return db.query<AutomationRow>(summarySql(pageSql, 'order by a.updated_at desc, a.id desc'), w.params);
 }
 
 export async function getAutomation(db: Queryable, accountId: string, id: string): Promise<AutomationRow | null> {

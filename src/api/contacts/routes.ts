@@ -1,11 +1,11 @@
 // Contacts: GET /contacts, GET /contacts/{id}, POST /contacts, PATCH /contacts/{id}. The route
 // file is the contract; the rules live in service.ts, the SQL in store.ts.
 import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../http/app.js';
+import type { AppDeps } from '../../http/deps.js';
 import { notFound } from '../../http/errors.js';
-import { pageRequest, toPage } from '../../http/pagination.js';
+import { listByTime } from '../../http/list.js';
 import { meta, v1Responses } from '../../http/route.js';
+import { authOf, type App } from '../../http/route-kit.js';
 import { DateTime, Line, ListEnvelope, ListQuery, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
 import { idempotent } from '../../idempotency/index.js';
 import { EMAIL_MAX_LENGTH, normaliseEmail } from '../../lib/email.js';
@@ -128,7 +128,8 @@ export function renderContact(r: LiveContactRow): ContactOut {
   };
 }
 
-export function registerContactRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function registerContactRoutes(app: App, deps: AppDeps): void {
+  const contacts = listByTime(deps.cursors, (r: LiveContactRow) => r.updated_at);
   app.get(
     '/contacts',
     {
@@ -143,28 +144,26 @@ export function registerContactRoutes(app: FastifyInstance, deps: AppDeps): void
       },
     },
     async (request) => {
-      const q = request.query as Static<typeof ListContactsQuery>;
+      const q = request.query;
       const filters = {
         q: q.q,
         email: q.email === undefined ? undefined : normaliseEmail(q.email),
         lifecycle_stage: q.lifecycle_stage,
         changed_since: q.changed_since === undefined ? undefined : iso(q.changed_since),
       };
-      const page = pageRequest(deps.cursors, request, q, filters);
-      const after = page.after ? { updatedAt: new Date(String(page.after[0])), id: String(page.after[1]) } : null;
+      const page = contacts.start(request, q, filters);
       const rows = await listContacts(
         deps.db,
-        request.auth!.accountId,
+        page.accountId,
         {
           q: filters.q,
           emailNormalized: filters.email,
           lifecycleStage: filters.lifecycle_stage,
           changedSince: filters.changed_since === undefined ? undefined : new Date(filters.changed_since),
         },
-        after,
-        page.limit + 1,
+        page,
       );
-      return toPage(deps.cursors, page, rows, (r) => [iso(r.updated_at), r.id], renderContact);
+      return contacts.page(page, rows, renderContact);
     },
   );
 
@@ -181,8 +180,7 @@ export function registerContactRoutes(app: FastifyInstance, deps: AppDeps): void
       },
     },
     async (request) => {
-      const { id } = request.params as Static<typeof IdParams>;
-      const row = await getContact(deps.db, request.auth!.accountId, id);
+      const row = await getContact(deps.db, authOf(request).accountId, request.params.id);
       if (!row) throw notFound('contact');
       return renderContact(row);
     },
@@ -206,15 +204,15 @@ export function registerContactRoutes(app: FastifyInstance, deps: AppDeps): void
       },
     },
     async (request, reply) => {
-      const body = request.body as Static<typeof CreateBody>;
+      const body = request.body;
       const email = checkedEmail(body.email);
       const hmacs = await erasureHmacs(deps.db, email.normalized);
-      const accountId = request.auth!.accountId;
+      const accountId = authOf(request).accountId;
       return idempotent(
         request,
         reply,
         { db: deps.db, accountId, lockTimeoutMs: deps.config.idempotencyLockTimeoutMs, required: false },
-        async (tx) => ({ status: 201, body: renderContact(await createContact(tx, accountId, body as ContactInput, email, hmacs)) }),
+        async (tx) => ({ status: 201, body: renderContact(await createContact(tx, accountId, body, email, hmacs)) }),
       );
     },
   );
@@ -237,15 +235,15 @@ export function registerContactRoutes(app: FastifyInstance, deps: AppDeps): void
       },
     },
     async (request) => {
-      const { id } = request.params as Static<typeof IdParams>;
-      const body = request.body as Static<typeof UpdateBody>;
-      const accountId = request.auth!.accountId;
+      const { id } = request.params;
+      const body = request.body;
+      const accountId = authOf(request).accountId;
       let email = null;
       if (body.email !== undefined) {
         const e = checkedEmail(body.email);
         email = { ...e, hmacs: await erasureHmacs(deps.db, e.normalized) };
       }
-      const row = await patchContact(deps.db, accountId, id, body as ContactInput, email);
+      const row = await patchContact(deps.db, accountId, id, body, email);
       if (!row) throw notFound('contact');
       return renderContact(row);
     },

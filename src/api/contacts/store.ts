@@ -5,6 +5,7 @@ import type { Queryable } from '../../db/db.js';
 import { sqlList } from '../../db/sql-list.js';
 import { ACTIVE_AUTOMATION_RUN_STATUSES } from '../../domain/automation.js';
 import type { LifecycleStage, LiveContactRow } from '../../domain/contact.js';
+import { KeysetOrder, ListSql, type KeysetPage } from '../../db/keyset.js';
 
 /** The columns the API writes; email_normalized always moves with email. */
 export type ContactValues = Omit<LiveContactRow, 'id' | 'email' | 'created_at' | 'updated_at'> & {
@@ -23,36 +24,21 @@ export interface ContactFilters {
   changedSince?: Date;
 }
 
-export async function listContacts(
-  db: Queryable,
-  accountId: string,
-  f: ContactFilters,
-  after: { updatedAt: Date; id: string } | null,
-  limit: number,
-): Promise<LiveContactRow[]> {
-  const params: unknown[] = [accountId];
-  const where = ['c.account_id = $1', LIVE];
-  const add = (sql: (p: string) => string, value: unknown) => {
-    params.push(value);
-    where.push(sql(`$${params.length}`));
-  };
-  // The index finds candidates by exact word prefixes (the first word-for-word as indexed); the
-  // second condition is the rule itself, also for words over the index's 32 characters.
-  if (f.q !== undefined) {
-    add((p) => `switchboard_search_prefixes(c.search) @@ switchboard_prefix_query($1, ${p}) and c.search @@ switchboard_contact_query($1, ${p})`, f.q);
-  }
-  if (f.emailNormalized !== undefined) add((p) => `c.email_normalized = ${p}`, f.emailNormalized);
-  if (f.lifecycleStage !== undefined) add((p) => `c.lifecycle_stage = ${p}`, f.lifecycleStage);
-  if (f.changedSince !== undefined) add((p) => `c.updated_at >= ${p}`, f.changedSince);
-  if (after) {
-    params.push(after.updatedAt, after.id);
-    where.push(`(c.updated_at, c.id) < ($${params.length - 1}, $${params.length})`);
-  }
-  params.push(limit);
-  return db.query<LiveContactRow>(
-    `select ${COLUMNS} from contacts c where ${where.join(' and ')} order by c.updated_at desc, c.id desc limit $${params.length}`,
-    params,
-  );
+const ORDER = new KeysetOrder('c.updated_at', 'c.id', 'desc');
+
+// The index finds candidates by exact word prefixes (the first word-for-word as indexed); the
+// second condition is the rule itself, also for words over the index's 32 characters.
+const matchesWords = (p: string) =>
+  `switchboard_search_prefixes(c.search) @@ switchboard_prefix_query($1, ${p}) and c.search @@ switchboard_contact_query($1, ${p})`;
+
+export async function listContacts(db: Queryable, accountId: string, f: ContactFilters, page: KeysetPage): Promise<LiveContactRow[]> {
+  const w = new ListSql([accountId], ['c.account_id = $1', LIVE])
+    .where(f.q, matchesWords)
+    .eq('c.email_normalized', f.emailNormalized)
+    .eq('c.lifecycle_stage', f.lifecycleStage)
+    .atLeast('c.updated_at', f.changedSince)
+    .after(ORDER, page);
+  return db.query<LiveContactRow>(`select ${COLUMNS} from contacts c where ${w.sql} ${w.tail(ORDER, page)}`, w.params);
 }
 
 /** A live contact, or null (unknown, another account's, archived or erased). `lock` takes the row for an update. */

@@ -1,9 +1,9 @@
 // POST /automations/{id}/enrollments: enroll contacts in a published automation. The route file
 // is the contract.
-import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../http/app.js';
+import { Type } from '@sinclair/typebox';
+import type { AppDeps } from '../../http/deps.js';
 import { meta, v1Responses } from '../../http/route.js';
+import { authOf, type App } from '../../http/route-kit.js';
 import { StringEnum, Uuid } from '../../http/schemas.js';
 import { idempotent } from '../../idempotency/index.js';
 import { enroll } from './service.js';
@@ -34,7 +34,7 @@ export const EnrollmentResult = Type.Object(
   { title: 'EnrollmentResult' },
 );
 
-export function registerEnrollmentRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function registerEnrollmentRoutes(app: App, deps: AppDeps): void {
   app.post(
     '/automations/:id/enrollments',
     {
@@ -53,9 +53,9 @@ export function registerEnrollmentRoutes(app: FastifyInstance, deps: AppDeps): v
       },
     },
     async (request, reply) => {
-      const { id } = request.params as Static<typeof IdParams>;
-      const { contact_ids } = request.body as Static<typeof EnrollBody>;
-      const auth = request.auth!;
+      const { id } = request.params;
+      const { contact_ids } = request.body;
+      const auth = authOf(request);
       return idempotent(
         request,
         reply,

@@ -5,9 +5,9 @@
 // gets the API's answers (403 account_suspended, account_closed, subscription_inactive: a webhook
 // writes, so a lapsed plan refuses it too), before any contact is found or created.
 import { createHash } from 'node:crypto';
-import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../http/app.js';
+import { Type } from '@sinclair/typebox';
+import type { AppDeps } from '../../http/deps.js';
+import type { App } from '../../http/route-kit.js';
 import { ApiError } from '../../http/errors.js';
 import { EMAIL_MAX_LENGTH } from '../../lib/email.js';
 import { accountStateError } from '../../http/pipeline.js';
@@ -37,7 +37,7 @@ const Body = Type.Object(
   { additionalProperties: false },
 );
 
-export function registerHookRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function registerHookRoutes(app: App, deps: AppDeps): void {
   app.post(
     '/hooks/automations/:secret',
     {
@@ -45,8 +45,8 @@ export function registerHookRoutes(app: FastifyInstance, deps: AppDeps): void {
       schema: { hide: true, params: Params, body: Body, response: errorResponses([400, 403, 404, 409, 413, 415, 422, 429]) },
     },
     async (request, reply) => {
-      const { secret } = request.params as Static<typeof Params>;
-      const body = request.body as Static<typeof Body>;
+      const { secret } = request.params;
+      const body = request.body;
       const email = checkedEmail(body.email);
       const found = await automationByWebhookHash(deps.db, webhookHash(secret));
       if (!found) throw new ApiError('route_not_found', 'No endpoint at this path.');

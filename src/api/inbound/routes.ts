@@ -6,9 +6,10 @@
 //   the sender's number, START/UNSTOP lift that. Authenticated by a shared secret header.
 // Errors still leave in the catalogue's body shape (ApiError through the app's error handler).
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../http/app.js';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../../http/deps.js';
+import type { App } from '../../http/route-kit.js';
 import { ApiError } from '../../http/errors.js';
 import { maskAddress } from '../../delivery/mask.js';
 import { normalisePhone, setEmailOptOut, setSmsStopped } from '../../delivery/suppression-store.js';
@@ -67,15 +68,15 @@ function secretMatches(given: string | undefined, expected: string): boolean {
   return timingSafeEqual(a, b) && given !== undefined;
 }
 
-export async function registerInboundRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  await app.register(async (scope) => {
+export async function registerInboundRoutes(app: App, deps: AppDeps): Promise<void> {
+  await app.register(async (scope: App) => {
     // One-click POSTs come form-encoded (RFC 8058: `List-Unsubscribe=One-Click`) or as multipart;
     // the token in the path says everything, so the body is read (capped) and ignored.
     scope.addContentTypeParser(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'], { parseAs: 'string', bodyLimit: 8 * 1024 }, (_r, _b, done) =>
       done(null, undefined),
     );
 
-    scope.get<{ Params: Static<typeof TokenParams> }>('/unsubscribe/:token', { schema: { hide: true, params: TokenParams } }, async (request, reply) => {
+    scope.get('/unsubscribe/:token', { schema: { hide: true, params: TokenParams } }, async (request, reply) => {
       if (!(await verifyUnsubscribeToken(deps.db, request.params.token))) throw notFoundLink();
       return sendPage(
         reply,
@@ -87,7 +88,7 @@ export async function registerInboundRoutes(app: FastifyInstance, deps: AppDeps)
       );
     });
 
-    scope.post<{ Params: Static<typeof TokenParams> }>('/unsubscribe/:token', { schema: { hide: true, params: TokenParams } }, async (request, reply) => {
+    scope.post('/unsubscribe/:token', { schema: { hide: true, params: TokenParams } }, async (request, reply) => {
       const who = await verifyUnsubscribeToken(deps.db, request.params.token);
       if (!who || !(await setEmailOptOut(deps.db, who.accountId, who.contactId))) throw notFoundLink();
       request.log.info({ accountId: who.accountId, contactId: who.contactId }, 'contact unsubscribed from email');
@@ -95,8 +96,8 @@ export async function registerInboundRoutes(app: FastifyInstance, deps: AppDeps)
     });
   });
 
-  await app.register(async (scope) => {
-    scope.post<{ Body: Static<typeof SmsBody> }>(
+  await app.register(async (scope: App) => {
+    scope.post(
       '/inbound/sms',
       {
         schema: { hide: true, body: SmsBody },

@@ -1,11 +1,11 @@
 // Content items: GET /projects/{id}/items, GET /items/{id}, and page creation
 // (POST /projects/{id}/items). The route file is the contract; the item shapes are in schemas.ts.
 import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../http/app.js';
+import type { AppDeps } from '../../http/deps.js';
 import { ApiError, notFound } from '../../http/errors.js';
-import { pageRequest, toPage } from '../../http/pagination.js';
+import { listByTime } from '../../http/list.js';
 import { meta, v1Responses } from '../../http/route.js';
+import { authOf, type App } from '../../http/route-kit.js';
 import { ListEnvelope, ListQuery, StringEnum, Uuid } from '../../http/schemas.js';
 import { idempotent } from '../../idempotency/index.js';
 import { uuidv7 } from '../../lib/ids.js';
@@ -20,11 +20,10 @@ import {
 } from '../../lib/page.js';
 import type { PageRenderer } from '../../lib/page-renderer.js';
 import { textProblem } from '../../lib/text.js';
-import { iso } from '../../lib/time.js';
 import { ITEM_KINDS } from '../../domain/project.js';
 import { projectExists } from '../projects/store.js';
 import { Item, ItemSummary, renderItem, renderItemSummary } from './schemas.js';
-import { getItem, insertPage, listItems } from './store.js';
+import { getItem, insertPage, listItems, type ItemRow } from './store.js';
 
 const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
 const ListItemsQuery = Type.Object(
@@ -111,7 +110,8 @@ async function convert(pages: PageRenderer, accountId: string, source: PageSourc
   return page;
 }
 
-export function registerItemRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function registerItemRoutes(app: App, deps: AppDeps): void {
+  const items = listByTime(deps.cursors, (r: ItemRow) => r.updated_at);
   app.get(
     '/projects/:id/items',
     {
@@ -129,16 +129,14 @@ export function registerItemRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const { id } = request.params as Static<typeof IdParams>;
-      const q = request.query as Static<typeof ListItemsQuery>;
-      const accountId = request.auth!.accountId;
-      const since = q.updated_since === undefined ? undefined : new Date(q.updated_since);
+      const projectId = request.params.id;
+      const { kind, updated_since } = request.query;
+      const since = updated_since === undefined ? undefined : new Date(updated_since);
       // The project is part of the cursor's scope: a cursor of one project's list is refused on another's.
-      const page = pageRequest(deps.cursors, request, q, { project: id.toLowerCase(), kind: q.kind, updated_since: q.updated_since });
-      if (!(await projectExists(deps.db, accountId, id))) throw notFound('project');
-      const after = page.after ? { updatedAt: new Date(String(page.after[0])), id: String(page.after[1]) } : null;
-      const rows = await listItems(deps.db, accountId, id, { kind: q.kind, updatedSince: since }, after, page.limit + 1);
-      return toPage(deps.cursors, page, rows, (r) => [iso(r.updated_at), r.id], renderItemSummary);
+      const page = items.start(request, request.query, { project: projectId.toLowerCase(), kind, updated_since });
+      if (!(await projectExists(deps.db, page.accountId, projectId))) throw notFound('project');
+      const rows = await listItems(deps.db, page.accountId, projectId, { kind, updatedSince: since }, page);
+      return items.page(page, rows, renderItemSummary);
     },
   );
 
@@ -158,8 +156,7 @@ export function registerItemRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const { id } = request.params as Static<typeof IdParams>;
-      const row = await getItem(deps.db, request.auth!.accountId, id);
+      const row = await getItem(deps.db, authOf(request).accountId, request.params.id);
       if (!row) throw notFound('item');
       return renderItem(row);
     },
@@ -190,9 +187,9 @@ export function registerItemRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const { id } = request.params as Static<typeof IdParams>;
-      const input = pageInput(request.body as CreatePage);
-      const auth = request.auth!;
+      const { id } = request.params;
+      const input = pageInput(request.body);
+      const auth = authOf(request);
       const page = await convert(deps.pages, auth.accountId, input.source, input.field);
       return idempotent(
         request,

@@ -4,6 +4,7 @@
 // Lists never read a page's text or html: those are detail only.
 import type { Queryable } from '../../db/db.js';
 import type { ItemKind } from '../../domain/project.js';
+import { KeysetOrder, ListSql, type KeysetPage } from '../../db/keyset.js';
 
 export interface ItemRow {
   id: string;
@@ -28,35 +29,18 @@ export interface ItemFilters {
   updatedSince?: Date;
 }
 
-export async function listItems(
-  db: Queryable,
-  accountId: string,
-  projectId: string,
-  filters: ItemFilters,
-  after: { updatedAt: Date; id: string } | null,
-  limit: number,
-): Promise<ItemRow[]> {
-  const params: unknown[] = [accountId, projectId];
-  const where = ['i.account_id = $1', 'i.project_id = $2'];
-  if (filters.kind) {
-    params.push(filters.kind);
-    where.push(`i.kind = $${params.length}`);
-  }
-  if (filters.updatedSince) {
-    params.push(filters.updatedSince);
-    where.push(`i.updated_at >= $${params.length}`);
-  }
-  if (after) {
-    params.push(after.updatedAt, after.id);
-    where.push(`(i.updated_at, i.id) < ($${params.length - 1}, $${params.length})`);
-  }
-  params.push(limit);
+const ORDER = new KeysetOrder('i.updated_at', 'i.id', 'desc');
+
+export async function listItems(db: Queryable, accountId: string, projectId: string, filters: ItemFilters, page: KeysetPage): Promise<ItemRow[]> {
+  const w = new ListSql([accountId, projectId], ['i.account_id = $1', 'i.project_id = $2'])
+    .eq('i.kind', filters.kind)
+    .atLeast('i.updated_at', filters.updatedSince)
+    .after(ORDER, page);
   return db.query<ItemRow>(
     `select ${COLUMNS} from content_items i
-      where ${where.join(' and ')}
-      order by i.updated_at desc, i.id desc
-      limit $${params.length}`,
-    params,
+      where ${w.sql}
+      ${w.tail(ORDER, page)}`,
+    w.params,
   );
 }
 

@@ -2,11 +2,11 @@
 // A project is shown as {id, name, description, created_at, updated_at}; its settings and its
 // work-management fields are not part of the content API.
 import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../http/app.js';
+import type { AppDeps } from '../../http/deps.js';
 import { notFound } from '../../http/errors.js';
-import { pageRequest, toPage } from '../../http/pagination.js';
+import { listByTime } from '../../http/list.js';
 import { meta, v1Responses } from '../../http/route.js';
+import { authOf, type App } from '../../http/route-kit.js';
 import { DateTime, ListEnvelope, ListQuery, Uuid } from '../../http/schemas.js';
 import { iso } from '../../lib/time.js';
 import { getProject, listProjects, type ProjectRow } from './store.js';
@@ -41,7 +41,8 @@ export function renderProject(r: ProjectRow): ProjectOut {
   return { id: r.id, name: r.name, description: r.description, created_at: iso(r.created_at), updated_at: iso(r.updated_at) };
 }
 
-export function registerProjectRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function registerProjectRoutes(app: App, deps: AppDeps): void {
+  const projects = listByTime(deps.cursors, (r: ProjectRow) => r.created_at);
   app.get(
     '/projects',
     {
@@ -56,11 +57,9 @@ export function registerProjectRoutes(app: FastifyInstance, deps: AppDeps): void
       },
     },
     async (request) => {
-      const q = request.query as Static<typeof ListProjectsQuery>;
-      const page = pageRequest(deps.cursors, request, q, {});
-      const after = page.after ? { createdAt: new Date(String(page.after[0])), id: String(page.after[1]) } : null;
-      const rows = await listProjects(deps.db, request.auth!.accountId, after, page.limit + 1);
-      return toPage(deps.cursors, page, rows, (r) => [iso(r.created_at), r.id], renderProject);
+      const page = projects.start(request, request.query, {});
+      const rows = await listProjects(deps.db, page.accountId, page);
+      return projects.page(page, rows, renderProject);
     },
   );
 
@@ -77,8 +76,7 @@ export function registerProjectRoutes(app: FastifyInstance, deps: AppDeps): void
       },
     },
     async (request) => {
-      const { id } = request.params as Static<typeof IdParams>;
-      const row = await getProject(deps.db, request.auth!.accountId, id);
+      const row = await getProject(deps.db, authOf(request).accountId, request.params.id);
       if (!row) throw notFound('project');
       return renderProject(row);
     },

@@ -1,6 +1,7 @@
 // Projects: SQL. The list walks the (account_id, created_at desc, id desc) index projects_created.
 // Settings and work-management columns are never selected: the content API does not expose them.
 import type { Queryable } from '../../db/db.js';
+import { KeysetOrder, ListSql, type KeysetPage } from '../../db/keyset.js';
 
 export interface ProjectRow {
   id: string;
@@ -12,23 +13,11 @@ export interface ProjectRow {
 
 const SELECT = 'select p.id, p.name, p.description, p.created_at, p.updated_at from projects p';
 
-export async function listProjects(
-  db: Queryable,
-  accountId: string,
-  after: { createdAt: Date; id: string } | null,
-  limit: number,
-): Promise<ProjectRow[]> {
-  const params: unknown[] = [accountId];
-  let keyset = '';
-  if (after) {
-    params.push(after.createdAt, after.id);
-    keyset = 'and (p.created_at, p.id) < ($2, $3)';
-  }
-  params.push(limit);
-  return db.query<ProjectRow>(
-    `${SELECT} where p.account_id = $1 ${keyset} order by p.created_at desc, p.id desc limit $${params.length}`,
-    params,
-  );
+const ORDER = new KeysetOrder('p.created_at', 'p.id', 'desc');
+
+export async function listProjects(db: Queryable, accountId: string, page: KeysetPage): Promise<ProjectRow[]> {
+  const w = new ListSql([accountId], ['p.account_id = $1']).after(ORDER, page);
+  return db.query<ProjectRow>(`${SELECT} where ${w.sql} ${w.tail(ORDER, page)}`, w.params);
 }
 
 export async function getProject(db: Queryable, accountId: string, id: string): Promise<ProjectRow | null> {

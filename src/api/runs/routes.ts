@@ -1,10 +1,10 @@
 // Workflow runs: start a run, list a workflow's runs, get a run. The route file is the contract.
 import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../http/app.js';
+import type { AppDeps } from '../../http/deps.js';
 import { notFound } from '../../http/errors.js';
-import { pageRequest, toPage } from '../../http/pagination.js';
+import { listByTime } from '../../http/list.js';
 import { meta, optionalBody, v1Responses } from '../../http/route.js';
+import { authOf, type App } from '../../http/route-kit.js';
 import { DateTime, ListEnvelope, ListQuery, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
 import { idempotent } from '../../idempotency/index.js';
 import { RUN_STATUSES, RUN_STEP_STATUSES, RUN_TRIGGERS } from '../../domain/workflow.js';
@@ -78,7 +78,8 @@ function stepMs(s: RunStepRow, now: number): number {
   return s.ms;
 }
 
-export function registerRunRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function registerRunRoutes(app: App, deps: AppDeps): void {
+  const runs = listByTime(deps.cursors, (r: RunListRow) => r.created_at);
   app.post(
     '/workflows/:id/runs',
     {
@@ -97,8 +98,8 @@ export function registerRunRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const { id } = request.params as Static<typeof IdParams>;
-      const auth = request.auth!;
+      const { id } = request.params;
+      const auth = authOf(request);
       const run = await idempotent(
         request,
         reply,
@@ -135,14 +136,11 @@ export function registerRunRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const { id } = request.params as Static<typeof IdParams>;
-      const q = request.query as Static<typeof ListRunsQuery>;
-      const accountId = request.auth!.accountId;
-      const page = pageRequest(deps.cursors, request, q, { workflow_id: id });
-      if (!(await getWorkflow(deps.db, accountId, id))) throw notFound('workflow');
-      const after = page.after ? { createdAt: new Date(String(page.after[0])), id: String(page.after[1]) } : null;
-      const rows = await listRuns(deps.db, accountId, id, after, page.limit + 1);
-      return toPage(deps.cursors, page, rows, (r) => [iso(r.created_at), r.id], renderListRun);
+      const workflowId = request.params.id;
+      const page = runs.start(request, request.query, { workflow_id: workflowId });
+      if (!(await getWorkflow(deps.db, page.accountId, workflowId))) throw notFound('workflow');
+      const rows = await listRuns(deps.db, page.accountId, workflowId, page);
+      return runs.page(page, rows, renderListRun);
     },
   );
 
@@ -160,8 +158,8 @@ export function registerRunRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const { id } = request.params as Static<typeof IdParams>;
-      const accountId = request.auth!.accountId;
+      const { id } = request.params;
+      const accountId = authOf(request).accountId;
       const run = await getRun(deps.db, accountId, id);
       if (!run) throw notFound('run');
       const steps = await getRunSteps(deps.db, accountId, id);

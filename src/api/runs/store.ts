@@ -1,5 +1,6 @@
 // Workflow runs: SQL for creating runs (API, manual, schedule) and reading them back.
 import type { Queryable } from '../../db/db.js';
+import { KeysetOrder, ListSql, type KeysetPage } from '../../db/keyset.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { sqlList } from '../../db/sql-list.js';
 import type { Tier } from '../../domain/account.js';
@@ -51,24 +52,11 @@ export interface RunListRow {
 
 const LIST_COLUMNS = 'id, workflow_id, status, trigger, summary, created_at, started_at, finished_at';
 
-export async function listRuns(
-  db: Queryable,
-  accountId: string,
-  workflowId: string,
-  after: { createdAt: Date; id: string } | null,
-  limit: number,
-): Promise<RunListRow[]> {
-  const params: unknown[] = [accountId, workflowId];
-  let where = 'account_id = $1 and workflow_id = $2';
-  if (after) {
-    params.push(after.createdAt, after.id);
-    where += ' and (created_at, id) < ($3, $4)';
-  }
-  params.push(limit);
-  return db.query<RunListRow>(
-    `select ${LIST_COLUMNS} from workflow_runs where ${where} order by created_at desc, id desc limit $${params.length}`,
-    params,
-  );
+const ORDER = new KeysetOrder('created_at', 'id', 'desc');
+
+export async function listRuns(db: Queryable, accountId: string, workflowId: string, page: KeysetPage): Promise<RunListRow[]> {
+  const w = new ListSql([accountId, workflowId], ['account_id = $1 and workflow_id = $2']).after(ORDER, page);
+  return db.query<RunListRow>(`select ${LIST_COLUMNS} from workflow_runs where ${w.sql} ${w.tail(ORDER, page)}`, w.params);
 }
 
 export interface RunDetailRow extends RunListRow {

@@ -1,8 +1,8 @@
 // GET /usage: the account's billed usage between two UTC dates, by day and by feature, and its
 // balance. The route file is the contract.
-import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../http/app.js';
+import { Type } from '@sinclair/typebox';
+import type { AppDeps } from '../../http/deps.js';
+import { authOf, type App } from '../../http/route-kit.js';
 import { ApiError } from '../../http/errors.js';
 import { meta, v1Responses } from '../../http/route.js';
 import { balanceAndToday, usageSums } from './store.js';
@@ -44,7 +44,7 @@ export const Usage = Type.Object(
 const toMs = (day: string) => Date.parse(`${day}T00:00:00Z`);
 const toDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-export function registerUsageRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function registerUsageRoutes(app: App, deps: AppDeps): void {
   app.get(
     '/usage',
     {
@@ -61,8 +61,8 @@ export function registerUsageRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const q = request.query as Static<typeof UsageQuery>;
-      const accountId = request.auth!.accountId;
+      const q = request.query;
+      const accountId = authOf(request).accountId;
       const { balance, today } = await balanceAndToday(deps.db, accountId);
       const to = q.to ?? today;
       const from = q.from ?? `${to.slice(0, 8)}01`;

@@ -1,10 +1,10 @@
 // Workflows, read side: GET /workflows and GET /workflows/{id}. The route file is the contract.
 import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../http/app.js';
+import type { AppDeps } from '../../http/deps.js';
 import { notFound } from '../../http/errors.js';
-import { pageRequest, toPage } from '../../http/pagination.js';
+import { listByTime } from '../../http/list.js';
 import { meta, v1Responses } from '../../http/route.js';
+import { authOf, type App } from '../../http/route-kit.js';
 import { DateTime, ListEnvelope, ListQuery, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
 import { WORKFLOW_STATUSES } from '../../domain/workflow.js';
 import { iso } from '../../lib/time.js';
@@ -50,7 +50,8 @@ export function renderWorkflow(r: WorkflowRow): WorkflowOut {
   };
 }
 
-export function registerWorkflowRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function registerWorkflowRoutes(app: App, deps: AppDeps): void {
+  const workflows = listByTime(deps.cursors, (r: WorkflowRow) => r.updated_at);
   app.get(
     '/workflows',
     {
@@ -65,17 +66,10 @@ export function registerWorkflowRoutes(app: FastifyInstance, deps: AppDeps): voi
       },
     },
     async (request) => {
-      const q = request.query as Static<typeof ListWorkflowsQuery>;
-      const page = pageRequest(deps.cursors, request, q, { status: q.status, project_id: q.project_id });
-      const after = page.after ? { updatedAt: new Date(String(page.after[0])), id: String(page.after[1]) } : null;
-      const rows = await listWorkflows(
-        deps.db,
-        request.auth!.accountId,
-        { status: q.status, projectId: q.project_id },
-        after,
-        page.limit + 1,
-      );
-      return toPage(deps.cursors, page, rows, (r) => [iso(r.updated_at), r.id], renderWorkflow);
+      const q = request.query;
+      const page = workflows.start(request, q, { status: q.status, project_id: q.project_id });
+      const rows = await listWorkflows(deps.db, page.accountId, { status: q.status, projectId: q.project_id }, page);
+      return workflows.page(page, rows, renderWorkflow);
     },
   );
 
@@ -92,8 +86,7 @@ export function registerWorkflowRoutes(app: FastifyInstance, deps: AppDeps): voi
       },
     },
     async (request) => {
-      const { id } = request.params as Static<typeof IdParams>;
-      const row = await getWorkflow(deps.db, request.auth!.accountId, id);
+      const row = await getWorkflow(deps.db, authOf(request).accountId, request.params.id);
       if (!row) throw notFound('workflow');
       return renderWorkflow(row);
     },

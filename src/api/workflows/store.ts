@@ -2,6 +2,7 @@
 // indexes; last_run is kept on the workflow row by a trigger on workflow_runs (migration 0004).
 import type { Queryable } from '../../db/db.js';
 import type { WorkflowStatus } from '../../domain/workflow.js';
+import { KeysetOrder, ListSql, type KeysetPage } from '../../db/keyset.js';
 
 export interface WorkflowRow {
   id: string;
@@ -25,32 +26,14 @@ export interface WorkflowFilters {
   projectId?: string;
 }
 
-export async function listWorkflows(
-  db: Queryable,
-  accountId: string,
-  filters: WorkflowFilters,
-  after: { updatedAt: Date; id: string } | null,
-  limit: number,
-): Promise<WorkflowRow[]> {
-  const params: unknown[] = [accountId];
-  const where = ['w.account_id = $1'];
-  if (filters.status) {
-    params.push(filters.status);
-    where.push(`w.status = $${params.length}`);
-  }
-  if (filters.projectId) {
-    params.push(filters.projectId);
-    where.push(`w.project_id = $${params.length}`);
-  }
-  if (after) {
-    params.push(after.updatedAt, after.id);
-    where.push(`(w.updated_at, w.id) < ($${params.length - 1}, $${params.length})`);
-  }
-  params.push(limit);
-  return db.query<WorkflowRow>(
-    `${SELECT} where ${where.join(' and ')} order by w.updated_at desc, w.id desc limit $${params.length}`,
-    params,
-  );
+const ORDER = new KeysetOrder('w.updated_at', 'w.id', 'desc');
+
+export async function listWorkflows(db: Queryable, accountId: string, filters: WorkflowFilters, page: KeysetPage): Promise<WorkflowRow[]> {
+  const w = new ListSql([accountId], ['w.account_id = $1'])
+    .eq('w.status', filters.status)
+    .eq('w.project_id', filters.projectId)
+    .after(ORDER, page);
+  return db.query<WorkflowRow>(`${SELECT} where ${w.sql} ${w.tail(ORDER, page)}`, w.params);
 }
 
 export async function getWorkflow(db: Queryable, accountId: string, id: string): Promise<WorkflowRow | null> {

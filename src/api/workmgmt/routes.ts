@@ -2,14 +2,13 @@
 // …/{project_id}/sprints. The route file is the contract. Nothing here writes: a project that
 // never opened the area is 404 and stays without it (spec rule 9).
 import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../http/app.js';
+import type { AppDeps } from '../../http/deps.js';
 import { notFound } from '../../http/errors.js';
-import { pageRequest, toPage } from '../../http/pagination.js';
+import { listByNumber, listByTime } from '../../http/list.js';
 import { meta, v1Responses } from '../../http/route.js';
 import { WM_STATUSES, WM_TYPES } from '../../domain/work-item.js';
+import { authOf, type App } from '../../http/route-kit.js';
 import { ListEnvelope, ListQuery, StringEnum, Uuid } from '../../http/schemas.js';
-import { iso } from '../../lib/time.js';
 import {
   KEY_PATTERN,
   Sprint,
@@ -31,7 +30,9 @@ import {
   listSprints,
   listWmItems,
   listWmProjects,
+  type SprintRow,
   type WmItemFilters,
+  type WmItemRow,
   type WmProjectRow,
 } from './store.js';
 
@@ -82,9 +83,8 @@ const ListItemsQuery = Type.Object(
 type ItemsQuery = Static<typeof ListItemsQuery>;
 
 /** The project named in the path, if it opened the area; else 404 like an unknown id. */
-async function projectOr404(deps: AppDeps, request: FastifyRequest): Promise<WmProjectRow> {
-  const { project_id } = request.params as { project_id: string };
-  const project = await getWmProject(deps.db, request.auth!.accountId, project_id);
+async function projectOr404(deps: AppDeps, accountId: string, projectId: string): Promise<WmProjectRow> {
+  const project = await getWmProject(deps.db, accountId, projectId);
   if (!project) throw notFound('project with work management');
   return project;
 }
@@ -113,7 +113,10 @@ function epicNumber(epicKey: string, project: WmProjectRow): number | null {
   return epic && ownsPrefix(project, epic.prefix) ? epic.number : null;
 }
 
-export function registerWorkmgmtRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function registerWorkmgmtRoutes(app: App, deps: AppDeps): void {
+  const projects = listByTime(deps.cursors, (r: WmProjectRow) => r.created_at);
+  const items = listByNumber(deps.cursors, (r: WmItemRow) => r.number);
+  const sprints = listByTime(deps.cursors, (r: SprintRow) => r.created_at);
   app.get(
     '/workmgmt/projects',
     {
@@ -128,11 +131,9 @@ export function registerWorkmgmtRoutes(app: FastifyInstance, deps: AppDeps): voi
       },
     },
     async (request) => {
-      const q = request.query as Static<typeof ListOnlyQuery>;
-      const page = pageRequest(deps.cursors, request, q, {});
-      const after = page.after ? { createdAt: new Date(String(page.after[0])), id: String(page.after[1]) } : null;
-      const rows = await listWmProjects(deps.db, request.auth!.accountId, after, page.limit + 1);
-      return toPage(deps.cursors, page, rows, (r) => [iso(r.created_at), r.id], renderProject);
+      const page = projects.start(request, request.query, {});
+      const rows = await listWmProjects(deps.db, page.accountId, page);
+      return projects.page(page, rows, renderProject);
     },
   );
 
@@ -152,18 +153,16 @@ export function registerWorkmgmtRoutes(app: FastifyInstance, deps: AppDeps): voi
       },
     },
     async (request) => {
-      const q = request.query as ItemsQuery;
+      const q = request.query;
       const { limit: _l, cursor: _c, ...filters } = q;
-      const { project_id } = request.params as Static<typeof ProjectParams>;
-      const page = pageRequest(deps.cursors, request, q, { project_id, ...filters });
+      const { project_id } = request.params;
+      const page = items.start(request, q, { project_id, ...filters });
       const f = itemFilters(q);
-      const project = await projectOr404(deps, request);
+      const project = await projectOr404(deps, page.accountId, project_id);
       const epic = q.epic === undefined ? undefined : epicNumber(q.epic, project);
-      const after = page.after ? Number(page.after[0]) : null;
       // An epic key that names nothing here matches no item: answer the empty page without a query.
-      const rows =
-        epic === null ? [] : await listWmItems(deps.db, request.auth!.accountId, project.id, { ...f, epicNumber: epic }, after, page.limit + 1);
-      return toPage(deps.cursors, page, rows, (r) => [r.number], (r) => renderItem(project.wm_prefix, r));
+      const rows = epic === null ? [] : await listWmItems(deps.db, page.accountId, project.id, { ...f, epicNumber: epic }, page);
+      return items.page(page, rows, (r) => renderItem(project.wm_prefix, r));
     },
   );
 
@@ -183,9 +182,9 @@ export function registerWorkmgmtRoutes(app: FastifyInstance, deps: AppDeps): voi
       },
     },
     async (request) => {
-      const { key } = request.params as Static<typeof ItemParams>;
-      const accountId = request.auth!.accountId;
-      const project = await projectOr404(deps, request);
+      const { project_id, key } = request.params;
+      const accountId = authOf(request).accountId;
+      const project = await projectOr404(deps, accountId, project_id);
       const parsed = parseKey(key);
       if (!parsed || !ownsPrefix(project, parsed.prefix)) throw notFound('work item');
       const item = await getWmItem(deps.db, accountId, project.id, parsed.number);
@@ -213,13 +212,11 @@ export function registerWorkmgmtRoutes(app: FastifyInstance, deps: AppDeps): voi
       },
     },
     async (request) => {
-      const q = request.query as Static<typeof ListOnlyQuery>;
-      const { project_id } = request.params as Static<typeof ProjectParams>;
-      const page = pageRequest(deps.cursors, request, q, { project_id });
-      const project = await projectOr404(deps, request);
-      const after = page.after ? { createdAt: new Date(String(page.after[0])), id: String(page.after[1]) } : null;
-      const rows = await listSprints(deps.db, request.auth!.accountId, project.id, after, page.limit + 1);
-      return toPage(deps.cursors, page, rows, (r) => [iso(r.created_at), r.id], renderSprint);
+      const { project_id } = request.params;
+      const page = sprints.start(request, request.query, { project_id });
+      const project = await projectOr404(deps, page.accountId, project_id);
+      const rows = await listSprints(deps.db, page.accountId, project.id, page);
+      return sprints.page(page, rows, renderSprint);
     },
   );
 }

@@ -5,6 +5,7 @@
 import type { Queryable } from '../../db/db.js';
 import type { ItemKind } from '../../domain/project.js';
 import type { HistoryKind, SprintState, WmStatus, WmType } from '../../domain/work-item.js';
+import { KeysetOrder, ListSql, type KeysetPage } from '../../db/keyset.js';
 
 export interface WmProjectRow {
   id: string;
@@ -16,30 +17,18 @@ export interface WmProjectRow {
 
 const PROJECT = `select p.id, p.name, p.wm_prefix, p.wm_previous_prefixes, p.created_at from projects p`;
 
-/** Projects that opened the area, newest first (projects_created index). */
 /**
  * Case folding for "any case" search, the same SQL on both sides: lower(), and the Greek final
  * sigma as the ordinary one (lower('Σ') is 'σ' in every position, while a query may write 'ς').
  */
 const FOLD = (expr: string) => `translate(lower(${expr}), 'ς', 'σ')`;
 
-export async function listWmProjects(
-  db: Queryable,
-  accountId: string,
-  after: { createdAt: Date; id: string } | null,
-  limit: number,
-): Promise<WmProjectRow[]> {
-  const params: unknown[] = [accountId];
-  const where = ['p.account_id = $1', 'p.wm_prefix is not null'];
-  if (after) {
-    params.push(after.createdAt, after.id);
-    where.push(`(p.created_at, p.id) < ($2, $3)`);
-  }
-  params.push(limit);
-  return db.query<WmProjectRow>(
-    `${PROJECT} where ${where.join(' and ')} order by p.created_at desc, p.id desc limit $${params.length}`,
-    params,
-  );
+const PROJECT_ORDER = new KeysetOrder('p.created_at', 'p.id', 'desc');
+
+/** Projects that opened the area, newest first (projects_created index). */
+export async function listWmProjects(db: Queryable, accountId: string, page: KeysetPage): Promise<WmProjectRow[]> {
+  const w = new ListSql([accountId], ['p.account_id = $1', 'p.wm_prefix is not null']).after(PROJECT_ORDER, page);
+  return db.query<WmProjectRow>(`${PROJECT} where ${w.sql} ${w.tail(PROJECT_ORDER, page)}`, w.params);
 }
 
 /** The project if it opened the area; null for an unknown project, another account's, or one without the area. */
@@ -100,37 +89,23 @@ export interface WmItemFilters {
   changedSince?: Date;
 }
 
+const ITEM_ORDER = new KeysetOrder('i.number', null, 'asc');
+// strpos, not ilike: a word's % or _ is matched as itself, with no escaping to get wrong.
+const containsWord = (p: string) => `strpos(${FOLD("i.title || ' ' || i.description")}, ${FOLD(`${p}::text`)}) > 0`;
+const hasLabel = (p: string) => `${p}::text = any (i.labels)`;
+
 /** A project's items in key order (number ascending), after the cursor's number. */
-export async function listWmItems(
-  db: Queryable,
-  accountId: string,
-  projectId: string,
-  f: WmItemFilters,
-  afterNumber: number | null,
-  limit: number,
-): Promise<WmItemRow[]> {
-  const params: unknown[] = [accountId, projectId];
-  const where = ['i.account_id = $1', 'i.project_id = $2'];
-  const add = (value: unknown, cond: (slot: string) => string) => {
-    params.push(value);
-    where.push(cond(`$${params.length}`));
-  };
-  if (f.status) add(f.status, (p) => `i.status = ${p}`);
-  if (f.type) add(f.type, (p) => `i.type = ${p}`);
-  if (f.sprintId) add(f.sprintId, (p) => `i.sprint_id = ${p}`);
-  if (f.assignee === 'none') where.push('i.assignee is null');
-  else if (f.assignee) add(f.assignee, (p) => `i.assignee = ${p}`);
-  if (f.epicNumber !== undefined) add(f.epicNumber, (p) => `i.epic_number = ${p}`);
-  if (f.label !== undefined) add(f.label, (p) => `${p}::text = any (i.labels)`);
-  // strpos, not ilike: a word's % or _ is matched as itself, with no escaping to get wrong.
-  for (const w of f.words ?? []) add(w, (p) => `strpos(${FOLD("i.title || ' ' || i.description")}, ${FOLD(`${p}::text`)}) > 0`);
-  if (f.changedSince) add(f.changedSince, (p) => `i.updated_at >= ${p}`);
-  if (afterNumber !== null) add(afterNumber, (p) => `i.number > ${p}`);
-  params.push(limit);
-  return db.query<WmItemRow>(
-    `select ${ITEM_COLUMNS} ${ITEM_FROM} where ${where.join(' and ')} order by i.number limit $${params.length}`,
-    params,
-  );
+export async function listWmItems(db: Queryable, accountId: string, projectId: string, f: WmItemFilters, page: KeysetPage): Promise<WmItemRow[]> {
+  const w = new ListSql([accountId, projectId], ['i.account_id = $1', 'i.project_id = $2'])
+    .eq('i.status', f.status || undefined)
+    .eq('i.type', f.type || undefined)
+    .eq('i.sprint_id', f.sprintId || undefined);
+  if (f.assignee === 'none') w.literal('i.assignee is null');
+  else w.eq('i.assignee', f.assignee || undefined);
+  w.eq('i.epic_number', f.epicNumber).where(f.label, hasLabel);
+  for (const word of f.words ?? []) w.where(word, containsWord);
+  w.atLeast('i.updated_at', f.changedSince || undefined).after(ITEM_ORDER, page);
+  return db.query<WmItemRow>(`select ${ITEM_COLUMNS} ${ITEM_FROM} where ${w.sql} ${w.tail(ITEM_ORDER, page)}`, w.params);
 }
 
 export async function getWmItem(db: Queryable, accountId: string, projectId: string, number: number): Promise<WmItemDetailRow | null> {
@@ -197,30 +172,20 @@ export interface SprintRow {
   points_done: number;
 }
 
+const SPRINT_ORDER = new KeysetOrder('s.created_at', 's.id', 'desc');
+
 /**
  * A project's sprints, newest first, each with its totals. The totals come from the same query
  * (one aggregate per sprint of the page over the wm_items_sprint index), never a round trip per sprint.
  */
-export async function listSprints(
-  db: Queryable,
-  accountId: string,
-  projectId: string,
-  after: { createdAt: Date; id: string } | null,
-  limit: number,
-): Promise<SprintRow[]> {
-  const params: unknown[] = [accountId, projectId];
-  const where = ['s.account_id = $1', 's.project_id = $2'];
-  if (after) {
-    params.push(after.createdAt, after.id);
-    where.push(`(s.created_at, s.id) < ($3, $4)`);
-  }
-  params.push(limit);
+export async function listSprints(db: Queryable, accountId: string, projectId: string, page: KeysetPage): Promise<SprintRow[]> {
+  const w = new ListSql([accountId, projectId], ['s.account_id = $1', 's.project_id = $2']).after(SPRINT_ORDER, page);
   return db.query<SprintRow>(
     `select s.id, s.name, s.state, to_char(s.start_date, 'YYYY-MM-DD') as start_date,
             to_char(s.end_date, 'YYYY-MM-DD') as end_date, s.review, s.created_at,
             t.items, t.done, t.points, t.points_done
-       from (select * from wm_sprints s where ${where.join(' and ')}
-              order by s.created_at desc, s.id desc limit $${params.length}) s
+       from (select * from wm_sprints s where ${w.sql}
+              ${w.tail(SPRINT_ORDER, page)}) s
        cross join lateral (
          select count(*)::int as items,
                 (count(*) filter (where i.status = 'done'))::int as done,
@@ -229,7 +194,7 @@ export async function listSprints(
            from wm_items i
           where i.account_id = s.account_id and i.sprint_id = s.id
        ) t
-      order by s.created_at desc, s.id desc`,
-    params,
+      ${SPRINT_ORDER.orderClause}`,
+    w.params,
   );
 }

@@ -1,0 +1,25 @@
+// What the app is built from: the config and the shared services every route registrar receives.
+// Its own module so route files can name it without importing the app factory (which imports them).
+import type { FastifyServerOptions } from 'fastify';
+import type { Config } from '../config.js';
+import type { Db } from '../db/db.js';
+import type { PageRenderer } from '../lib/page-renderer.js';
+import type { WindowCounter } from '../limits/window-counter.js';
+import type { CursorCodec } from './cursor.js';
+import type { Retirement } from './retirements.js';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  /** Per-key request windows and per-address failed-auth windows. */
+  counters: { requests: WindowCounter; failedAuth: WindowCounter };
+  cursors: CursorCodec;
+  /** Converts pages (Markdown/HTML) off the event loop. */
+  pages: PageRenderer;
+  retirements?: readonly Retirement[];
+  /** fastify logger options; false (tests) silences it. */
+  logger?: FastifyServerOptions['logger'];
+  https?: { cert: Buffer; key: Buffer } | null;
+  /** Run when the app closes (timers and the like the caller started); read at close time. */
+  onClose?: (() => void | Promise<void>)[];
+}
