@@ -2,6 +2,7 @@
 // every backend, so processes sharing Redis or PostgreSQL agree on when a window restarts.
 import type { Redis } from 'ioredis';
 import type { Queryable } from '../db/db.js';
+import { countHit } from './counter-store.js';
 
 export const WINDOW_MS = 60_000;
 
@@ -70,18 +71,7 @@ export class PostgresCounter implements WindowCounter {
 
   async hit(key: string): Promise<Hit> {
     const { start, resetMs } = windowOf(this.now());
-    // A hit whose window was worked out just before a minute boundary (or on a host whose clock is
-    // a little behind) can arrive after the new window started: it counts in the newer window,
-    // never sets the row back to the older one (which would restart the new window's count).
-    const rows = await this.db.query<{ count: number }>(
-      `insert into rate_counters (key, window_start, count) values ($1, $2, 1)
-       on conflict (key) do update set
-         count = case when rate_counters.window_start >= excluded.window_start then rate_counters.count + 1 else 1 end,
-         window_start = greatest(rate_counters.window_start, excluded.window_start)
-       returning count`,
-      [key, start],
-    );
-    return { count: rows[0].count, resetMs };
+    return { count: await countHit(this.db, key, start), resetMs };
   }
 
   async close(): Promise<void> {
