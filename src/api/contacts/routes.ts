@@ -10,7 +10,7 @@ import { DateTime, Line, ListEnvelope, ListQuery, Nullable, StringEnum, Uuid } f
 import { idempotent } from '../../idempotency/index.js';
 import { EMAIL_MAX_LENGTH, normaliseEmail } from '../../lib/email.js';
 import { iso } from '../../lib/time.js';
-import { checkedEmail, createContact, erasureHmacs, patchContact, type ContactInput } from './service.js';
+import { checkedEmail, createContact, erasureHmacs, patchContact, type ContactInput } from '../../services/contacts/service.js';
 import { getContact, LIFECYCLE_STAGES, listContacts, SMS_CONSENT, type ContactRow } from './store.js';
 
 const LifecycleStage = StringEnum(LIFECYCLE_STAGES);

@@ -4,12 +4,10 @@
 // nothing leaves updated_at alone, so changed_since syncs do not loop.
 import type { Db, Queryable } from '../../db/db.js';
 import { fireContactCreated } from '../../engine/automations/contact-created.js';
-import { erasedEmailHmac } from '../../fixtures/secrets.js';
-import { ERASURE_SECRET } from '../../cli/seed.js';
 import { ApiError } from '../../http/errors.js';
 import { checkEmail, normaliseEmail } from '../../lib/email.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { loadSecrets } from '../../secrets/store.js';
+import { erasureHmacs } from '../../secrets/one-way.js';
 import {
   contactIdByEmail,
   getContact,
@@ -60,13 +58,8 @@ export function checkedEmail(raw: string): { email: string; normalized: string }
   return { email: c.email, normalized: c.normalized };
 }
 
-/**
- * HMACs of the address under every erasure secret version still kept (normally one), computed
- * before the transaction: the secret is read (and created on first use) in its own statement.
- */
-export async function erasureHmacs(db: Db, email: string): Promise<string[]> {
-  return (await loadSecrets(db, ERASURE_SECRET)).map((s) => erasedEmailHmac(s.secret, email));
-}
+// The HMACs callers compute before their transaction (the secret is read in its own statement).
+export { erasureHmacs };
 
 const erased = () =>
   new ApiError('contact_do_not_contact', 'This address belongs to someone erased at their request; it cannot be added or changed to.', {
@@ -104,6 +97,38 @@ export async function createContact(
   if (await isErasedAddress(tx, accountId, hmacs)) throw erased();
   await fireContactCreated(tx, accountId, id);
   return (await getContact(tx, accountId, id))!;
+}
+
+/** Whether the address (its HMACs under every kept erasure secret) belongs to someone erased. */
+export function isErasedEmail(tx: Queryable, accountId: string, hmacs: string[]): Promise<boolean> {
+  return isErasedAddress(tx, accountId, hmacs);
+}
+
+export interface WebhookContact {
+  email: string;
+  first_name?: string;
+  last_name?: string;
+  phone?: string;
+}
+
+/**
+ * The contact holding this address in any state (a webhook never refuses a known person), or a
+ * new one with the webhook's fields and a new record's defaults. The caller checks erasure first
+ * and fires contact.created when `created`.
+ */
+export async function findOrCreateContact(tx: Queryable, accountId: string, c: WebhookContact): Promise<{ id: string; created: boolean }> {
+  const normalized = normaliseEmail(c.email);
+  const values: ContactValues = {
+    ...CLEARED,
+    email: c.email.trim(),
+    email_normalized: normalized,
+    first_name: c.first_name ?? null,
+    last_name: c.last_name ?? null,
+    phone: c.phone ?? null,
+  };
+  const id = uuidv7();
+  if (await insertContact(tx, accountId, id, values)) return { id, created: true };
+  return { id: (await contactIdByEmail(tx, accountId, normalized))!, created: false };
 }
 
 /** The fields of `input` whose value differs from the row's, as columns to write. */
