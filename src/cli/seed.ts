@@ -7,7 +7,7 @@ import { loadSecrets } from '../secrets/store.js';
 import { parseCommandArgs } from './args.js';
 import { diskContext, execute, type OperatorCommand } from './command.js';
 import { formatSeedResult } from '../fixtures/format.js';
-import { duplicateKeyAt } from '../fixtures/read.js';
+import { duplicateKeyAt } from '../lib/json-fields.js';
 import { seedFixture } from '../fixtures/load.js';
 import { CommandError, done, json, type CommandContext, type CommandResult } from './result.js';
 

@@ -6,7 +6,7 @@ import type { AppDeps } from '../../http/app.js';
 import { meta, v1Responses } from '../../http/route.js';
 import { StringEnum, Uuid } from '../../http/schemas.js';
 import { idempotent } from '../../idempotency/index.js';
-import { enroll } from './service.js';
+import { enroll } from '../../services/enrollments/service.js';
 
 const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
 const EnrollBody = Type.Object(

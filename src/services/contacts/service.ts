@@ -7,19 +7,29 @@ import { fireContactCreated } from '../../engine/automations/contact-created.js'
 import { ApiError } from '../../http/errors.js';
 import { checkEmail, normaliseEmail } from '../../lib/email.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { erasureHmacs } from '../../secrets/one-way.js';
+import { erasedEmailHmac, erasureHmacs } from '../../secrets/one-way.js';
 import {
   contactIdByEmail,
   getContact,
   insertContact,
+  insertContactRows,
+  insertErasedAddresses,
   isErasedAddress,
   updateContact,
   userInAccount,
   type ContactRow,
+  type ContactLoad,
   type ContactValues,
   type LifecycleStage,
   type SmsConsent,
 } from './store.js';
+
+/** A new address as the caller checked it (checkedEmail) with its erasure HMACs (erasureHmacs). */
+export interface CheckedEmail {
+  email: string;
+  normalized: string;
+  hmacs: string[];
+}
 
 /** A request body's fields; null clears (see CLEARED). */
 export interface ContactInput {
@@ -57,6 +67,9 @@ export function checkedEmail(raw: string): { email: string; normalized: string }
   if (!c.ok) throw new ApiError('invalid_field', `The field email is not an email address: ${c.problem}.`, { param: 'email' });
   return { email: c.email, normalized: c.normalized };
 }
+
+// The contact.created trigger, for a caller that creates contacts its own way (the fixture loader).
+export { fireContactCreated };
 
 // The HMACs callers compute before their transaction (the secret is read in its own statement).
 export { erasureHmacs };
@@ -149,7 +162,7 @@ async function patchInTx(
   accountId: string,
   id: string,
   input: ContactInput,
-  email: { email: string; normalized: string; hmacs: string[] } | null,
+  email: CheckedEmail | null,
 ): Promise<ContactRow | null> {
   const row = await getContact(tx, accountId, id, true);
   if (!row) return null;
@@ -196,7 +209,7 @@ export async function patchContact(
   accountId: string,
   id: string,
   input: ContactInput,
-  email: { email: string; normalized: string; hmacs: string[] } | null,
+  email: CheckedEmail | null,
 ): Promise<ContactRow | null> {
   // Ids are compared as text below: an upper-case spelling of the same user is no change.
   if (typeof input.assignee === 'string') input = { ...input, assignee: input.assignee.toLowerCase() };
@@ -212,4 +225,28 @@ export async function patchContact(
       if (attempt === 2) throw err;
     }
   }
+}
+
+/** A contact as a fixture describes it: live, archived, or erased at the person's request. */
+export interface ContactToLoad {
+  id: string;
+  values: ContactValues;
+  archived: boolean;
+  erased: boolean;
+}
+
+/**
+ * Writes contacts in bulk (the fixture loader), all at `at`: an erased one keeps its row (runs
+ * name it) and nothing about the person, and its address only as an HMAC under `erasureSecret`,
+ * so the API refuses it as it refuses an address erased through it.
+ */
+export async function loadContacts(tx: Queryable, accountId: string, contacts: ContactToLoad[], erasureSecret: Buffer, at: Date): Promise<void> {
+  const rows: ContactLoad[] = contacts.map((c) =>
+    c.erased
+      ? { id: c.id, ...CLEARED, email: null, email_normalized: null, archived_at: c.archived ? at : null, erased_at: at }
+      : { id: c.id, ...c.values, archived_at: c.archived ? at : null, erased_at: null },
+  );
+  await insertContactRows(tx, accountId, rows);
+  const erasedEmails = contacts.filter((c) => c.erased).map((c) => erasedEmailHmac(erasureSecret, c.values.email));
+  await insertErasedAddresses(tx, accountId, erasedEmails, at);
 }

@@ -1,6 +1,7 @@
 // Contacts, write side: SQL of creating, changing and erasing a contact, for the API, the webhook
 // triggers, the CLI and the hub. Only live contacts (not archived, not erased) are ever read or
 // changed through the API; the unique contacts_email index decides who holds an address.
+import { insertRows, type Columns } from '../../db/bulk-insert.js';
 import type { Queryable } from '../../db/db.js';
 
 export const LIFECYCLE_STAGES = [
@@ -166,4 +167,39 @@ export async function clearContact(tx: Queryable, accountId: string, id: string)
       where account_id = $1 and id = $2`,
     [accountId, id],
   );
+}
+
+// The fixture loader's bulk insert: contacts as a file describes them (archived and erased ones
+// too), and the erased addresses' HMACs.
+
+const CONTACT_COLS: Columns = [
+  ['account_id', 'uuid'], ['id', 'uuid'], ['email', 'text'], ['email_normalized', 'text'], ['first_name', 'text'], ['last_name', 'text'],
+  ['phone', 'text'], ['lifecycle_stage', 'text'], ['do_not_contact', 'bool'], ['email_opt_out', 'bool'], ['sms_consent', 'text'],
+  ['tags', 'text[]'], ['assignee', 'uuid'], ['archived_at', 'timestamptz'], ['erased_at', 'timestamptz'],
+];
+const ERASED_COLS: Columns = [['account_id', 'uuid'], ['email_hmac', 'text'], ['erased_at', 'timestamptz']];
+
+/** A contact row as loaded; an erased one carries no personal field (the caller clears them). */
+export type ContactLoad = Omit<ContactValues, 'email' | 'email_normalized'> & {
+  id: string;
+  email: string | null;
+  email_normalized: string | null;
+  archived_at: Date | null;
+  erased_at: Date | null;
+};
+
+export async function insertContactRows(tx: Queryable, accountId: string, rows: ContactLoad[]): Promise<void> {
+  await insertRows(
+    tx,
+    'contacts',
+    CONTACT_COLS,
+    rows.map((c) => [
+      accountId, c.id, c.email, c.email_normalized, c.first_name, c.last_name, c.phone, c.lifecycle_stage, c.do_not_contact,
+      c.email_opt_out, c.sms_consent, c.tags, c.assignee, c.archived_at, c.erased_at,
+    ]),
+  );
+}
+
+export async function insertErasedAddresses(tx: Queryable, accountId: string, hmacs: string[], erasedAt: Date): Promise<void> {
+  await insertRows(tx, 'erased_emails', ERASED_COLS, hmacs.map((h) => [accountId, h, erasedAt]));
 }
