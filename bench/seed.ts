@@ -4,7 +4,7 @@
 import type { Db } from '../src/db/db.js';
 import { seedFixture } from '../src/fixtures/load.js';
 import { loadSecrets } from '../src/secrets/store.js';
-import { ERASURE_SECRET } from '../src/cli/seed.js';
+import { ERASURE_SECRET } from '../src/secrets/one-way.js';
 
 /** What the parent needs to aim load at the seeded data. */
 export interface SeedInfo {

@@ -3,8 +3,6 @@
 //   response {"code": 0, "stdout": "…", "stderr": ""}
 // `files` carries what the CLI read for the command (seed FILE): the server never reads client paths.
 import path from 'node:path';
-import type { InputFiles } from '../cli/operator.js';
-import type { CommandResult } from '../cli/result.js';
 
 export const SOCKET_NAME = 'admin.sock';
 
@@ -13,6 +11,20 @@ export const MAX_REQUEST_BYTES = 64 * 1024 * 1024;
 
 // sockaddr_un.sun_path holds 108 bytes on Linux (104 on macOS) including the terminating NUL.
 const MAX_SOCKET_PATH = 103;
+
+/** The files a command names (seed's FILE, automations edit's FILE), read on the CLI's side. */
+export type InputFiles = Record<string, { text: string } | { error: string }>;
+
+/**
+ * What an operator command returns (see src/cli/result.ts): declared here, below the CLI, since
+ * the socket carries it both ways.
+ */
+export interface CommandResult {
+  /** 0 done, 1 refused or failed, 2 bad usage. */
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 export interface AdminRequest {
   argv: string[];

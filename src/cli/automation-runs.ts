@@ -2,7 +2,7 @@
 // Only a running or waiting run can be stopped; it ends `stopped` with the reason in `error`
 // (DESIGN 9). Any other run is refused with exit code 1 and says what state it is in.
 import type { Db } from '../db/db.js';
-import { findAutomationRun, stopAutomationRun, STOPPED_BY_OPERATOR } from '../api/automation-runs/store.js';
+import { findAutomationRun, stopAutomationRun, STOPPED_BY_OPERATOR } from '../services/automation-runs/store.js';
 import { isUuid } from '../lib/ids.js';
 import { diskContext, execute, type OperatorCommand } from './command.js';
 import { parseCommandArgs, show, uuidArg } from './args.js';

@@ -1,12 +1,10 @@
 // `switchboard automations test ID --contact CONTACT_ID --by USER_ID`: a test run, as the hub's
-// builder starts one (DESIGN 9). It runs the published version for one contact, sends only to the
-// person testing (their address is fixed on the run now), changes no records, and moves no
-// counter (not last_run_at, not the enrollments; the one-active-run index leaves test runs out).
-import type { Db, Queryable } from '../db/db.js';
-import { RUNS_CHANNEL } from '../api/runs/store.js';
-import { isUuid, uuidv7 } from '../lib/ids.js';
+// builder starts one (DESIGN 9; the rules are in src/services/automations/test-run.ts).
+import type { Db } from '../db/db.js';
+import { isUuid } from '../lib/ids.js';
+import { startTestRun } from '../services/automations/test-run.js';
 import { parseCommandArgs, show, uuidArg } from './args.js';
-import { CommandError, UsageError, done, json, type CommandResult } from './result.js';
+import { UsageError, done, json, type CommandResult } from './result.js';
 import type { OperatorCommand } from './command.js';
 
 export const AUTOMATIONS_TEST_USAGE = `Usage:
@@ -33,47 +31,6 @@ function parse(args: readonly string[]): TestRunArgs {
   if (id === undefined) throw new UsageError('the automation id is required');
   if (!isUuid(id)) throw new UsageError(`the automation id must be a UUID, got ${show(id)}`);
   return { action, automationId: id.toLowerCase(), contactId: uuidArg(p, 'contact'), userId: uuidArg(p, 'by'), json: p.flags.has('json') };
-}
-
-export interface StartedTestRun {
-  id: string;
-  account_id: string;
-  automation_id: string;
-  contact_id: string;
-  version: number;
-  tester_email: string;
-}
-
-/** Inserts the test run (status running, due now) and wakes the workers on commit. */
-export async function startTestRun(db: Db, a: Pick<TestRunArgs, 'automationId' | 'contactId' | 'userId'>): Promise<StartedTestRun> {
-  return db.transaction(async (tx: Queryable) => {
-    const autos = await tx.query<{ account_id: string; published_version: number; deleted: boolean }>(
-      `select account_id, published_version, deleted_at is not null as deleted from automations where id = $1`,
-      [a.automationId],
-    );
-    const auto = autos[0];
-    if (!auto || auto.deleted) throw new CommandError(`no automation ${a.automationId}`);
-    if (auto.published_version < 1) {
-      throw new CommandError(`automation ${a.automationId} has never been published: a test run runs the published version, so publish it first`);
-    }
-    const users = await tx.query<{ email: string; name: string }>(`select email, name from users where account_id = $1 and id = $2`, [auto.account_id, a.userId]);
-    if (!users.length) throw new CommandError(`no user ${a.userId} in the automation's account`);
-    const contacts = await tx.query<{ archived: boolean; erased: boolean }>(
-      `select archived_at is not null as archived, erased_at is not null as erased from contacts where account_id = $1 and id = $2`,
-      [auto.account_id, a.contactId],
-    );
-    if (!contacts.length || contacts[0].archived) throw new CommandError(`no contact ${a.contactId} in the automation's account`);
-    if (contacts[0].erased) throw new CommandError(`contact ${a.contactId} was erased at their request`);
-    const id = uuidv7();
-    const who = users[0].name.trim() || users[0].email;
-    await tx.query(
-      `insert into automation_runs (account_id, id, automation_id, contact_id, status, started_by, test, version, tester_email, run_at)
-       values ($1, $2, $3, $4, 'running', $5, true, $6, $7, now())`,
-      [auto.account_id, id, a.automationId, a.contactId, `Test by ${who}`, auto.published_version, users[0].email],
-    );
-    await tx.query(`select pg_notify($1, '')`, [RUNS_CHANNEL]);
-    return { id, account_id: auto.account_id, automation_id: a.automationId, contact_id: a.contactId, version: auto.published_version, tester_email: users[0].email };
-  });
 }
 
 async function run(db: Db, a: TestRunArgs): Promise<CommandResult> {

@@ -2,20 +2,10 @@
 // automation (the API never changes one). Moves follow the spec's Automation status table:
 // publishing a draft → published, pausing published → paused, resuming paused → published; any
 // other move is refused with exit code 1 and says what state the automation is in.
-import { releaseHeldRuns } from '../engine/automations/store.js';
 import type { Db } from '../db/db.js';
-import { duplicateKeyAt, FixtureError, ROOT } from '../fixtures/read.js';
+import { duplicateKeyAt, FixtureError, ROOT } from '../lib/json-fields.js';
 import { isUuid } from '../lib/ids.js';
-import {
-  applyEdit,
-  findAutomationDraft,
-  hasUnpublishedChanges,
-  moveStatus,
-  publishDraft,
-  replaceDraft,
-  type AutomationDraftRow,
-} from '../api/automations/versions.js';
-import type { Queryable } from '../db/db.js';
+import { editDraft, moveAutomation, publishAutomation, type Move } from '../services/automations/service.js';
 import { diskContext, execute, type OperatorCommand } from './command.js';
 import { parseCommandArgs, show, uuidArg, type ParsedArgs } from './args.js';
 import { CommandError, UsageError, done, type CommandContext, type CommandResult } from './result.js';
@@ -34,8 +24,6 @@ export const AUTOMATIONS_USAGE = `Usage:
   pause    a published automation stops taking enrollments; its waiting runs are held
   resume   a paused automation runs again
   --account  narrows the lookup to one account (ids are unique anyway)`;
-
-type Move = 'pause' | 'resume';
 
 type AutomationsArgs =
   | { action: 'edit'; automationId: string; file: string; accountId: string | null }
@@ -82,13 +70,6 @@ export function automationsInputFile(args: readonly string[]): string | null {
   }
 }
 
-async function requireAutomation(db: Queryable, id: string, accountId: string | null, forUpdate = false): Promise<AutomationDraftRow> {
-  const a = await findAutomationDraft(db, id, accountId, forUpdate);
-  if (!a) throw new CommandError(accountId ? `no automation ${id} in account ${accountId}` : `no automation ${id}`);
-  if (a.deleted) throw new CommandError(`automation ${id} was deleted in the hub`);
-  return a;
-}
-
 async function edit(db: Db, a: Extract<AutomationsArgs, { action: 'edit' }>, ctx: CommandContext): Promise<CommandResult> {
   const text = await ctx.readFile(a.file);
   let body: unknown;
@@ -99,82 +80,36 @@ async function edit(db: Db, a: Extract<AutomationsArgs, { action: 'edit' }>, ctx
   }
   const dup = duplicateKeyAt(text);
   if (dup !== null) throw new CommandError(`${a.file}: ${dup}: this key appears twice in the same object (JSON would keep only the last)`);
-  const saved = await db.transaction(async (tx) => {
-    // Locked while the edit is merged and validated, so a concurrent edit or publish cannot interleave.
-    const current = await requireAutomation(tx, a.automationId, a.accountId, true);
-    let draft;
-    try {
-      draft = applyEdit(current, body);
-    } catch (err) {
-      if (!(err instanceof FixtureError)) throw err;
-      throw new CommandError(`${a.file}${err.path === ROOT ? '' : `: ${err.path}`}: ${err.detail}`);
-    }
-    await replaceDraft(tx, current.account_id, current.id, draft);
-    return { current, steps: draft.steps.length };
-  });
-  const { current } = saved;
+  let saved;
+  try {
+    saved = await editDraft(db, a, body);
+  } catch (err) {
+    if (!(err instanceof FixtureError)) throw err;
+    throw new CommandError(`${a.file}${err.path === ROOT ? '' : `: ${err.path}`}: ${err.detail}`);
+  }
+  const current = saved.automation;
   const what = `automation ${current.id}: draft saved (${saved.steps} step${saved.steps === 1 ? '' : 's'})`;
-  if (current.published_version === 0) return done(`${what}; never published (publish it to run it)`);
-  const changed = await hasUnpublishedChanges(db, current.account_id, current.id);
+  if (saved.differsFromPublished === null) return done(`${what}; never published (publish it to run it)`);
   return done(
-    changed
+    saved.differsFromPublished
       ? `${what}; it differs from published version ${current.published_version}: publish it to run the changes`
       : `${what}; it is the same as published version ${current.published_version}`,
   );
 }
 
 async function publish(db: Db, a: AutomationsArgs): Promise<CommandResult> {
-  return db.transaction(async (tx) => {
-    const current = await requireAutomation(tx, a.automationId, a.accountId, true);
-    const id = current.id;
-    const trigger = current.trigger as { type?: unknown };
-    if (trigger.type === null || trigger.type === undefined) {
-      throw new CommandError(`automation ${id} has no trigger type: choose one (automations edit) before publishing`);
-    }
-    if (!current.steps.length) throw new CommandError(`automation ${id} has no steps: add steps (automations edit) before publishing`);
-    if (current.published_version > 0 && !(await hasUnpublishedChanges(tx, current.account_id, id))) {
-      throw new CommandError(`automation ${id} is ${current.status} and its draft has no unpublished changes: nothing to publish`);
-    }
-    const { version, status } = await publishDraft(tx, current.account_id, id);
-    if (status === 'paused') return done(`automation ${id}: version ${version} published; it stays paused until resumed`);
-    return done(`automation ${id} published as version ${version}`);
-  });
+  const { id, version, status } = await publishAutomation(db, a);
+  if (status === 'paused') return done(`automation ${id}: version ${version} published; it stays paused until resumed`);
+  return done(`automation ${id} published as version ${version}`);
 }
 
-const FROM: Record<Move, 'published' | 'paused'> = { pause: 'published', resume: 'paused' };
-const TO: Record<Move, 'published' | 'paused'> = { pause: 'paused', resume: 'published' };
-const WHY_NOT: Record<Move, Record<string, string>> = {
-  pause: {
-    draft: 'is a draft: only a published automation can be paused',
-    paused: 'is already paused',
-  },
-  resume: {
-    draft: 'is a draft: only a paused automation can be resumed (publish it instead)',
-    published: 'is already published (running): only a paused automation can be resumed',
-  },
-};
-
 async function move(db: Db, action: Move, a: AutomationsArgs): Promise<CommandResult> {
-  const current = await requireAutomation(db, a.automationId, a.accountId);
-  const id = current.id;
-  // The UPDATE re-checks the status: one that moved since the read above is refused, not overwritten.
-  const moved =
-    current.status === FROM[action] &&
-    (await db.transaction(async (tx) => {
-      if (!(await moveStatus(tx, current.account_id, id, FROM[action], TO[action]))) return false;
-      // Waiting runs that came due while paused were held back: they carry on now, not a minute later.
-      if (action === 'resume') await releaseHeldRuns(tx, current.account_id, id);
-      return true;
-    }));
-  if (moved) {
-    return done(
-      action === 'pause'
-        ? `automation ${id} paused; it takes no enrollments and its waiting runs are held until it is resumed`
-        : `automation ${id} resumed; published version ${current.published_version} runs`,
-    );
-  }
-  const now = await requireAutomation(db, a.automationId, a.accountId);
-  throw new CommandError(`automation ${id} ${WHY_NOT[action][now.status] ?? `is ${now.status}`}`);
+  const current = await moveAutomation(db, action, a);
+  return done(
+    action === 'pause'
+      ? `automation ${current.id} paused; it takes no enrollments and its waiting runs are held until it is resumed`
+      : `automation ${current.id} resumed; published version ${current.published_version} runs`,
+  );
 }
 
 async function run(db: Db, a: AutomationsArgs, ctx: CommandContext): Promise<CommandResult> {

@@ -5,6 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Db } from '../db/db.js';
 import { KeyRuleError } from '../keys/store.js';
+import { Refusal } from '../services/refusal.js';
 import { FixtureError } from '../fixtures/validate.js';
 import { CommandError, UsageError, failed, usageFailed, type CommandContext, type CommandResult } from './result.js';
 
@@ -53,7 +54,7 @@ export async function execute<P>(cmd: OperatorCommand<P>, db: Db, args: readonly
     return await cmd.run(db, parsed, ctx);
   } catch (err) {
     if (err instanceof UsageError) return usageFailed(err.message, cmd.usage);
-    if (err instanceof CommandError || err instanceof KeyRuleError || err instanceof FixtureError) return failed(err.message);
+    if (err instanceof CommandError || err instanceof KeyRuleError || err instanceof FixtureError || err instanceof Refusal) return failed(err.message);
     throw err;
   }
 }

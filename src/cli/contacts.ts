@@ -3,7 +3,7 @@
 // fine and says so. Like every operator command it runs in this process or, while `serve` holds
 // the embedded store, inside the server through the admin socket, with the same answer.
 import type { Db } from '../db/db.js';
-import { eraseContact, STOPPED_BY_ERASURE } from '../api/contacts/erase.js';
+import { eraseContact, STOPPED_BY_ERASURE } from '../services/contacts/erase.js';
 import { isUuid } from '../lib/ids.js';
 import { parseCommandArgs, show, uuidArg } from './args.js';
 import { diskContext, execute, type OperatorCommand } from './command.js';

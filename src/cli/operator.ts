@@ -1,5 +1,6 @@
 // The operator commands by name, and the one entry point both the CLI and the admin socket use to
 // run them: same function, same store semantics, same output.
+import type { InputFiles } from '../admin/protocol.js';
 import type { Db } from '../db/db.js';
 import { ACCOUNT } from './account.js';
 import { diskContext, execute, parseOnly, type OperatorCommand } from './command.js';
@@ -55,7 +56,7 @@ export async function runOperatorCommand(db: Db, argv: readonly string[], ctx: C
 }
 
 /** An input file as read by the CLI: its text, or why it could not be read. */
-export type InputFiles = Record<string, { text: string } | { error: string }>;
+export type { InputFiles };
 
 /** Reads the files a command names (seed's FILE, automations edit's FILE) on the CLI's side, relative to its cwd. */
 export async function readInputFiles(argv: readonly string[], cwd: string): Promise<InputFiles> {

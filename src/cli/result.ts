@@ -2,12 +2,9 @@
 // their output as data, so the very same function runs in the CLI process and inside a running
 // server (admin socket), and the operator sees identical answers either way.
 
-export interface CommandResult {
-  /** 0 done, 1 refused or failed, 2 bad usage. */
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+import type { CommandResult } from '../admin/protocol.js';
+
+export type { CommandResult };
 
 /** Where a command runs: in a CLI process that opened the store, or inside `serve` over the admin socket. */
 export interface CommandContext {

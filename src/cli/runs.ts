@@ -3,10 +3,11 @@
 // follow the run state machine (src/domain/workflow.ts): a run in a state that cannot move is refused with
 // exit code 1 and says what state it is in.
 import type { Db } from '../db/db.js';
-import { getRun, getRunSteps, insertRun, pagesCreatedByRun } from '../api/runs/store.js';
+import { getRun, getRunSteps, pagesCreatedByRun, type RunDetailRow, type RunStepRow } from '../api/runs/store.js';
 import { isUuid } from '../lib/ids.js';
 import { canMove, type RunStatus } from '../domain/workflow.js';
-import { approveRun, cancelRun, findRun, findWorkflowToStart, rejectRun, type RunState } from '../engine/scheduler/store.js';
+import { approveRun, cancelRun, findRun, rejectRun, type RunState } from '../engine/scheduler/store.js';
+import { startManualRun } from '../services/runs/service.js';
 import { diskContext, execute, type OperatorCommand } from './command.js';
 import { parseCommandArgs, show, uuidArg, type ParsedArgs } from './args.js';
 import { CommandError, UsageError, done, iso, json, table, type CommandContext, type CommandResult } from './result.js';
@@ -94,43 +95,44 @@ async function move(db: Db, action: Move, runId: string, accountId: string | nul
   throw new CommandError(`run ${run.id} is ${now.status}: ${WHO_CAN[action]}`);
 }
 
+/** `runs show --json`: the run with its steps and the pages it created, timestamps as ISO 8601. */
+function showJson(
+  accountId: string,
+  detail: RunDetailRow,
+  steps: RunStepRow[],
+  pages: { id: string; title: string; project_id: string }[],
+) {
+  return {
+    id: detail.id,
+    account_id: accountId,
+    workflow_id: detail.workflow_id,
+    status: detail.status,
+    trigger: detail.trigger,
+    summary: detail.summary,
+    created_at: iso(detail.created_at),
+    started_at: iso(detail.started_at),
+    finished_at: iso(detail.finished_at),
+    billed_micros: Number(detail.billed_micros),
+    steps: steps.map((s) => ({ ...s, started_at: iso(s.started_at), finished_at: iso(s.finished_at) })),
+    pages_created: pages,
+  };
+}
+
 async function run(db: Db, a: RunsArgs): Promise<CommandResult> {
   switch (a.action) {
     case 'start': {
-      const wf = await findWorkflowToStart(db, a.workflowId, a.accountId);
-      if (!wf) throw new CommandError(a.accountId ? `no workflow ${a.workflowId} in account ${a.accountId}` : `no workflow ${a.workflowId}`);
-      if (wf.block_count === 0) throw new CommandError(`workflow ${wf.id} has no blocks: add blocks before starting it`);
-      const started = await db.transaction((tx) =>
-        insertRun(tx, { accountId: wf.account_id, workflowId: wf.id, trigger: 'manual', keyId: null, startDelayMs: 0 }),
-      );
+      const { run: started, accountId, workflowId } = await startManualRun(db, a);
       if (a.json) {
-        return done(json({ ...started, account_id: wf.account_id, created_at: iso(started.created_at) }));
+        return done(json({ ...started, account_id: accountId, created_at: iso(started.created_at) }));
       }
-      return done(`started run ${started.id} of workflow ${wf.id} (account ${wf.account_id}); status ${started.status}`);
+      return done(`started run ${started.id} of workflow ${workflowId} (account ${accountId}); status ${started.status}`);
     }
     case 'show': {
       const found = await requireRun(db, a.runId, a.accountId);
       const detail = (await getRun(db, found.account_id, found.id))!;
       const steps = await getRunSteps(db, found.account_id, found.id);
       const pages = await pagesCreatedByRun(db, found.account_id, found.id);
-      if (a.json) {
-        return done(
-          json({
-            id: detail.id,
-            account_id: found.account_id,
-            workflow_id: detail.workflow_id,
-            status: detail.status,
-            trigger: detail.trigger,
-            summary: detail.summary,
-            created_at: iso(detail.created_at),
-            started_at: iso(detail.started_at),
-            finished_at: iso(detail.finished_at),
-            billed_micros: Number(detail.billed_micros),
-            steps: steps.map((s) => ({ ...s, started_at: iso(s.started_at), finished_at: iso(s.finished_at) })),
-            pages_created: pages,
-          }),
-        );
-      }
+      if (a.json) return done(json(showJson(found.account_id, detail, steps, pages)));
       const head = `run ${detail.id} of workflow ${detail.workflow_id}: ${detail.status} (${detail.summary}); billed ${detail.billed_micros} micros\n`;
       if (!steps.length) return done(head + 'no steps yet');
       const made = pages.map((p) => `\ncreated page ${p.id} "${p.title}" in project ${p.project_id}`).join('');

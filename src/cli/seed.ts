@@ -2,11 +2,12 @@
 // the refs with their ids and the new keys' values (shown once).
 import type { Db } from '../db/db.js';
 import { refreshStatistics } from '../db/statistics.js';
+import { ERASURE_SECRET } from '../secrets/one-way.js';
 import { loadSecrets } from '../secrets/store.js';
 import { parseCommandArgs } from './args.js';
 import { diskContext, execute, type OperatorCommand } from './command.js';
 import { formatSeedResult } from '../fixtures/format.js';
-import { duplicateKeyAt } from '../fixtures/read.js';
+import { duplicateKeyAt } from '../lib/json-fields.js';
 import { seedFixture } from '../fixtures/load.js';
 import { CommandError, done, json, type CommandContext, type CommandResult } from './result.js';
 
@@ -17,9 +18,6 @@ export const SEED_USAGE = `Usage:
   each ref with its id and the value of every key it created. --json prints the same as one JSON object.
   --fire-triggers: the file's contacts count as newly created, so published contact.created
   automations start for them (off by default: a fixture describes contacts that already exist).`;
-
-/** The secret that keys erased contacts' tombstones; the loader needs it for "erased": true contacts. */
-export const ERASURE_SECRET = 'erasure';
 
 interface SeedArgs {
   file: string;

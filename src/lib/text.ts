@@ -9,7 +9,7 @@
 //   - multi-line (descriptions, Markdown, HTML, bodies, free-form configs): the same, except that
 //     tab, line feed and carriage return stay allowed.
 // The API applies them in src/http/validation.ts (multi-line for every body string, single-line
-// where a schema says `format: single-line`); the fixture loader in src/fixtures/read.ts.
+// where a schema says `format: single-line`); the fixture loader through src/lib/json-fields.ts.
 
 export type TextKind = 'single-line' | 'multi-line';
 

@@ -4,8 +4,8 @@
 // every refusal, scopes and subscription_inactive.
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERASURE_SECRET } from '../../src/cli/seed.js';
-import { erasedEmailHmac } from '../../src/fixtures/secrets.js';
+import { ERASURE_SECRET } from '../../src/secrets/one-way.js';
+import { erasedEmailHmac } from '../../src/secrets/one-way.js';
 import type { AccountSeedResult } from '../../src/fixtures/load.js';
 import { uuidv7 } from '../../src/lib/ids.js';
 import type { Queryable } from '../../src/db/db.js';

@@ -4,7 +4,7 @@
 // subscription_inactive, and other accounts' contacts answered 404 like unknown ones.
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERASURE_SECRET } from '../../src/cli/seed.js';
+import { ERASURE_SECRET } from '../../src/secrets/one-way.js';
 import type { AccountSeedResult } from '../../src/fixtures/load.js';
 import { uuidv7 } from '../../src/lib/ids.js';
 import type { Queryable } from '../../src/db/db.js';

@@ -3,7 +3,7 @@
 // refusals, keyset pagination bound to the filters (no duplicate, no gap), and isolation: archived,
 // erased and other accounts' contacts are never listed and answer 404 like an unknown id.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERASURE_SECRET } from '../../src/cli/seed.js';
+import { ERASURE_SECRET } from '../../src/secrets/one-way.js';
 import { seedFixture, type AccountSeedResult } from '../../src/fixtures/load.js';
 import { uuidv7 } from '../../src/lib/ids.js';
 import { loadSecrets } from '../../src/secrets/store.js';

@@ -3,7 +3,8 @@
 // published version (a draft-only change neither acts nor goes unreported), and the result names
 // the automation as the API gives its id out (lower case).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyEdit, findAutomationDraft, publishDraft, replaceDraft } from '../../src/api/automations/versions.js';
+import { applyEdit } from '../../src/services/automations/service.js';
+import { findAutomationDraft, publishDraft, replaceDraft } from '../../src/services/automations/store.js';
 import type { AccountSeedResult } from '../../src/fixtures/load.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { account, bearer, seed } from '../http/fixtures.js';

@@ -6,7 +6,7 @@ import { configWith } from '../../src/config.js';
 import { createEngine } from '../../src/engine/engine.js';
 import { nextOccurrence } from '../../src/engine/schedules/cron.js';
 import { tickSchedules } from '../../src/engine/schedules/ticker.js';
-import { FixtureError } from '../../src/fixtures/read.js';
+import { FixtureError } from '../../src/lib/json-fields.js';
 import { seedFixture } from '../../src/fixtures/load.js';
 import { freshDb, type TestDb } from '../helpers/db.js';
 

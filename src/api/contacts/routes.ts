@@ -10,9 +10,10 @@ import { DateTime, Line, ListEnvelope, ListQuery, Nullable, StringEnum, Uuid } f
 import { idempotent } from '../../idempotency/index.js';
 import { EMAIL_MAX_LENGTH, normaliseEmail } from '../../lib/email.js';
 import { iso } from '../../lib/time.js';
-import { checkedEmail, createContact, erasureHmacs, patchContact, type ContactInput } from './service.js';
+import { checkedEmail, createContact, erasureHmacs, patchContact, type ContactInput } from '../../services/contacts/service.js';
+import { getContact } from '../../services/contacts/store.js';
 import { LIFECYCLE_STAGES, SMS_CONSENT, type LiveContactRow } from '../../domain/contact.js';
-import { getContact, listContacts } from './store.js';
+import { listContacts } from './store.js';
 
 const LifecycleStage = StringEnum(LIFECYCLE_STAGES);
 const SmsConsent = StringEnum(SMS_CONSENT, { description: 'granted, none (not asked or not recorded), or revoked.' });

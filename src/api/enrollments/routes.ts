@@ -6,7 +6,7 @@ import { meta, v1Responses } from '../../http/route.js';
 import { authOf, type App } from '../../http/route-kit.js';
 import { StringEnum, Uuid } from '../../http/schemas.js';
 import { idempotent } from '../../idempotency/index.js';
-import { enroll } from './service.js';
+import { enroll } from '../../services/enrollments/service.js';
 
 const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
 const EnrollBody = Type.Object(

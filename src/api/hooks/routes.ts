@@ -15,8 +15,8 @@ import { lockAccountState } from '../../accounts/store.js';
 import { errorResponses, Line } from '../../http/schemas.js';
 import { fireContactCreated } from '../../engine/automations/contact-created.js';
 import { startTriggeredRun } from '../../engine/automations/triggers.js';
-import { checkedEmail, erasureHmacs } from '../contacts/service.js';
-import { automationByWebhookHash, findOrCreateContact, isErasedEmail } from './store.js';
+import { checkedEmail, erasureHmacs, findOrCreateContact, isErasedEmail } from '../../services/contacts/service.js';
+import { automationByWebhookHash } from './store.js';
 
 export const WEBHOOK_BODY_LIMIT = 16_384;
 export const WEBHOOK_CALLS_PER_MINUTE = 60;

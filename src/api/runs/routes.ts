@@ -10,7 +10,7 @@ import { idempotent } from '../../idempotency/index.js';
 import { RUN_STATUSES, RUN_STEP_STATUSES, RUN_TRIGGERS } from '../../domain/workflow.js';
 import { iso, isoOrNull } from '../../lib/time.js';
 import { getWorkflow } from '../workflows/store.js';
-import { startApiRun } from './service.js';
+import { startApiRun } from '../../services/runs/service.js';
 import { getRun, getRunSteps, listRuns, type RunListRow, type RunStepRow } from './store.js';
 
 const RunStatus = StringEnum(RUN_STATUSES);

@@ -2,7 +2,7 @@
 // with the reason in the step's error, writes nothing to the outbox, and the other steps still run.
 // A contact who opts out while the run waits is checked again when the next email is due.
 import { describe, expect, it } from 'vitest';
-import { startTestRun } from '../../../src/cli/automations-test.js';
+import { startTestRun } from '../../../src/services/automations/test-run.js';
 import { runOperatorCommand } from '../../../src/cli/operator.js';
 import {
   engineTestFile,

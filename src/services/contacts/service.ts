@@ -4,22 +4,30 @@
 // nothing leaves updated_at alone, so changed_since syncs do not loop.
 import type { Db, Queryable } from '../../db/db.js';
 import { fireContactCreated } from '../../engine/automations/contact-created.js';
-import { erasedEmailHmac } from '../../fixtures/secrets.js';
-import { ERASURE_SECRET } from '../../cli/seed.js';
 import { ApiError } from '../../http/errors.js';
 import { checkEmail, normaliseEmail } from '../../lib/email.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { loadSecrets } from '../../secrets/store.js';
+import { erasedEmailHmac, erasureHmacs } from '../../secrets/one-way.js';
 import type { LifecycleStage, LiveContactRow, SmsConsent } from '../../domain/contact.js';
 import {
   contactIdByEmail,
   getContact,
   insertContact,
+  insertContactRows,
+  insertErasedAddresses,
   isErasedAddress,
   updateContact,
   userInAccount,
+  type ContactLoad,
   type ContactValues,
 } from './store.js';
+
+/** A new address as the caller checked it (checkedEmail) with its erasure HMACs (erasureHmacs). */
+export interface CheckedEmail {
+  email: string;
+  normalized: string;
+  hmacs: string[];
+}
 
 /** A request body's fields; null clears (see CLEARED). */
 export interface ContactInput {
@@ -58,13 +66,11 @@ export function checkedEmail(raw: string): { email: string; normalized: string }
   return { email: c.email, normalized: c.normalized };
 }
 
-/**
- * HMACs of the address under every erasure secret version still kept (normally one), computed
- * before the transaction: the secret is read (and created on first use) in its own statement.
- */
-export async function erasureHmacs(db: Db, email: string): Promise<string[]> {
-  return (await loadSecrets(db, ERASURE_SECRET)).map((s) => erasedEmailHmac(s.secret, email));
-}
+// The contact.created trigger, for a caller that creates contacts its own way (the fixture loader).
+export { fireContactCreated };
+
+// The HMACs callers compute before their transaction (the secret is read in its own statement).
+export { erasureHmacs };
 
 const erased = () =>
   new ApiError('contact_do_not_contact', 'This address belongs to someone erased at their request; it cannot be added or changed to.', {
@@ -104,6 +110,38 @@ export async function createContact(
   return (await getContact(tx, accountId, id))!;
 }
 
+/** Whether the address (its HMACs under every kept erasure secret) belongs to someone erased. */
+export function isErasedEmail(tx: Queryable, accountId: string, hmacs: string[]): Promise<boolean> {
+  return isErasedAddress(tx, accountId, hmacs);
+}
+
+export interface WebhookContact {
+  email: string;
+  first_name?: string;
+  last_name?: string;
+  phone?: string;
+}
+
+/**
+ * The contact holding this address in any state (a webhook never refuses a known person), or a
+ * new one with the webhook's fields and a new record's defaults. The caller checks erasure first
+ * and fires contact.created when `created`.
+ */
+export async function findOrCreateContact(tx: Queryable, accountId: string, c: WebhookContact): Promise<{ id: string; created: boolean }> {
+  const normalized = normaliseEmail(c.email);
+  const values: ContactValues = {
+    ...CLEARED,
+    email: c.email.trim(),
+    email_normalized: normalized,
+    first_name: c.first_name ?? null,
+    last_name: c.last_name ?? null,
+    phone: c.phone ?? null,
+  };
+  const id = uuidv7();
+  if (await insertContact(tx, accountId, id, values)) return { id, created: true };
+  return { id: (await contactIdByEmail(tx, accountId, normalized))!, created: false };
+}
+
 /** The fields of `input` whose value differs from the row's, as columns to write. */
 function diff(row: LiveContactRow, input: ContactInput): Partial<ContactValues> {
   const out: Partial<ContactValues> = {};
@@ -122,7 +160,7 @@ async function patchInTx(
   accountId: string,
   id: string,
   input: ContactInput,
-  email: { email: string; normalized: string; hmacs: string[] } | null,
+  email: CheckedEmail | null,
 ): Promise<LiveContactRow | null> {
   const row = await getContact(tx, accountId, id, true);
   if (!row) return null;
@@ -169,7 +207,7 @@ export async function patchContact(
   accountId: string,
   id: string,
   input: ContactInput,
-  email: { email: string; normalized: string; hmacs: string[] } | null,
+  email: CheckedEmail | null,
 ): Promise<LiveContactRow | null> {
   // Ids are compared as text below: an upper-case spelling of the same user is no change.
   if (typeof input.assignee === 'string') input = { ...input, assignee: input.assignee.toLowerCase() };
@@ -185,4 +223,28 @@ export async function patchContact(
       if (attempt === 2) throw err;
     }
   }
+}
+
+/** A contact as a fixture describes it: live, archived, or erased at the person's request. */
+export interface ContactToLoad {
+  id: string;
+  values: ContactValues;
+  archived: boolean;
+  erased: boolean;
+}
+
+/**
+ * Writes contacts in bulk (the fixture loader), all at `at`: an erased one keeps its row (runs
+ * name it) and nothing about the person, and its address only as an HMAC under `erasureSecret`,
+ * so the API refuses it as it refuses an address erased through it.
+ */
+export async function loadContacts(tx: Queryable, accountId: string, contacts: ContactToLoad[], erasureSecret: Buffer, at: Date): Promise<void> {
+  const rows: ContactLoad[] = contacts.map((c) =>
+    c.erased
+      ? { id: c.id, ...CLEARED, email: null, email_normalized: null, archived_at: c.archived ? at : null, erased_at: at }
+      : { id: c.id, ...c.values, archived_at: c.archived ? at : null, erased_at: null },
+  );
+  await insertContactRows(tx, accountId, rows);
+  const erasedEmails = contacts.filter((c) => c.erased).map((c) => erasedEmailHmac(erasureSecret, c.values.email));
+  await insertErasedAddresses(tx, accountId, erasedEmails, at);
 }

@@ -2,8 +2,7 @@
 // normalised address (so it is refused later), clear the contact's personal fields (the row
 // stays: runs name it), stop their running and waiting automation runs, delete their messages.
 import type { Db } from '../../db/db.js';
-import { ERASURE_SECRET } from '../../cli/seed.js';
-import { erasedEmailHmac } from '../../fixtures/secrets.js';
+import { ERASURE_SECRET, erasedEmailHmac } from '../../secrets/one-way.js';
 import { loadSecrets } from '../../secrets/store.js';
 import { stopAutomationRun } from '../automation-runs/store.js';
 import {

@@ -1,10 +1,15 @@
-// Starting a workflow run through the API: the checks of the spec's Start-a-run row, in order,
-// inside the idempotent transaction (so a replay of a started run never meets its own limits).
-import type { Queryable } from '../../db/db.js';
+// Starting a workflow run, by any trigger. Through the API: the checks of the spec's Start-a-run
+// row, in order, inside the idempotent transaction (so a replay of a started run never meets its
+// own limits). By hand (CLI, hub): no API limit applies (those count `api` runs only). The
+// scheduler starts `schedule` runs itself (the engine sits below the services).
+import type { Db, Queryable } from '../../db/db.js';
 import { accountOutOfCredit, keyCapReached } from '../../engine/billing/index.js';
+import { findWorkflowToStart } from '../../engine/scheduler/store.js';
 import { ApiError, notFound } from '../../http/errors.js';
 import { limitsFor } from '../../limits/tiers.js';
-import { apiRunCounts, insertRun, lockAccountForStart, workflowForStart, type StartedRunRow } from './store.js';
+// The row inserts move to src/queue (enqueueWorkflowRun) at the merge; the reads stay with them.
+import { apiRunCounts, insertRun, lockAccountForStart, workflowForStart, type StartedRunRow } from '../../api/runs/store.js';
+import { Refusal } from '../refusal.js';
 
 export interface StartInput {
   accountId: string;
@@ -48,4 +53,18 @@ export async function startApiRun(tx: Queryable, input: StartInput): Promise<Sta
     keyId: input.keyId,
     startDelayMs: input.startDelayMs,
   });
+}
+
+/** Starts a run by hand (CLI `runs start`, the hub): the workflow by id, optionally narrowed to one account. */
+export async function startManualRun(
+  db: Db,
+  a: { workflowId: string; accountId: string | null },
+): Promise<{ run: StartedRunRow; accountId: string; workflowId: string }> {
+  const wf = await findWorkflowToStart(db, a.workflowId, a.accountId);
+  if (!wf) throw new Refusal(a.accountId ? `no workflow ${a.workflowId} in account ${a.accountId}` : `no workflow ${a.workflowId}`);
+  if (wf.block_count === 0) throw new Refusal(`workflow ${wf.id} has no blocks: add blocks before starting it`);
+  const run = await db.transaction((tx) =>
+    insertRun(tx, { accountId: wf.account_id, workflowId: wf.id, trigger: 'manual', keyId: null, startDelayMs: 0 }),
+  );
+  return { run, accountId: wf.account_id, workflowId: wf.id };
 }

@@ -1,12 +1,13 @@
-// Automations, write side, for the operator commands only (the API never changes an automation):
-// replacing the draft, publishing it as an immutable version, pausing and resuming. Every move
-// re-checks the state in its UPDATE (or holds the row lock), so a concurrent move is refused
-// rather than overwritten.
+// Automations, write side: SQL of the draft (replace, publish as an immutable version, move the
+// status), of a builder's test run, and the fixture loader's bulk insert. Every move re-checks
+// the state in its UPDATE (or holds the row lock), so a concurrent move is refused rather than
+// overwritten.
+import { insertRows, type Columns } from '../../db/bulk-insert.js';
 import type { Queryable } from '../../db/db.js';
-import { FixtureError, Fields, RefSet, ROOT, type Json, type JsonObject } from '../../fixtures/read.js';
-import type { AccountContext, AutomationSpec } from '../../fixtures/types.js';
-import { validateAutomations } from '../../fixtures/validate-flows.js';
+import type { Json, JsonObject } from '../../lib/json-fields.js';
+// Read-side row types stay with the API's summary store until src/domain holds them.
 import type { AutomationStatus, ReenrollRule } from '../../domain/automation.js';
+import { RUNS_CHANNEL } from '../../api/runs/store.js';
 
 export interface AutomationDraftRow {
   id: string;
@@ -29,9 +30,6 @@ export interface Draft {
   reenroll: AutomationDraftRow['reenroll'];
 }
 
-/** The fields an edit file may carry; any it leaves out keep their draft value. */
-export const EDIT_FIELDS = ['trigger', 'steps', 'run_only_if', 'reenroll', 'name'] as const;
-
 /** An automation by id across accounts (operator commands), optionally narrowed to one account. */
 export async function findAutomationDraft(
   db: Queryable,
@@ -46,50 +44,6 @@ export async function findAutomationDraft(
     [id, accountId],
   );
   return rows[0] ?? null;
-}
-
-/**
- * The draft after applying `edit` (parsed JSON of the edit file), validated exactly as the fixture
- * loader validates an automation: the merged draft goes through validateAutomations as a
- * one-automation account, so the rules (step types, ids, next/branches targets, `t` reserved, a
- * published automation needs a trigger type) cannot drift apart. Messages name the path in the
- * edit file (`steps[1].type: …`). Throws FixtureError.
- */
-export function applyEdit(current: AutomationDraftRow, edit: unknown): Draft {
-  const f = new Fields(ROOT, edit, EDIT_FIELDS);
-  if (!EDIT_FIELDS.some((k) => f.has(k))) {
-    throw new FixtureError(ROOT, `changes nothing: give at least one of ${EDIT_FIELDS.join(', ')}`);
-  }
-  const pick = <K extends (typeof EDIT_FIELDS)[number]>(k: K, cur: unknown): unknown => (f.has(k) ? f.o[k] : cur);
-  const merged = {
-    ref: 'automation',
-    project: 'project',
-    status: current.status,
-    name: pick('name', current.name),
-    trigger: pick('trigger', current.trigger),
-    steps: pick('steps', current.steps),
-    run_only_if: pick('run_only_if', current.run_only_if),
-    reenroll: pick('reenroll', current.reenroll),
-  };
-  const projects = new RefSet<never>('project');
-  projects.add('project', ROOT, undefined as never);
-  const ctx = { users: new RefSet('user'), projects, items: new RefSet('item') } as unknown as AccountContext;
-  let spec: AutomationSpec;
-  try {
-    [spec] = validateAutomations(new Fields(ROOT, { automations: [merged] }, ['automations']), ctx);
-  } catch (err) {
-    if (!(err instanceof FixtureError)) throw err;
-    // automations[0].steps[1].type → steps[1].type: the path as the operator wrote it.
-    const path = err.path.replace(/^automations\[0\]\.?/, '') || ROOT;
-    throw new FixtureError(path, err.detail);
-  }
-  return {
-    name: spec.name,
-    trigger: spec.trigger as unknown as JsonObject,
-    steps: spec.steps as unknown as Json[],
-    run_only_if: spec.run_only_if,
-    reenroll: spec.reenroll,
-  };
 }
 
 /** Replaces the draft; the running version is untouched (runs keep theirs). */
@@ -153,4 +107,103 @@ export async function moveStatus(tx: Queryable, accountId: string, id: string, f
     [accountId, id, from, to],
   );
   return rows.length > 0;
+}
+
+// A builder's test run (CLI `automations test`, the hub): what it needs to know before starting.
+
+export async function automationForTest(
+  tx: Queryable,
+  id: string,
+): Promise<{ account_id: string; published_version: number; deleted: boolean } | null> {
+  const rows = await tx.query<{ account_id: string; published_version: number; deleted: boolean }>(
+    `select account_id, published_version, deleted_at is not null as deleted from automations where id = $1`,
+    [id],
+  );
+  return rows[0] ?? null;
+}
+
+export async function testerOf(tx: Queryable, accountId: string, userId: string): Promise<{ email: string; name: string } | null> {
+  const rows = await tx.query<{ email: string; name: string }>(`select email, name from users where account_id = $1 and id = $2`, [accountId, userId]);
+  return rows[0] ?? null;
+}
+
+export async function contactStateForTest(
+  tx: Queryable,
+  accountId: string,
+  contactId: string,
+): Promise<{ archived: boolean; erased: boolean } | null> {
+  const rows = await tx.query<{ archived: boolean; erased: boolean }>(
+    `select archived_at is not null as archived, erased_at is not null as erased from contacts where account_id = $1 and id = $2`,
+    [accountId, contactId],
+  );
+  return rows[0] ?? null;
+}
+
+export interface TestRunInsert {
+  accountId: string;
+  id: string;
+  automationId: string;
+  contactId: string;
+  startedBy: string;
+  version: number;
+  testerEmail: string;
+}
+
+/**
+ * Inserts the test run (status running, due now) and wakes the workers on commit.
+ * The queue's enqueueAutomationRun replaces this at the merge (the only inserter of runs).
+ */
+export async function insertTestRun(tx: Queryable, r: TestRunInsert): Promise<void> {
+  await tx.query(
+    `insert into automation_runs (account_id, id, automation_id, contact_id, status, started_by, test, version, tester_email, run_at)
+     values ($1, $2, $3, $4, 'running', $5, true, $6, $7, now())`,
+    [r.accountId, r.id, r.automationId, r.contactId, r.startedBy, r.version, r.testerEmail],
+  );
+  await tx.query(`select pg_notify($1, '')`, [RUNS_CHANNEL]);
+}
+
+// The fixture loader's bulk insert: automations, and version 1 of each published or paused one.
+
+const AUTOMATION_COLS: Columns = [
+  ['account_id', 'uuid'], ['id', 'uuid'], ['project_id', 'uuid'], ['name', 'text'], ['status', 'text'], ['trigger', 'jsonb'],
+  ['steps', 'jsonb'], ['run_only_if', 'jsonb'], ['reenroll', 'text'], ['published_version', 'int4'],
+];
+const VERSION_COLS: Columns = [
+  ['account_id', 'uuid'], ['automation_id', 'uuid'], ['version', 'int4'], ['trigger', 'jsonb'], ['steps', 'jsonb'],
+  ['run_only_if', 'jsonb'], ['reenroll', 'text'], ['published_at', 'timestamptz'],
+];
+
+export interface AutomationInsert {
+  id: string;
+  projectId: string;
+  name: string;
+  status: AutomationStatus;
+  trigger: unknown;
+  steps: unknown;
+  runOnlyIf: unknown;
+  reenroll: string;
+}
+
+const json = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v));
+
+/** `publishedAt` is version 1's time (the seed's transaction clock). */
+export async function insertAutomations(tx: Queryable, accountId: string, rows: AutomationInsert[], publishedAt: Date): Promise<void> {
+  await insertRows(
+    tx,
+    'automations',
+    AUTOMATION_COLS,
+    rows.map((x) => [
+      accountId, x.id, x.projectId, x.name, x.status, json(x.trigger), json(x.steps), json(x.runOnlyIf), x.reenroll,
+      x.status === 'draft' ? 0 : 1,
+    ]),
+  );
+  // A paused automation was published once, so it has a version 1 just like a published one.
+  await insertRows(
+    tx,
+    'automation_versions',
+    VERSION_COLS,
+    rows
+      .filter((x) => x.status !== 'draft')
+      .map((x) => [accountId, x.id, 1, json(x.trigger), json(x.steps), json(x.runOnlyIf), x.reenroll, publishedAt]),
+  );
 }

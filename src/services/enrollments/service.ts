@@ -3,7 +3,8 @@
 import type { Queryable } from '../../db/db.js';
 import { ApiError, notFound } from '../../http/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { classifyContacts, insertAutomationRuns, lockAutomation, lockContactsForEnrollment } from './store.js';
+// The row inserts move to src/queue (enqueueAutomationRun) at the merge; the locks and reads stay with them.
+import { classifyContacts, insertAutomationRuns, lockAutomation, lockContactsForEnrollment } from '../../api/enrollments/store.js';
 
 export type SkipReason = 'not_found' | 'erased' | 'already_enrolled' | 'enrolled_before' | 'too_many_automations';
 

@@ -1,0 +1,141 @@
+// Validating a workflow's blocks and edges (a DAG of blocks, DESIGN 8/9): one set of rules for
+// the fixture loader and the hub's builder. Reads parsed JSON through the path-carrying field
+// reader, so a refusal names the JSON path at fault; the engine's own check of the blocks'
+// configs (validateWorkflow) runs last, on the configs as the engine will see them.
+import { validateWorkflow } from '../../engine/blocks/index.js';
+import { cronProblem } from '../../engine/schedules/cron.js';
+import { BLOCK_KINDS, WORKFLOW_STATUSES } from '../../domain/workflow.js';
+import { Fields, RefSet, fail, type JsonObject } from '../../lib/json-fields.js';
+
+const WORKFLOW_FIELDS = ['ref', 'name', 'description', 'status', 'project', 'blocks', 'edges', 'schedule', 'schedule_timezone'];
+const BLOCK_FIELDS = ['id', 'kind', 'config'];
+const EDGE_FIELDS = ['from', 'to'];
+
+/**
+ * What a flow's validator resolves references through: the account's projects and content items
+ * by ref (a fixture's RefSets; a one-automation stand-in for a draft edit).
+ */
+export interface FlowRefs {
+  projects: { resolve(ref: string, path: string): unknown };
+  items: { resolve(ref: string, path: string): unknown };
+}
+
+export interface BlockSpec {
+  id: string;
+  kind: (typeof BLOCK_KINDS)[number];
+  config: JsonObject;
+}
+
+export interface EdgeSpec {
+  from: string;
+  to: string;
+}
+
+export interface WorkflowSpec {
+  ref: string;
+  name: string;
+  description: string;
+  status: (typeof WORKFLOW_STATUSES)[number];
+  project: string | null;
+  blocks: BlockSpec[];
+  edges: EdgeSpec[];
+  /** Optional cron expression: the workflow also runs on this schedule (trigger `schedule`). */
+  schedule: string | null;
+  scheduleTimezone: string;
+}
+
+export function validateWorkflows(account: Fields, ctx: FlowRefs): WorkflowSpec[] {
+  const refs = new RefSet('workflow');
+  return account.list('workflows').map(([v, path]) => {
+    const f = new Fields(path, v, WORKFLOW_FIELDS);
+    const ref = f.ref();
+    refs.add(ref, f.at('ref'), true);
+    const name = f.text('name');
+    const description = f.str('description', '');
+    const status = f.oneOf('status', WORKFLOW_STATUSES, 'draft');
+    const project = f.given('project') ? f.ref('project') : null;
+    if (project !== null) ctx.projects.resolve(project, f.at('project'));
+
+    const ids = new Set<string>();
+    const blocks: BlockSpec[] = f.list('blocks').map(([bv, bp]) => {
+      const b = new Fields(bp, bv, BLOCK_FIELDS);
+      const id = b.ref('id');
+      if (ids.has(id)) fail(b.at('id'), `duplicate block id ${JSON.stringify(id)}`);
+      ids.add(id);
+      const kind = b.str('kind');
+      if (!(BLOCK_KINDS as readonly string[]).includes(kind)) {
+        fail(b.at('kind'), `${JSON.stringify(kind)} is not a block kind (kinds: ${BLOCK_KINDS.join(', ')})`);
+      }
+      return { id, kind: kind as BlockSpec['kind'], config: b.object('config') };
+    });
+
+    const seen = new Set<string>();
+    const edgePaths: string[] = [];
+    const edges: EdgeSpec[] = f.list('edges').map(([ev, ep]) => {
+      const e = new Fields(ep, ev, EDGE_FIELDS);
+      const from = e.ref('from');
+      const to = e.ref('to');
+      for (const [end, id] of [['from', from], ['to', to]] as const) {
+        if (!ids.has(id)) fail(e.at(end), `no block with id ${JSON.stringify(id)} in this workflow`);
+      }
+      const pair = JSON.stringify([from, to]);
+      if (seen.has(pair)) fail(ep, `duplicate edge ${from} → ${to}`);
+      seen.add(pair);
+      edgePaths.push(ep);
+      return { from, to };
+    });
+    checkAcyclic(blocks, edges, edgePaths);
+    checkBlocks(blocks, edges, f, ctx);
+    const schedule = f.given('schedule') ? f.text('schedule') : null;
+    const scheduleTimezone = f.line('schedule_timezone', 'UTC');
+    if (schedule !== null) {
+      const problem = cronProblem(schedule, scheduleTimezone);
+      if (problem) fail(f.at('schedule'), `${JSON.stringify(schedule)} in ${scheduleTimezone} is not a usable cron schedule: ${problem}`);
+    }
+    return { ref, name, description, status, project, blocks, edges, schedule, scheduleTimezone };
+  });
+}
+
+const PLACEHOLDER_ITEM_ID = '00000000-0000-7000-8000-000000000000';
+
+/**
+ * Block configs as the engine will see them. A `source.item` block names its item by fixture ref
+ * (`config.item`); the loader swaps in the item's id (`config.item_id`).
+ */
+function checkBlocks(blocks: BlockSpec[], edges: EdgeSpec[], f: Fields, ctx: FlowRefs): void {
+  const forEngine = blocks.map((b, i) => {
+    if (b.kind !== 'source.item' || typeof b.config.item !== 'string') return b;
+    ctx.items.resolve(b.config.item, `${f.at('blocks')}[${i}].config.item`);
+    const { item: _ref, ...rest } = b.config;
+    return { ...b, config: { ...rest, item_id: PLACEHOLDER_ITEM_ID } };
+  });
+  const problem = validateWorkflow(forEngine, edges);
+  if (problem) fail(f.at('blocks'), problem);
+}
+
+/**
+ * Depth-first search in file order; the first edge that leads back into the path being explored
+ * closes a cycle, and the message spells the cycle out.
+ */
+function checkAcyclic(blocks: BlockSpec[], edges: EdgeSpec[], edgePaths: string[]): void {
+  const out = new Map<string, number[]>(blocks.map((b) => [b.id, []]));
+  edges.forEach((e, i) => out.get(e.from)!.push(i));
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (id: string): void => {
+    state.set(id, 'open');
+    stack.push(id);
+    for (const i of out.get(id)!) {
+      const to = edges[i].to;
+      if (state.get(to) === 'open') {
+        const cycle = [...stack.slice(stack.indexOf(to)), to].join(' → ');
+        fail(edgePaths[i], `edges form a cycle: ${cycle} (a workflow is a DAG)`);
+      }
+      if (!state.has(to)) visit(to);
+    }
+    stack.pop();
+    state.set(id, 'done');
+  };
+  for (const b of blocks) if (!state.has(b.id)) visit(b.id);
+}
+
