@@ -4,7 +4,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Db } from '../db/db.js';
-import { KeyRuleError } from '../keys/store.js';
+import { KeyRuleError } from '../services/keys/service.js';
 import { Refusal } from '../services/refusal.js';
 import { FixtureError } from '../fixtures/validate.js';
 import { CommandError, UsageError, failed, usageFailed, type CommandContext, type CommandResult } from './result.js';

@@ -1,7 +1,8 @@
 // `switchboard keys create|list|revoke|set-cap`: what the hub's Account → API keys page does.
 // A key's value is printed once, at creation; listings show only its display prefix.
 import type { Db } from '../db/db.js';
-import { createKey, listKeys, revokeKey, setKeyCap, type KeyListRow } from '../keys/store.js';
+import { listKeys, revokeKey, setKeyCap, type KeyListRow } from '../keys/store.js';
+import { createKey } from '../services/keys/service.js';
 import type { Scope } from '../lib/scopes.js';
 import { getAccount } from '../accounts/store.js';
 import { diskContext, execute, type OperatorCommand } from './command.js';

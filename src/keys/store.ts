@@ -1,9 +1,6 @@
 // API keys: SQL for the request pipeline's lookup and for the operator commands.
 import type { Queryable } from '../db/db.js';
 import type { AccountState, Subscription, Tier } from '../domain/account.js';
-import { MAX_ACTIVE_KEYS, mayCreateKeys } from '../domain/key.js';
-import { generateKey } from '../lib/api-keys.js';
-import { uuidv7 } from '../lib/ids.js';
 
 export interface AuthRow {
   key_id: string;
@@ -42,72 +39,46 @@ export async function touchKey(db: Queryable, keyId: string): Promise<void> {
   );
 }
 
-export class KeyRuleError extends Error {}
+/** Takes the account row for the rest of the transaction; false when there is no such account. */
+export async function lockAccountForKeys(tx: Queryable, accountId: string): Promise<boolean> {
+  return (await tx.query('select id from accounts where id = $1 for update', [accountId])).length > 0;
+}
 
-export interface CreateKeyInput {
+/** The user's role in the account, or null when the user is not one of its users. */
+export async function userRole(tx: Queryable, accountId: string, userId: string): Promise<string | null> {
+  const rows = await tx.query<{ role: string }>('select role from users where account_id = $1 and id = $2', [accountId, userId]);
+  return rows[0]?.role ?? null;
+}
+
+/** Keys neither revoked nor expired. */
+export async function countActiveKeys(tx: Queryable, accountId: string): Promise<number> {
+  const rows = await tx.query<{ n: number }>(
+    `select count(*)::int as n from api_keys
+      where account_id = $1 and revoked_at is null and (expires_at is null or expires_at > now())`,
+    [accountId],
+  );
+  return rows[0].n;
+}
+
+export interface KeyRow {
+  id: string;
   accountId: string;
-  /** The owner or admin user creating it. */
-  createdBy: string;
+  hash: Buffer;
+  prefix: string;
   name: string;
   scopes: string[];
   expiresAt: Date | null;
   monthlySpendCapMicros: number | null;
-  /** Fixtures load revoked keys as they are. */
-  revoked?: boolean;
+  revokedAt: Date | null;
+  createdBy: string;
 }
 
-export interface CreatedKey {
-  id: string;
-  value: string;
-  prefix: string;
-}
-
-/**
- * Creates a key under a lock on the account row, so two concurrent creations cannot both pass
- * the limit of 10 active keys. Must run inside a transaction.
- */
-export async function createKey(tx: Queryable, input: CreateKeyInput): Promise<CreatedKey> {
-  const acct = await tx.query<{ id: string }>('select id from accounts where id = $1 for update', [input.accountId]);
-  if (!acct.length) throw new KeyRuleError(`no account ${input.accountId}`);
-  const user = await tx.query<{ role: string }>('select role from users where account_id = $1 and id = $2', [
-    input.accountId,
-    input.createdBy,
-  ]);
-  if (!user.length) throw new KeyRuleError(`no user ${input.createdBy} in account ${input.accountId}`);
-  if (!mayCreateKeys(user[0].role)) {
-    throw new KeyRuleError(`only an owner or admin of the account creates keys; ${input.createdBy} is a ${user[0].role}`);
-  }
-  if (!input.revoked) {
-    const active = await tx.query<{ n: number }>(
-      `select count(*)::int as n from api_keys
-        where account_id = $1 and revoked_at is null and (expires_at is null or expires_at > now())`,
-      [input.accountId],
-    );
-    if (active[0].n >= MAX_ACTIVE_KEYS) {
-      throw new KeyRuleError(
-        `the account already has ${MAX_ACTIVE_KEYS} active keys, the most it may have; revoke one first`,
-      );
-    }
-  }
-  const key = generateKey();
-  const id = uuidv7();
+export async function insertKey(tx: Queryable, k: KeyRow): Promise<void> {
   await tx.query(
     `insert into api_keys (id, account_id, hash, prefix, name, scopes, expires_at, monthly_spend_cap_micros, revoked_at, created_by)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-    [
-      id,
-      input.accountId,
-      key.hash,
-      key.prefix,
-      input.name,
-      input.scopes,
-      input.expiresAt,
-      input.monthlySpendCapMicros,
-      input.revoked ? new Date() : null,
-      input.createdBy,
-    ],
+    [k.id, k.accountId, k.hash, k.prefix, k.name, k.scopes, k.expiresAt, k.monthlySpendCapMicros, k.revokedAt, k.createdBy],
   );
-  return { id, value: key.value, prefix: key.prefix };
 }
 
 export interface KeyListRow {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keysCommand } from '../../src/cli/keys.js';
-import { createKey, findKeyForAuth } from '../../src/keys/store.js';
+import { findKeyForAuth } from '../../src/keys/store.js';
+import { createKey } from '../../src/services/keys/service.js';
 import { hashKey } from '../../src/lib/api-keys.js';
 import { freshDb, type TestDb } from '../helpers/db.js';
 import { UNKNOWN, keyValueIn, makeAccount, type TestAccount } from './support.js';
