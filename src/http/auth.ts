@@ -7,7 +7,7 @@ import { findKeyForAuth, touchKey, type AuthRow } from '../keys/store.js';
 import type { Tier } from '../domain/account.js';
 import { FAILED_AUTH_PER_MINUTE } from '../limits/tiers.js';
 import type { WindowCounter } from '../limits/window-counter.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../domain/errors.js';
 
 export interface AuthContext {
   keyId: string;

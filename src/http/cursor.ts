@@ -4,7 +4,7 @@
 // still verifies (rotation does not break cursors in flight).
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { SecretVersion } from '../secrets/store.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../domain/errors.js';
 
 export type Position = readonly (string | number)[];
 

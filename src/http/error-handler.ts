@@ -7,7 +7,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { duplicateKeyPath } from '../lib/json.js';
 import { printable } from '../lib/text.js';
 import { cutReason, markCut } from './connections.js';
-import { ApiError, toErrorBody } from './errors.js';
+import { ApiError } from '../domain/errors.js';
+import { toErrorBody } from './errors.js';
 import { validationToApiError } from './validation.js';
 
 /** fatal: invalid UTF-8 throws; ignoreBOM: a byte-order mark is kept in the text, where JSON.parse refuses it (as before). */

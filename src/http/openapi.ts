@@ -1,6 +1,6 @@
 // OpenAPI 3.1, generated from the route schemas by @fastify/swagger; never written by hand.
 import type { SwaggerOptions } from '@fastify/swagger';
-import { ERROR_CATALOGUE } from './errors.js';
+import { ERROR_CATALOGUE } from '../domain/errors.js';
 import { OPTIONAL_BODY } from './route.js';
 
 type Operation = { requestBody?: { required?: boolean; content?: Record<string, { schema?: Record<string, unknown> }> } };

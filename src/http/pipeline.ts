@@ -9,7 +9,7 @@ import { limitsFor } from '../limits/tiers.js';
 import type { WindowCounter } from '../limits/window-counter.js';
 import type { Scope } from '../lib/scopes.js';
 import type { Authenticator } from './auth.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../domain/errors.js';
 import { retirementHeaders, type Retirement } from './retirements.js';
 
 /** What a /v1 route declares about itself; the pipeline enforces it. */

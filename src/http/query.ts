@@ -5,7 +5,7 @@
 // name can be decoded.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { printable } from '../lib/text.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../domain/errors.js';
 
 /** decodeURIComponent with `+` as a space, as query strings are written; null when it is not valid percent-encoded UTF-8. */
 function decodePart(s: string): string | null {

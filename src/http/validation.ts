@@ -6,7 +6,7 @@ import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import { isUnstorableText, printable, SINGLE_LINE_TEXT, textProblem, UNSTORABLE_TEXT } from '../lib/text.js';
 import { missingIdempotencyKey } from '../idempotency/index.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../domain/errors.js';
 
 const Ajv = AjvModule.default ?? AjvModule;
 const addFormats = addFormatsModule.default ?? addFormatsModule;

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db, Queryable } from '../db/db.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../domain/errors.js';
 import { claimKey, completeKey, readKey, releaseKey } from './store.js';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';

@@ -4,7 +4,7 @@
 // every answer and RateLimit-* on every successful metered one. Plus the answer the one fault in
 // the request calls for, unless that expectation is a pending fix.
 import type { LightMyRequestResponse } from 'fastify';
-import { ERROR_CATALOGUE } from '../../src/http/errors.js';
+import { ERROR_CATALOGUE } from '../../src/domain/errors.js';
 import type { ApiDocument } from './document.js';
 import { PENDING_FIXES, type PendingFix } from './pending.js';
 import { REQUIRED_BY_SPEC, type FuzzRequest } from './request.js';

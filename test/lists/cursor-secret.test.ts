@@ -2,7 +2,7 @@
 // valid (cursors in flight keep working); the one before that stops verifying.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CursorCodec } from '../../src/http/cursor.js';
-import { ApiError } from '../../src/http/errors.js';
+import { ApiError } from '../../src/domain/errors.js';
 import { loadSecrets, rotateSecret } from '../../src/secrets/store.js';
 import { freshDb, type TestDb } from '../helpers/db.js';
 

@@ -2,7 +2,7 @@
 // file is the contract; the rules live in service.ts, the SQL in store.ts.
 import { Type, type Static } from '@sinclair/typebox';
 import type { AppDeps } from '../../http/deps.js';
-import { notFound } from '../../http/errors.js';
+import { notFound } from '../../domain/errors.js';
 import { listByTime } from '../../http/list.js';
 import { meta, v1Responses } from '../../http/route.js';
 import { authOf, type App } from '../../http/route-kit.js';

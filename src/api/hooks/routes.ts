@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../http/deps.js';
 import type { App } from '../../http/route-kit.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../domain/errors.js';
 import { EMAIL_MAX_LENGTH } from '../../lib/email.js';
 import { accountStateError } from '../../http/pipeline.js';
 import { lockAccountState } from '../../accounts/store.js';

@@ -10,7 +10,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../http/deps.js';
 import type { App } from '../../http/route-kit.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../domain/errors.js';
 import { maskAddress } from '../../delivery/mask.js';
 import { normalisePhone, setEmailOptOut, setSmsStopped } from '../../delivery/suppression-store.js';
 import { verifyUnsubscribeToken } from '../../delivery/unsubscribe.js';

@@ -2,7 +2,7 @@
 // (POST /projects/{id}/items). The route file is the contract; the item shapes are in schemas.ts.
 import { Type, type Static } from '@sinclair/typebox';
 import type { AppDeps } from '../../http/deps.js';
-import { ApiError, notFound } from '../../http/errors.js';
+import { ApiError, notFound } from '../../domain/errors.js';
 import { listByTime } from '../../http/list.js';
 import { meta, v1Responses } from '../../http/route.js';
 import { authOf, type App } from '../../http/route-kit.js';

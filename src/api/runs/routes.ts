@@ -1,7 +1,7 @@
 // Workflow runs: start a run, list a workflow's runs, get a run. The route file is the contract.
 import { Type, type Static } from '@sinclair/typebox';
 import type { AppDeps } from '../../http/deps.js';
-import { notFound } from '../../http/errors.js';
+import { notFound } from '../../domain/errors.js';
 import { listByTime } from '../../http/list.js';
 import { meta, optionalBody, v1Responses } from '../../http/route.js';
 import { authOf, type App } from '../../http/route-kit.js';

@@ -3,7 +3,7 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../http/deps.js';
 import { authOf, type App } from '../../http/route-kit.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../domain/errors.js';
 import { meta, v1Responses } from '../../http/route.js';
 import { balanceAndToday, usageSums } from './store.js';
 

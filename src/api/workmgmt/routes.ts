@@ -3,7 +3,7 @@
 // never opened the area is 404 and stays without it (spec rule 9).
 import { Type, type Static } from '@sinclair/typebox';
 import type { AppDeps } from '../../http/deps.js';
-import { notFound } from '../../http/errors.js';
+import { notFound } from '../../domain/errors.js';
 import { listByNumber, listByTime } from '../../http/list.js';
 import { meta, v1Responses } from '../../http/route.js';
 import { WM_STATUSES, WM_TYPES } from '../../domain/work-item.js';

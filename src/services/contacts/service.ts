@@ -4,7 +4,7 @@
 // nothing leaves updated_at alone, so changed_since syncs do not loop.
 import type { Db, Queryable } from '../../db/db.js';
 import { fireContactCreated } from '../../engine/automations/contact-created.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../domain/errors.js';
 import { checkEmail, normaliseEmail } from '../../lib/email.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { erasedEmailHmac, erasureHmacs } from '../../secrets/one-way.js';

@@ -1,7 +1,7 @@
 // Enrolling contacts through the API (spec: Enrollment rules). The trigger type does not matter
 // and the Run-only-if filter is not applied; each id is enrolled or skipped with a reason.
 import type { Queryable } from '../../db/db.js';
-import { ApiError, notFound } from '../../http/errors.js';
+import { ApiError, notFound } from '../../domain/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 // The row inserts move to src/queue (enqueueAutomationRun) at the merge; the locks and reads stay with them.
 import { classifyContacts, insertAutomationRuns, lockAutomation, lockContactsForEnrollment } from '../../api/enrollments/store.js';

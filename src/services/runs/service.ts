@@ -5,7 +5,7 @@
 import type { Db, Queryable } from '../../db/db.js';
 import { accountOutOfCredit, keyCapReached } from '../../engine/billing/index.js';
 import { findWorkflowToStart } from '../../engine/scheduler/store.js';
-import { ApiError, notFound } from '../../http/errors.js';
+import { ApiError, notFound } from '../../domain/errors.js';
 import { limitsFor } from '../../limits/tiers.js';
 // The row inserts move to src/queue (enqueueWorkflowRun) at the merge; the reads stay with them.
 import { apiRunCounts, insertRun, lockAccountForStart, workflowForStart, type StartedRunRow } from '../../api/runs/store.js';

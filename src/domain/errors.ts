@@ -1,0 +1,81 @@
+// The closed catalogue of error codes: exactly the spec's Errors table, and the one class a refusal
+// is thrown as (ApiError), by route handlers and by the services the CLI and the hub share alike.
+// It leaves the server as the spec's body in one place only: src/http/errors.ts (toErrorBody).
+
+export const ERROR_CATALOGUE = {
+  invalid_parameter: { status: 400, type: 'invalid_request', condition: 'A query parameter has a value it cannot take; param names it.' },
+  unknown_parameter: { status: 400, type: 'invalid_request', condition: 'Query parameter the endpoint does not accept.' },
+  invalid_id: { status: 400, type: 'invalid_request', condition: 'Id in path or id parameter not in the form the endpoint takes (a UUID unless stated otherwise).' },
+  invalid_cursor: { status: 400, type: 'invalid_request', condition: 'Cursor was not given out by this endpoint.' },
+  invalid_json: { status: 400, type: 'invalid_request', condition: 'Body is not valid JSON.' },
+  missing_idempotency_key: { status: 400, type: 'invalid_request', condition: 'Starting a run or enrolling contacts without Idempotency-Key.' },
+  missing_field: { status: 400, type: 'invalid_request', condition: 'Required body field missing; param names it.' },
+  invalid_idempotency_key: { status: 400, type: 'invalid_request', condition: 'Idempotency-Key is not 8 to 64 printable characters without spaces.' },
+  invalid_api_key: { status: 401, type: 'authentication', condition: 'No key, malformed, or nonexistent.' },
+  api_key_revoked: { status: 401, type: 'authentication', condition: 'Key revoked.' },
+  api_key_expired: { status: 401, type: 'authentication', condition: 'Key passed its expiry date.' },
+  account_out_of_credit: { status: 402, type: 'insufficient_credit', condition: 'Account out of AI credit; no run started.' },
+  key_spend_cap_reached: { status: 402, type: 'insufficient_credit', condition: 'Key used its monthly spend cap.' },
+  insufficient_scope: { status: 403, type: 'permission', condition: 'Key lacks the scope; message names it.' },
+  account_suspended: { status: 403, type: 'permission', condition: 'Account suspended.' },
+  account_closed: { status: 403, type: 'permission', condition: 'Account closed.' },
+  subscription_inactive: { status: 403, type: 'permission', condition: 'Plan ended or lapsed; account read-only; writes and run starts refused.' },
+  resource_not_found: { status: 404, type: 'not_found', condition: 'No such id in this account (including ids of other accounts).' },
+  route_not_found: { status: 404, type: 'not_found', condition: 'No endpoint at that path.' },
+  api_not_available: { status: 404, type: 'not_found', condition: 'API not open yet; every request gets this until it is.' },
+  method_not_allowed: { status: 405, type: 'invalid_request', condition: 'Path exists but not with that method; Allow header lists methods.' },
+  idempotency_in_progress: { status: 409, type: 'conflict', condition: 'A request with this key is still being handled; retry same key in a few seconds.' },
+  idempotency_outcome_unknown: { status: 409, type: 'conflict', condition: 'The first request with this key did not finish; it is never run again.' },
+  automation_not_published: { status: 409, type: 'conflict', condition: 'Automation is a draft or paused.' },
+  contact_exists: { status: 409, type: 'conflict', condition: 'Another contact in the account has that email; resource_id is its id.' },
+  contact_do_not_contact: { status: 409, type: 'conflict', condition: 'Address belongs to someone erased at their request; cannot be added or changed.' },
+  opt_out_locked: { status: 409, type: 'conflict', condition: 'Contact opted out of email; the API cannot opt them back in.' },
+  body_too_large: { status: 413, type: 'invalid_request', condition: 'Body over 1 MB.' },
+  page_too_large: { status: 413, type: 'invalid_request', condition: 'Page too large once converted to HTML.' },
+  unsupported_media_type: { status: 415, type: 'invalid_request', condition: 'Body is not application/json.' },
+  unknown_field: { status: 422, type: 'invalid_request', condition: 'Body has a field the endpoint does not take; param names it.' },
+  invalid_body: { status: 422, type: 'invalid_request', condition: 'Body is not a JSON object.' },
+  invalid_field: { status: 422, type: 'invalid_request', condition: 'A body field has a value it cannot take; param names it.' },
+  workflow_empty: { status: 422, type: 'invalid_request', condition: 'Workflow has no blocks.' },
+  idempotency_key_reused: { status: 422, type: 'invalid_request', condition: 'Key already used for a different request.' },
+  rate_limited: { status: 429, type: 'rate_limit', condition: 'Too many requests for this key in the current minute; wait Retry-After seconds.' },
+  too_many_failed_auth: { status: 429, type: 'rate_limit', condition: 'Too many wrong-key requests from one address in a minute.' },
+  run_rate_limited: { status: 429, type: 'rate_limit', condition: 'Account started as many API runs in the last minute as its plan allows.' },
+  concurrency_limited: { status: 429, type: 'rate_limit', condition: 'Account has as many API runs queued or running as its plan allows.' },
+  internal_error: { status: 500, type: 'api_error', condition: 'Server-side failure; retry with backoff; quote request_id.' },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+export type ErrorType = (typeof ERROR_CATALOGUE)[ErrorCode]['type'];
+
+export interface ApiErrorOptions {
+  param?: string;
+  resourceId?: string;
+  /** Extra response headers (Retry-After, Allow). */
+  headers?: Record<string, string>;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly type: ErrorType;
+  readonly param?: string;
+  readonly resourceId?: string;
+  readonly headers?: Record<string, string>;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    opts: ApiErrorOptions = {},
+  ) {
+    super(message);
+    const entry = ERROR_CATALOGUE[code];
+    this.status = entry.status;
+    this.type = entry.type;
+    this.param = opts.param;
+    this.resourceId = opts.resourceId;
+    this.headers = opts.headers;
+  }
+}
+
+export const notFound = (what = 'resource'): ApiError =>
+  new ApiError('resource_not_found', `No such ${what} in this account.`);
