@@ -7,15 +7,12 @@
 //
 // The page is stored as the content API stores one made from Markdown: text = the Markdown,
 // html = its sanitised rendering (src/lib/page.ts), held to the same size limit.
-import { uuidv7 } from '../../lib/ids.js';
 import { MAX_PAGE_BYTES, MAX_PAGE_TITLE_LENGTH, pageBytes, PageRenderError, type RenderedPage } from '../../lib/page.js';
-import { isFinal, type RunStatus } from '../../domain/workflow.js';
+import { isFinal } from '../../domain/workflow.js';
 import type { Block, BlockResult } from '../types.js';
 import { LIMIT_MESSAGES } from './agent.js';
+import { insertRunPage, lockEffect, pageByEffectKey, projectExists, runStatusForShare } from './store.js';
 import { checkString, joinedInput, onlyFields } from './text.js';
-
-/** Namespace of the two-key advisory locks taken here (the one-key space holds LOCKS in db.ts). */
-const EFFECT_LOCK_NS = 726_101;
 
 export const outputProject: Block = {
   kind: 'output.project',
@@ -37,29 +34,15 @@ export const outputProject: Block = {
       return { status: 'failed', error: `page too large: over ${MAX_PAGE_BYTES} bytes` };
     }
     const found = await ctx.db.transaction(async (tx) => {
-      await tx.query('select pg_advisory_xact_lock($1, hashtext($2))', [EFFECT_LOCK_NS, ctx.effectKey]);
+      await lockEffect(tx, ctx.effectKey);
       // A run cancelled (or stopped) while this block worked makes no page: a final run changes
       // nothing more. The share lock makes a concurrent cancel and this insert take turns.
-      const [run] = await tx.query<{ status: RunStatus }>(
-        'select status from workflow_runs where account_id = $1 and id = $2 for share',
-        [accountId, runId],
-      );
-      if (run && isFinal(run.status)) return 'ended' as const;
-      const existing = await tx.query<{ id: string }>(
-        `select id from content_items
-          where account_id = $1 and project_id = $2 and attrs ->> 'effect_key' = $3
-          limit 1`,
-        [accountId, projectId, ctx.effectKey],
-      );
-      if (existing.length) return { id: existing[0].id };
-      const project = await tx.query('select 1 from projects where account_id = $1 and id = $2', [accountId, projectId]);
-      if (project.length === 0) return null;
-      const id = uuidv7();
-      await tx.query(
-        `insert into content_items (account_id, id, project_id, kind, title, text, html, attrs, created_by_key)
-         values ($1, $2, $3, 'page', $4, $5, $6, $7, $8)`,
-        [accountId, id, projectId, title, page.text, page.html, JSON.stringify({ effect_key: ctx.effectKey }), keyId],
-      );
+      const status = await runStatusForShare(tx, accountId, runId);
+      if (status && isFinal(status)) return 'ended' as const;
+      const existing = await pageByEffectKey(tx, accountId, projectId, ctx.effectKey);
+      if (existing) return { id: existing };
+      if (!(await projectExists(tx, accountId, projectId))) return null;
+      const id = await insertRunPage(tx, { accountId, projectId, title, text: page.text, html: page.html, effectKey: ctx.effectKey, keyId });
       return { id };
     });
     if (!found) return { status: 'failed', error: 'project not found' };

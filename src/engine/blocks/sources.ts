@@ -2,6 +2,7 @@
 import { isUuid } from '../../lib/ids.js';
 import type { Block, BlockContext, BlockResult } from '../types.js';
 import { checkString, htmlToText, looksLikeHtml, onlyFields } from './text.js';
+import { readItem } from './store.js';
 
 /** Long enough for real material, short enough that a workflow definition stays a small row. */
 const MAX_TEXT = 100_000;
@@ -75,12 +76,8 @@ export const sourceItem: Block = {
     const id = String(ctx.block.config.item_id);
     if (!isUuid(id)) return { status: 'failed', error: 'item not found' }; // unvalidated config: not a query
     // Scoped to the run's account: another account's item is "not found", never readable.
-    const rows = await ctx.db.query<{ kind: string; title: string; text: string | null; attrs: Record<string, unknown> | null }>(
-      'select kind, title, text, attrs from content_items where account_id = $1 and id = $2',
-      [ctx.run.accountId, id],
-    );
-    if (rows.length === 0) return { status: 'failed', error: 'item not found' };
-    const item = rows[0];
+    const item = await readItem(ctx.db, ctx.run.accountId, id);
+    if (!item) return { status: 'failed', error: 'item not found' };
     const text = item.kind === 'page' && item.text !== null ? item.text : itemAsText(item.title, item.attrs ?? {});
     return { status: 'succeeded', output: { text, item_id: id, title: item.title, kind: item.kind } };
   },
