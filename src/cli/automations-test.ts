@@ -3,7 +3,7 @@
 // person testing (their address is fixed on the run now), changes no records, and moves no
 // counter (not last_run_at, not the enrollments; the one-active-run index leaves test runs out).
 import type { Db, Queryable } from '../db/db.js';
-import { RUNS_CHANNEL } from '../api/runs/store.js';
+import { enqueueAutomationRun } from '../queue/enqueue.js';
 import { isUuid, uuidv7 } from '../lib/ids.js';
 import { parseCommandArgs, show, uuidArg } from './args.js';
 import { CommandError, UsageError, done, json, type CommandResult } from './result.js';
@@ -66,12 +66,14 @@ export async function startTestRun(db: Db, a: Pick<TestRunArgs, 'automationId' |
     if (contacts[0].erased) throw new CommandError(`contact ${a.contactId} was erased at their request`);
     const id = uuidv7();
     const who = users[0].name.trim() || users[0].email;
-    await tx.query(
-      `insert into automation_runs (account_id, id, automation_id, contact_id, status, started_by, test, version, tester_email, run_at)
-       values ($1, $2, $3, $4, 'running', $5, true, $6, $7, now())`,
-      [auto.account_id, id, a.automationId, a.contactId, `Test by ${who}`, auto.published_version, users[0].email],
-    );
-    await tx.query(`select pg_notify($1, '')`, [RUNS_CHANNEL]);
+    await enqueueAutomationRun(tx, {
+      accountId: auto.account_id,
+      automationId: a.automationId,
+      version: auto.published_version,
+      startedBy: `Test by ${who}`,
+      runs: [{ id, contactId: a.contactId }],
+      testerEmail: users[0].email,
+    });
     return { id, account_id: auto.account_id, automation_id: a.automationId, contact_id: a.contactId, version: auto.published_version, tester_email: users[0].email };
   });
 }

@@ -3,7 +3,8 @@
 // follow the run state machine (run-status.ts): a run in a state that cannot move is refused with
 // exit code 1 and says what state it is in.
 import type { Db } from '../db/db.js';
-import { getRun, getRunSteps, insertRun, pagesCreatedByRun } from '../api/runs/store.js';
+import { getRun, getRunSteps, pagesCreatedByRun } from '../api/runs/store.js';
+import { enqueueWorkflowRun } from '../queue/enqueue.js';
 import { isUuid } from '../lib/ids.js';
 import { canMove, type RunStatus } from '../engine/run-status.js';
 import { approveRun, cancelRun, findRun, findWorkflowToStart, rejectRun, type RunState } from '../engine/scheduler/store.js';
@@ -101,7 +102,7 @@ async function run(db: Db, a: RunsArgs): Promise<CommandResult> {
       if (!wf) throw new CommandError(a.accountId ? `no workflow ${a.workflowId} in account ${a.accountId}` : `no workflow ${a.workflowId}`);
       if (wf.block_count === 0) throw new CommandError(`workflow ${wf.id} has no blocks: add blocks before starting it`);
       const started = await db.transaction((tx) =>
-        insertRun(tx, { accountId: wf.account_id, workflowId: wf.id, trigger: 'manual', keyId: null, startDelayMs: 0 }),
+        enqueueWorkflowRun(tx, { accountId: wf.account_id, workflowId: wf.id, trigger: 'manual', keyId: null, startDelayMs: 0 }),
       );
       if (a.json) {
         return done(json({ ...started, account_id: wf.account_id, created_at: iso(started.created_at) }));

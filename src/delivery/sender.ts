@@ -10,12 +10,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Db } from '../db/db.js';
-import { Waker } from '../engine/waker.js';
-import { silentLog, type EngineLog } from '../engine/scheduler/log.js';
-import { emailSuppression, smsSuppression } from '../engine/automations/conditions.js';
+import { Waker } from '../queue/waker.js';
+import { silentLog, type EngineLog } from '../queue/log.js';
+import { OUTBOX_CHANNEL } from '../queue/channels.js';
+import { emailSuppression, smsSuppression } from './suppression.js';
 import { maskAddress, redactAddresses } from './mask.js';
 import { ACCOUNT_CLOSED_REASON } from '../accounts/activity.js';
-import { claimQueued, markOrphansUnknown, OUTBOX_CHANNEL, requeueMessage, settleMessage, type ClaimedMessage, type Outcome } from './store.js';
+import { markOrphansUnknown, OUTBOX, requeueMessage, settleMessage, type ClaimedMessage, type Outcome } from './store.js';
 import { reflectDelivery } from './step-store.js';
 import { DeliveryError } from './transports/errors.js';
 import { createTransports, transportFor, type Transports } from './transports/index.js';
@@ -151,7 +152,7 @@ export class Sender {
    * were claimed. Tests drive the sender with this, without the loop.
    */
   async sendBatch(limit = this.concurrency): Promise<number> {
-    const rows = await claimQueued(this.db, limit, this.owner);
+    const rows = await OUTBOX.claim(this.db, this.owner, limit, this.stuckAfterMs);
     await Promise.all(
       rows.map((r) => {
         // A closed account's messages end here, unsent (accounts/activity.ts).

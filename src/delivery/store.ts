@@ -2,6 +2,7 @@
 import { accountMayWorkSql } from '../accounts/activity.js';
 import type { Queryable } from '../db/db.js';
 import { uuidv7 } from '../lib/ids.js';
+import type { Queue } from '../queue/queue.js';
 import type { OutboundMessage, OutboxStatus } from './types.js';
 
 export interface EnqueuedMessage {
@@ -33,9 +34,6 @@ export async function enqueueMessage(tx: Queryable, m: OutboundMessage, messageD
   );
   return { id: existing[0].id, messageId: existing[0].message_id, status: existing[0].status, created: false };
 }
-
-/** The wake-up channel for the sender: a commit with new outbox rows notifies it. */
-export const OUTBOX_CHANNEL = 'switchboard_outbox';
 
 // ---- Sender side (DESIGN 8): claim, settle, and call orphans unknown. ----
 
@@ -139,6 +137,15 @@ export async function claimQueued(db: Queryable, limit: number, owner: string | 
       : null,
   }));
 }
+
+/**
+ * The outbox in the queue shape (src/queue/queue.ts) the engine's run queues share: one claim per
+ * attempt, with no lease to renew (a claim is settled once, fenced on `attempts`).
+ */
+export const OUTBOX: Queue<ClaimedMessage> = Object.freeze({
+  noun: 'message',
+  claim: (db: Queryable, owner: string, limit: number) => claimQueued(db, limit, owner),
+});
 
 /**
  * A final outcome. `error` is the operator's detail (outbox.error); `reason` is the address-free

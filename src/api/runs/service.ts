@@ -4,7 +4,8 @@ import type { Queryable } from '../../db/db.js';
 import { accountOutOfCredit, keyCapReached } from '../../engine/billing/index.js';
 import { ApiError, notFound } from '../../http/errors.js';
 import { limitsFor } from '../../limits/tiers.js';
-import { apiRunCounts, insertRun, lockAccountForStart, workflowForStart, type StartedRunRow } from './store.js';
+import { enqueueWorkflowRun, type StartedRunRow } from '../../queue/enqueue.js';
+import { apiRunCounts, lockAccountForStart, workflowForStart } from './store.js';
 
 export interface StartInput {
   accountId: string;
@@ -41,7 +42,7 @@ export async function startApiRun(tx: Queryable, input: StartInput): Promise<Sta
       headers: { 'retry-after': '10' },
     });
   }
-  return insertRun(tx, {
+  return enqueueWorkflowRun(tx, {
     accountId: input.accountId,
     workflowId: input.workflowId,
     trigger: 'api',

@@ -1,40 +1,7 @@
-// Workflow runs: SQL for creating runs (API, manual, schedule) and reading them back.
+// Workflow runs: SQL for the checks before a start and for reading runs back (the runs are
+// inserted by enqueueWorkflowRun, src/queue/enqueue.ts).
 import type { Queryable } from '../../db/db.js';
-import { uuidv7 } from '../../lib/ids.js';
 import type { RunStatus, RunTrigger } from '../../engine/run-status.js';
-
-/** The channel a new or resumed run is announced on (LISTEN/NOTIFY on both stores). */
-export const RUNS_CHANNEL = 'switchboard_runs';
-
-export interface NewRun {
-  accountId: string;
-  workflowId: string;
-  trigger: RunTrigger;
-  keyId: string | null;
-  startedByUser?: string | null;
-  /** Delay before a worker may claim it. */
-  startDelayMs: number;
-}
-
-export interface StartedRunRow {
-  id: string;
-  workflow_id: string;
-  status: RunStatus;
-  trigger: RunTrigger;
-  created_at: Date;
-}
-
-/** Inserts a queued run and wakes the workers (the notification is delivered on commit). */
-export async function insertRun(tx: Queryable, r: NewRun): Promise<StartedRunRow> {
-  const rows = await tx.query<StartedRunRow>(
-    `insert into workflow_runs (account_id, id, workflow_id, status, trigger, summary, key_id, started_by_user, run_at)
-     values ($1, $2, $3, 'queued', $4, 'Queued', $5, $6, now() + ($7::int * interval '1 millisecond'))
-     returning id, workflow_id, status, trigger, created_at`,
-    [r.accountId, uuidv7(), r.workflowId, r.trigger, r.keyId, r.startedByUser ?? null, r.startDelayMs],
-  );
-  await tx.query(`select pg_notify($1, '')`, [RUNS_CHANNEL]);
-  return rows[0];
-}
 
 export interface RunListRow {
   id: string;
