@@ -152,7 +152,7 @@ export class Sender {
    * were claimed. Tests drive the sender with this, without the loop.
    */
   async sendBatch(limit = this.concurrency): Promise<number> {
-    const rows = await OUTBOX.claim(this.db, this.owner, limit, this.stuckAfterMs);
+    const rows = await OUTBOX.claim(this.db, this.owner, this.stuckAfterMs, limit);
     await Promise.all(
       rows.map((r) => {
         // A closed account's messages end here, unsent (accounts/activity.ts).

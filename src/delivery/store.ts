@@ -4,6 +4,7 @@ import type { Queryable } from '../db/db.js';
 import { uuidv7 } from '../lib/ids.js';
 import type { Queue } from '../queue/queue.js';
 import type { OutboundMessage, OutboxStatus } from './types.js';
+import type { SuppressionFacts } from './suppression.js';
 
 export interface EnqueuedMessage {
   id: string;
@@ -64,14 +65,8 @@ export interface ClaimedMessage {
   recipient: Recipient | null;
 }
 
-/** What the send-time suppression check needs to know of a message's contact. */
-export interface Recipient {
-  email: string | null;
-  phone: string | null;
-  do_not_contact: boolean;
-  email_opt_out: boolean;
-  sms_stopped: boolean;
-  sms_consent: 'granted' | 'none' | 'revoked';
+/** What the send-time suppression check (suppression.ts) needs to know of a message's contact. */
+export interface Recipient extends SuppressionFacts {
   /** The project's setting (default true: texts need the contact's consent). */
   sms_consent_required: boolean;
 }
@@ -144,7 +139,7 @@ export async function claimQueued(db: Queryable, limit: number, owner: string | 
  */
 export const OUTBOX: Queue<ClaimedMessage> = Object.freeze({
   noun: 'message',
-  claim: (db: Queryable, owner: string, limit: number) => claimQueued(db, limit, owner),
+  claim: (db: Queryable, owner: string, _leaseMs: number, limit: number) => claimQueued(db, limit, owner),
 });
 
 /**

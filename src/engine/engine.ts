@@ -29,6 +29,8 @@ export interface EngineOptions extends Omit<EngineResources, 'log' | 'owner'> {
   owner?: string;
   /** How long stop() lets in-flight blocks finish before it releases their runs (default 5 s). */
   stopGraceMs?: number;
+  /** The queues to work (default ENGINE_QUEUES: workflow runs and automation runs). */
+  queues?: ReadonlyArray<EngineQueue<ClaimedItem>>;
 }
 
 export interface EngineStats {
@@ -68,16 +70,17 @@ export class Engine {
   private readonly stopGraceMs: number;
   private loop: Promise<void> | null = null;
   private stopping = false;
-  /** The queues this engine works (queues.ts). */
-  private readonly queues: ReadonlyArray<EngineQueue<ClaimedItem>> = ENGINE_QUEUES;
+  /** The queues this engine works (queues.ts), sharing its slots. */
+  private readonly queues: ReadonlyArray<EngineQueue<ClaimedItem>>;
   /** Which queue gets first pick of free slots; it rotates every round. */
   private firstPick = 0;
   /** When this engine last looked for closed accounts' work (performance.now()). */
   private lastClosedSweep = -Infinity;
 
   constructor(opts: EngineOptions) {
-    const { log, owner, stopGraceMs, ...rest } = opts;
+    const { log, owner, stopGraceMs, queues, ...rest } = opts;
     this.resources = Object.freeze({ ...rest, log: log ?? silentLog, owner: owner ?? engineOwner() });
+    this.queues = queues ?? ENGINE_QUEUES;
     this.stopGraceMs = stopGraceMs ?? 5_000;
     this.waker = new Waker(this.resources.db, this.resources.config.engine.pollMs, this.resources.log, RUNS_CHANNEL);
     this.schedules = new ScheduleTicker(this.resources.db, this.resources.config.engine.startDelayMs, SCHEDULE_TICK_MS, (err) =>
@@ -139,7 +142,7 @@ export class Engine {
         if (free <= 0) break;
         const q = this.queues[(this.firstPick + i) % n];
         try {
-          const items = await q.queue.claim(db, owner, free, config.engine.leaseMs);
+          const items = await q.queue.claim(db, owner, config.engine.leaseMs, free);
           for (const item of items) this.launch(q, item);
           claimed += items.length;
         } catch (err) {

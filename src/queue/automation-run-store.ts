@@ -64,7 +64,7 @@ export async function releaseAutomationLease(db: Queryable, f: Fence): Promise<b
 
 export const AUTOMATION_RUNS: LeasedQueue<ClaimedAutomationRun> = Object.freeze({
   noun: 'automation run',
-  claim: (db: Queryable, owner: string, limit: number, leaseMs: number) => claimAutomationRuns(db, owner, leaseMs, limit),
+  claim: claimAutomationRuns,
   renew: renewAutomationLease,
   release: releaseAutomationLease,
 });

@@ -14,7 +14,7 @@ export interface Queue<Item> {
    * accounts, src/db/fair-claim.ts). `leaseMs` is the hold a leased queue gives them; the outbox
    * has none (a claim left `sending` longer than its stuck timeout becomes `unknown` instead).
    */
-  claim(db: Queryable, owner: string, limit: number, leaseMs: number): Promise<Item[]>;
+  claim(db: Queryable, owner: string, leaseMs: number, limit: number): Promise<Item[]>;
 }
 
 /** Who may write to a claimed run: the claim's attempt, by this owner. */

@@ -74,9 +74,4 @@ export async function releaseLease(db: Queryable, f: Fence): Promise<boolean> {
   return rows.length === 1;
 }
 
-export const WORKFLOW_RUNS: LeasedQueue<ClaimedRun> = Object.freeze({
-  noun: 'run',
-  claim: (db: Queryable, owner: string, limit: number, leaseMs: number) => claimRuns(db, owner, leaseMs, limit),
-  renew: renewLease,
-  release: releaseLease,
-});
+export const WORKFLOW_RUNS: LeasedQueue<ClaimedRun> = Object.freeze({ noun: 'run', claim: claimRuns, renew: renewLease, release: releaseLease });

@@ -11,8 +11,7 @@ import type { EngineResources } from '../types.js';
 import type { Outputs } from './conditions.js';
 import { Lease, LeaseLost } from '../../queue/lease.js';
 import type { ClaimedAutomationRun } from '../../queue/automation-run-store.js';
-import { AccountNotActive, assertAccountActive } from '../account-hold.js';
-import { endClosedAccountWork, readAccountActivity } from '../../accounts/store.js';
+import { AccountNotActive, assertAccountActive, interruption } from '../account-hold.js';
 import { STEP_KINDS, type AutomationStep, type RunInfo, type StepOutcome } from './steps.js';
 import {
   endStep,
@@ -59,38 +58,18 @@ function parseSteps(raw: unknown): AutomationStep[] | string {
   return out;
 }
 
+/**
+ * Works the run until it ends, waits, is held or is lost. A run whose account stopped being
+ * active is `stopped` ("Account closed") when the account is closed, else held: it keeps its step
+ * and status, loses its lease, and the claim skips it until the account is active again.
+ */
 export async function executeAutomationRun(res: EngineResources, claimed: ClaimedAutomationRun, lease: Lease): Promise<AutomationOutcome> {
   try {
     return await new AutomationExecution(res, claimed, lease).run();
   } catch (err) {
-    if (err instanceof LeaseLost) {
-      lease.lose(err.message);
-      return { status: 'lost' };
-    }
-    if (err instanceof AccountNotActive) return accountNotActive(res, lease);
-    throw err;
+    const why = await interruption(err, res.db, lease, holdAutomationRun);
+    return { status: why === 'closed' ? 'stopped' : why };
   }
-}
-
-/**
- * The run's account stopped being active (its transaction rolled back, nothing written): closed
- * ends all of the account's work, this run included (`stopped`, "Account closed"); otherwise the
- * run is held: it keeps its step and status, loses its lease, and the claim skips it until the
- * account is active again.
- */
-async function accountNotActive(res: EngineResources, lease: Lease): Promise<AutomationOutcome> {
-  const { accountId } = lease.fence;
-  lease.stop();
-  if ((await readAccountActivity(res.db, accountId)) === 'closed' && (await endClosedAccountWork(res.db, accountId))) {
-    lease.lose('the account is closed');
-    return { status: 'stopped' };
-  }
-  if (!(await holdAutomationRun(res.db, lease.fence))) {
-    lease.lose('the lease was lost');
-    return { status: 'lost' };
-  }
-  lease.lose('the account is not active');
-  return { status: 'held' };
 }
 
 class AutomationExecution {

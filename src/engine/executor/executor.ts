@@ -9,8 +9,8 @@ import type { BlockContext, BlockDef, BlockOutput, BlockResult, EngineResources,
 import { Lease, LeaseLost } from '../../queue/lease.js';
 import type { ClaimedRun } from '../../queue/workflow-run-store.js';
 import { fencedTouch, finishRun, holdRun, parkForApproval, runTiming, type FinalStatus } from '../scheduler/store.js';
-import { AccountNotActive, HELD_SUMMARY, assertAccountActive } from '../account-hold.js';
-import { endClosedAccountWork, readAccountActivity } from '../../accounts/store.js';
+import { AccountNotActive, HELD_SUMMARY, assertAccountActive, interruption } from '../account-hold.js';
+import type { Fence } from '../../queue/queue.js';
 import { planWorkflow, type Plan } from './plan.js';
 import { endStep, insertRunningStep, insertSkippedStep, loadRunDefinition, loadSteps, type StepRow } from './store.js';
 
@@ -48,36 +48,21 @@ function whenAborted(signal: AbortSignal): { promise: Promise<{ status: 'aborted
   return { promise, dispose: () => signal.removeEventListener('abort', onAbort) };
 }
 
+/**
+ * Works the run until it ends, parks or is lost. A run whose account stopped being active is
+ * `cancelled` ("Cancelled: account closed") when the account is closed, else held where it stood
+ * (status `running`, no lease, its open step kept) and resumed at that step once it is active.
+ */
 export async function executeRun(res: EngineResources, claimed: ClaimedRun, lease: Lease): Promise<RunOutcome> {
   try {
     return await new RunExecution(res, claimed, lease).run();
   } catch (err) {
-    if (err instanceof LeaseLost) {
-      lease.lose(err.message);
-      return 'lost';
-    }
-    if (err instanceof AccountNotActive) return accountNotActive(res, lease);
-    throw err;
+    const why = await interruption(err, res.db, lease, holdWorkflowRun);
+    return why === 'closed' ? 'cancelled' : why;
   }
 }
 
-/**
- * The run's account stopped being active (the transaction that found it rolled back): closed ends
- * all of the account's work, this run included (`cancelled`, "Cancelled: account closed");
- * otherwise the run is held where it stood (status `running`, no lease, its open step kept) and the
- * claim skips it until the account is active again; then it resumes at that step.
- */
-async function accountNotActive(res: EngineResources, lease: Lease): Promise<RunOutcome> {
-  const { accountId } = lease.fence;
-  lease.stop();
-  if ((await readAccountActivity(res.db, accountId)) === 'closed' && (await endClosedAccountWork(res.db, accountId))) {
-    lease.lose('the account is closed');
-    return 'cancelled';
-  }
-  const held = await holdRun(res.db, lease.fence, HELD_SUMMARY);
-  lease.lose(held ? 'the account is not active' : 'the lease was lost');
-  return held ? 'held' : 'lost';
-}
+const holdWorkflowRun = (db: Queryable, f: Fence): Promise<boolean> => holdRun(db, f, HELD_SUMMARY);
 
 class RunExecution {
   private readonly accountId: string;
