@@ -43,5 +43,5 @@ export const AUTOMATION_RUN_QUEUE: EngineQueue<ClaimedAutomationRun> = Object.fr
   },
 });
 
-/** Every queue the engine works, in the order of the first claim (the order then rotates). */
+/** Every queue the engine works; first pick of the free slots rotates among them round by round. */
 export const ENGINE_QUEUES: ReadonlyArray<EngineQueue<ClaimedItem>> = Object.freeze([WORKFLOW_RUN_QUEUE, AUTOMATION_RUN_QUEUE]);
