@@ -7,6 +7,9 @@
 // after an exponential backoff with jitter (at least the server's Retry-After), until the
 // attempts or the retry window are spent; then it is failed. Every attempt is a fresh claim, so
 // the account's state and the contact's suppression are checked again before each one.
+// It claims through OUTBOX (store.ts: the outbox in src/queue's Queue shape) in a loop of its own
+// rather than in the engine's slots: it has its own concurrency, a claim is one attempt with no
+// lease to renew, and a batch is settled before the next is claimed.
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Db } from '../db/db.js';
