@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
-import { RUNS_CHANNEL } from '../src/api/runs/store.js';
+import { RUNS_CHANNEL } from '../src/queue/channels.js';
 import { configWith, loadConfig } from '../src/config.js';
 import type { Db } from '../src/db/db.js';
 import { migrate } from '../src/db/migrate.js';

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { insertRun } from '../src/api/runs/store.js';
+import { enqueueWorkflowRun } from '../src/queue/enqueue.js';
 import { configWith } from '../src/config.js';
 import type { Db } from '../src/db/db.js';
 import { migrate } from '../src/db/migrate.js';
@@ -112,7 +112,7 @@ async function latency(db: Db, s: { accountId: string; workflowId: string }): Pr
     const due = start + (i * 1000) / LATENCY_RATE;
     const wait = due - Date.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    await db.transaction((tx) => insertRun(tx, { accountId: s.accountId, workflowId: s.workflowId, trigger: 'manual', keyId: null, startDelayMs: 0 }));
+    await db.transaction((tx) => enqueueWorkflowRun(tx, { accountId: s.accountId, workflowId: s.workflowId, trigger: 'manual', keyId: null, startDelayMs: 0 }));
   }
   await waitAllFinal(db, s.accountId, 60_000);
   const rows = await db.query<{ created_at: Date; started_at: Date }>(

@@ -4,8 +4,7 @@
 // keys/store.ts, not through this module.
 import type { Db, Queryable } from '../db/db.js';
 import { accountsWithActiveRows } from '../db/fair-claim.js';
-import { RUNS_CHANNEL } from '../api/runs/store.js';
-import { OUTBOX_CHANNEL } from '../delivery/store.js';
+import { OUTBOX_CHANNEL, RUNS_CHANNEL } from '../queue/channels.js';
 import { sqlList } from '../db/sql-list.js';
 import type { AccountRow, AccountState, Subscription, Tier } from '../domain/account.js';
 import { ACTIVE_AUTOMATION_RUN_STATUSES, UNFINISHED_AUTOMATION_STEP_STATUSES } from '../domain/automation.js';

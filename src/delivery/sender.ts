@@ -7,15 +7,19 @@
 // after an exponential backoff with jitter (at least the server's Retry-After), until the
 // attempts or the retry window are spent; then it is failed. Every attempt is a fresh claim, so
 // the account's state and the contact's suppression are checked again before each one.
+// It claims through OUTBOX (store.ts: the outbox in src/queue's Queue shape) in a loop of its own
+// rather than in the engine's slots: it has its own concurrency, a claim is one attempt with no
+// lease to renew, and a batch is settled before the next is claimed.
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Db } from '../db/db.js';
-import { Waker } from '../engine/waker.js';
-import { silentLog, type EngineLog } from '../engine/scheduler/log.js';
-import { emailSuppression, smsSuppression } from '../engine/automations/conditions.js';
+import { Waker } from '../queue/waker.js';
+import { silentLog, type EngineLog } from '../queue/log.js';
+import { OUTBOX_CHANNEL } from '../queue/channels.js';
+import { emailSuppression, smsSuppression } from './suppression.js';
 import { maskAddress, redactAddresses } from './mask.js';
 import { ACCOUNT_CLOSED_REASON } from '../accounts/activity.js';
-import { claimQueued, markOrphansUnknown, OUTBOX_CHANNEL, requeueMessage, settleMessage, type ClaimedMessage, type Outcome } from './store.js';
+import { markOrphansUnknown, OUTBOX, requeueMessage, settleMessage, type ClaimedMessage, type Outcome } from './store.js';
 import { reflectDelivery } from './step-store.js';
 import { DeliveryError } from './transports/errors.js';
 import { createTransports, transportFor, type Transports } from './transports/index.js';
@@ -151,7 +155,7 @@ export class Sender {
    * were claimed. Tests drive the sender with this, without the loop.
    */
   async sendBatch(limit = this.concurrency): Promise<number> {
-    const rows = await claimQueued(this.db, limit, this.owner);
+    const rows = await OUTBOX.claim(this.db, this.owner, this.stuckAfterMs, limit);
     await Promise.all(
       rows.map((r) => {
         // A closed account's messages end here, unsent (accounts/activity.ts).

@@ -11,6 +11,8 @@ import type { OutboundMessage } from './types.js';
 const IN_FLIGHT = sqlList(IN_FLIGHT_OUTBOX_STATUSES);
 /** `'email', 'sms'`: messages to a contact, whose suppression the claim reads. */
 const TO_CONTACT = sqlList(CONTACT_CHANNELS);
+import type { Queue } from '../queue/queue.js';
+import type { SuppressionFacts } from './suppression.js';
 
 export interface EnqueuedMessage {
   id: string;
@@ -42,9 +44,6 @@ export async function enqueueMessage(tx: Queryable, m: OutboundMessage, messageD
   return { id: existing[0].id, messageId: existing[0].message_id, status: existing[0].status, created: false };
 }
 
-/** The wake-up channel for the sender: a commit with new outbox rows notifies it. */
-export const OUTBOX_CHANNEL = 'switchboard_outbox';
-
 // ---- Sender side (DESIGN 8): claim, settle, and call orphans unknown. ----
 
 /** A row a sender has claimed (`sending`); `attempts` fences the outcome write to this claim. */
@@ -74,14 +73,8 @@ export interface ClaimedMessage {
   recipient: Recipient | null;
 }
 
-/** What the send-time suppression check needs to know of a message's contact. */
-export interface Recipient {
-  email: string | null;
-  phone: string | null;
-  do_not_contact: boolean;
-  email_opt_out: boolean;
-  sms_stopped: boolean;
-  sms_consent: SmsConsent;
+/** What the send-time suppression check (suppression.ts) needs to know of a message's contact. */
+export interface Recipient extends SuppressionFacts {
   /** The project's setting (default true: texts need the contact's consent). */
   sms_consent_required: boolean;
 }
@@ -147,6 +140,15 @@ export async function claimQueued(db: Queryable, limit: number, owner: string | 
       : null,
   }));
 }
+
+/**
+ * The outbox in the queue shape (src/queue/queue.ts) the engine's run queues share: one claim per
+ * attempt, with no lease to renew (a claim is settled once, fenced on `attempts`).
+ */
+export const OUTBOX: Queue<ClaimedMessage> = Object.freeze({
+  noun: 'message',
+  claim: (db: Queryable, owner: string, _leaseMs: number, limit: number) => claimQueued(db, limit, owner),
+});
 
 /**
  * A final outcome. `error` is the operator's detail (outbox.error); `reason` is the address-free

@@ -1,47 +1,36 @@
-// The engine (DESIGN 8): claims ready workflow runs from the runs table and executes them, up to
-// config.engine.concurrency at once. It is a small loop over three parts that share one resources
-// object: the Waker (when to look for work), the scheduler (claim, lease, heartbeat) and the
-// executor (one run's blocks and steps). Automation runs (src/engine/automations) share the same
-// loop, slots, waker and lease life cycle, with their own claim, lease and executor over
-// automation_runs. Any number of engines may share a PostgreSQL database;
-// SKIP LOCKED claims and fenced writes keep each run with exactly one of them at a time.
+// The engine (DESIGN 8): one slot loop over any number of leased queues (queues.ts: workflow runs
+// and automation runs), up to config.engine.concurrency items at once across them. Its parts
+// share one resources object: the Waker (when to look for work), the queues (claim, lease,
+// heartbeat, release: src/queue) and each queue's executor (one run's blocks or steps). Any
+// number of engines may share a PostgreSQL database; SKIP LOCKED claims and fenced writes keep
+// each run with exactly one of them at a time.
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Db } from '../db/db.js';
-import type { Billing, Block, Providers } from './types.js';
-import { executeRun, type RunOutcome } from './executor/executor.js';
-import { Lease } from './scheduler/lease.js';
-import { silentLog, type EngineLog } from './scheduler/log.js';
-import { claimRuns, releaseLease, type ClaimedRun } from './scheduler/store.js';
+import type { EngineResources } from './types.js';
+import { Lease } from '../queue/lease.js';
+import { silentLog, type EngineLog } from '../queue/log.js';
+import { fenceOf, type ClaimedItem } from '../queue/queue.js';
+import { RUNS_CHANNEL } from '../queue/channels.js';
+import { Waker } from '../queue/waker.js';
+import { ENGINE_QUEUES, type EngineQueue } from './queues.js';
 import { ScheduleTicker } from './schedules/ticker.js';
-import { Waker } from './waker.js';
 import { createBlockRegistry } from './blocks/index.js';
 import { createProviders } from './providers/index.js';
 import { createBilling } from './billing/index.js';
-import { claimAutomationRuns, releaseAutomationLease, type ClaimedAutomationRun } from './automations/store.js';
-import { AutomationLease } from './automations/lease.js';
-import { executeAutomationRun } from './automations/executor.js';
 import { closedAccountsWithWork, endClosedAccountWork } from '../accounts/store.js';
 
-export type { EngineLog } from './scheduler/log.js';
-
-export interface EngineResources {
-  db: Db;
-  config: Config;
-  blocks: ReadonlyMap<string, Block>;
-  providers: Providers;
-  billing: Billing;
-  log: EngineLog;
-  /** Written into lease_owner: which process holds a run (`host:pid:random`). */
-  owner: string;
-}
+export type { EngineLog } from '../queue/log.js';
+export type { EngineResources } from './types.js';
 
 export interface EngineOptions extends Omit<EngineResources, 'log' | 'owner'> {
   log?: EngineLog;
   owner?: string;
   /** How long stop() lets in-flight blocks finish before it releases their runs (default 5 s). */
   stopGraceMs?: number;
+  /** The queues to work (default ENGINE_QUEUES: workflow runs and automation runs). */
+  queues?: ReadonlyArray<EngineQueue<ClaimedItem>>;
 }
 
 export interface EngineStats {
@@ -59,7 +48,7 @@ export function engineOwner(): string {
 }
 
 interface InFlight {
-  /** Stops all work on the run (workflow or automation run alike). */
+  /** Stops all work on the run (of whichever queue). */
   lose(reason: string): void;
   /** Ends the lease now, so another worker may take the run over at once. */
   release(): Promise<unknown>;
@@ -81,16 +70,19 @@ export class Engine {
   private readonly stopGraceMs: number;
   private loop: Promise<void> | null = null;
   private stopping = false;
-  /** Alternates which queue (workflow or automation runs) gets first pick of free slots. */
-  private automationsFirst = false;
+  /** The queues this engine works (queues.ts), sharing its slots. */
+  private readonly queues: ReadonlyArray<EngineQueue<ClaimedItem>>;
+  /** Which queue gets first pick of free slots; it rotates every round. */
+  private firstPick = 0;
   /** When this engine last looked for closed accounts' work (performance.now()). */
   private lastClosedSweep = -Infinity;
 
   constructor(opts: EngineOptions) {
-    const { log, owner, stopGraceMs, ...rest } = opts;
+    const { log, owner, stopGraceMs, queues, ...rest } = opts;
     this.resources = Object.freeze({ ...rest, log: log ?? silentLog, owner: owner ?? engineOwner() });
+    this.queues = queues ?? ENGINE_QUEUES;
     this.stopGraceMs = stopGraceMs ?? 5_000;
-    this.waker = new Waker(this.resources.db, this.resources.config.engine.pollMs, this.resources.log);
+    this.waker = new Waker(this.resources.db, this.resources.config.engine.pollMs, this.resources.log, RUNS_CHANNEL);
     this.schedules = new ScheduleTicker(this.resources.db, this.resources.config.engine.startDelayMs, SCHEDULE_TICK_MS, (err) =>
       this.resources.log.error({ err }, 'starting scheduled runs failed'),
     );
@@ -141,25 +133,21 @@ export class Engine {
     while (!this.stopping) {
       await this.sweepClosedAccounts();
       let claimed = 0;
-      // Workflow runs and automation runs share the slots; taking turns at first pick keeps a
-      // full queue of one kind from starving the other.
-      this.automationsFirst = !this.automationsFirst;
-      for (const kind of this.automationsFirst ? (['automation', 'workflow'] as const) : (['workflow', 'automation'] as const)) {
+      // The queues share the slots; taking turns at first pick keeps a full queue of one kind
+      // from starving another.
+      const n = this.queues.length;
+      this.firstPick = (this.firstPick + 1) % n;
+      for (let i = 0; i < n; i++) {
         const free = config.engine.concurrency - this.inFlight.size;
         if (free <= 0) break;
+        const q = this.queues[(this.firstPick + i) % n];
         try {
-          if (kind === 'workflow') {
-            const runs = await claimRuns(db, owner, config.engine.leaseMs, free);
-            for (const run of runs) this.launch(run);
-            claimed += runs.length;
-          } else {
-            const runs = await claimAutomationRuns(db, owner, config.engine.leaseMs, free);
-            for (const run of runs) this.launchAutomation(run);
-            claimed += runs.length;
-          }
+          const items = await q.queue.claim(db, owner, config.engine.leaseMs, free);
+          for (const item of items) this.launch(q, item);
+          claimed += items.length;
         } catch (err) {
           // The store is down or busy: the next poll tries again.
-          log.error({ err, kind }, 'claiming runs failed');
+          log.error({ err, kind: q.queue.noun }, 'claiming runs failed');
         }
       }
       // Found work and still has room: there may be more (a claim can come up short when another
@@ -189,32 +177,40 @@ export class Engine {
     }
   }
 
-  private launch(run: ClaimedRun): void {
+  /** One claimed item's life cycle: lease and heartbeat, execution, release on error, slot freed. */
+  private launch(q: EngineQueue<ClaimedItem>, item: ClaimedItem): void {
     const { db, config, log, owner } = this.resources;
+    const { noun, renew, release } = q.queue;
     this.stats.claimed++;
-    const fence = { accountId: run.account_id, runId: run.id, attempt: run.attempt, owner };
-    const lease = new Lease(fence, db, config.engine.leaseMs, log);
+    const fence = fenceOf(item, owner);
+    const lease = new Lease(fence, renew, db, config.engine.leaseMs, log);
     lease.start();
-    const key = `${run.account_id}/${run.id}`;
-    log.debug({ runId: run.id, attempt: run.attempt, resumed: run.previous_status === 'running' }, 'run claimed');
-    const done = executeRun(this.resources, run, lease)
+    const key = `${item.account_id}/${item.id}`;
+    log.debug({ kind: noun, runId: item.id, attempt: item.attempt }, 'run claimed');
+    const done = q
+      .work(this.resources, item, lease)
       .then(
-        (outcome: RunOutcome) => {
-          if (outcome === 'lost') {
+        (worked) => {
+          if (worked.lost) {
             this.stats.lost++;
-            log.info({ runId: run.id, attempt: run.attempt, reason: lease.reason }, 'stopped working on a run');
-          } else {
-            this.stats.settled++;
-            log.debug({ runId: run.id, outcome }, 'run settled');
+            log.info({ kind: noun, runId: item.id, attempt: item.attempt, reason: lease.reason }, 'stopped working on a run');
+            return;
+          }
+          this.stats.settled++;
+          log.debug({ kind: noun, runId: item.id, outcome: worked.outcome }, 'run settled');
+          // A wait shorter than the poll interval: look again when it ends rather than at the next poll.
+          if (worked.dueAt) {
+            const ms = worked.dueAt.getTime() - Date.now();
+            if (ms < config.engine.pollMs) setTimeout(() => this.waker.wake(), Math.max(0, ms) + 5).unref();
           }
         },
         async (err: unknown) => {
           // A store error mid-run: let another attempt (perhaps ours) resume it from its steps now
           // rather than after the lease runs out.
           this.stats.errored++;
-          log.error({ err, runId: run.id, attempt: run.attempt }, 'run execution failed; releasing it for a retry');
+          log.error({ err, kind: noun, runId: item.id, attempt: item.attempt }, 'run execution failed; releasing it for a retry');
           lease.lose('execution failed');
-          await releaseLease(db, fence).catch(() => {});
+          await release(db, fence).catch(() => {});
         },
       )
       .finally(() => {
@@ -222,45 +218,7 @@ export class Engine {
         this.inFlight.delete(key);
         this.waker.wake(); // a slot came free
       });
-    this.inFlight.set(key, { lose: (r) => lease.lose(r), release: () => releaseLease(db, fence), done });
-  }
-
-  /** The same life cycle for an automation run (src/engine/automations). */
-  private launchAutomation(run: ClaimedAutomationRun): void {
-    const { db, config, log, owner } = this.resources;
-    this.stats.claimed++;
-    const fence = { accountId: run.account_id, runId: run.id, attempt: run.attempt, owner };
-    const lease = new AutomationLease(fence, db, config.engine.leaseMs, log);
-    lease.start();
-    const key = `${run.account_id}/${run.id}`;
-    const done = executeAutomationRun(this.resources, run, lease)
-      .then(
-        (outcome) => {
-          if (outcome.status === 'lost') {
-            this.stats.lost++;
-            log.info({ runId: run.id, attempt: run.attempt, reason: lease.reason }, 'stopped working on an automation run');
-            return;
-          }
-          this.stats.settled++;
-          // A wait shorter than the poll interval: look again when it ends rather than at the next poll.
-          if (outcome.status === 'waiting') {
-            const ms = outcome.due.getTime() - Date.now();
-            if (ms < config.engine.pollMs) setTimeout(() => this.waker.wake(), Math.max(0, ms) + 5).unref();
-          }
-        },
-        async (err: unknown) => {
-          this.stats.errored++;
-          log.error({ err, runId: run.id, attempt: run.attempt }, 'automation run execution failed; releasing it for a retry');
-          lease.lose('execution failed');
-          await releaseAutomationLease(db, fence).catch(() => {});
-        },
-      )
-      .finally(() => {
-        lease.stop();
-        this.inFlight.delete(key);
-        this.waker.wake();
-      });
-    this.inFlight.set(key, { lose: (r) => lease.lose(r), release: () => releaseAutomationLease(db, fence), done });
+    this.inFlight.set(key, { lose: (r) => lease.lose(r), release: () => release(db, fence), done });
   }
 }
 

@@ -1,7 +1,21 @@
 // Contracts between the engine's parts: the executor runs blocks; blocks use providers and
 // billing through these interfaces only.
+import type { Config } from '../config.js';
 import type { PageRenderer } from '../lib/page-renderer.js';
 import type { Queryable, Db } from '../db/db.js';
+import type { EngineLog } from '../queue/log.js';
+
+/** What the engine's parts share (one frozen object per engine): the executors read it too. */
+export interface EngineResources {
+  db: Db;
+  config: Config;
+  blocks: ReadonlyMap<string, Block>;
+  providers: Providers;
+  billing: Billing;
+  log: EngineLog;
+  /** Written into lease_owner: which process holds a run (`host:pid:random`). */
+  owner: string;
+}
 
 /** What a block sees of the run it belongs to. */
 export interface RunRef {

@@ -1,7 +1,7 @@
 // GET /v1/workflows/{id}/runs and GET /v1/runs/{id}: exact shapes, order, pagination, steps,
 // cross-account ids.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertRun } from '../../src/api/runs/store.js';
+import { enqueueWorkflowRun as insertRun } from '../../src/queue/enqueue.js';
 import { seedFixture } from '../../src/fixtures/load.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { bearer, expectError, ISO_MS } from '../http/fixtures.js';

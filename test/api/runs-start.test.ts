@@ -1,7 +1,7 @@
 // POST /v1/workflows/{id}/runs: the started run, every error of the spec's Start-a-run row, and
 // each idempotency rule. No engine runs in these tests, so started runs stay queued.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertRun } from '../../src/api/runs/store.js';
+import { enqueueWorkflowRun as insertRun } from '../../src/queue/enqueue.js';
 import { seedFixture } from '../../src/fixtures/load.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { bearer, expectError, ISO_MS, UUID_RE } from '../http/fixtures.js';

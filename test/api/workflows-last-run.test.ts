@@ -2,7 +2,7 @@
 // current status, whoever changes it; an older run's changes never take its place; a run never
 // moves the workflow's updated_at.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertRun } from '../../src/api/runs/store.js';
+import { enqueueWorkflowRun as insertRun } from '../../src/queue/enqueue.js';
 import { seedFixture } from '../../src/fixtures/load.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { bearer } from '../http/fixtures.js';

@@ -10,7 +10,7 @@ import { HELD_SUMMARY } from '../../src/engine/account-hold.js';
 import { createBilling } from '../../src/engine/billing/index.js';
 import { createBlockRegistry } from '../../src/engine/blocks/index.js';
 import type { Engine } from '../../src/engine/engine.js';
-import { claimRuns } from '../../src/engine/scheduler/store.js';
+import { claimRuns } from '../../src/queue/workflow-run-store.js';
 import { tickSchedules } from '../../src/engine/schedules/ticker.js';
 import { tickAutomationSchedules } from '../../src/engine/automations/schedule.js';
 import type { Providers } from '../../src/engine/types.js';

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_CLOSED_REASON, ACCOUNT_CLOSED_SUMMARY } from '../../src/accounts/activity.js';
-import { RUNS_CHANNEL } from '../../src/api/runs/store.js';
+import { RUNS_CHANNEL } from '../../src/queue/channels.js';
 import { uuidv7 } from '../../src/lib/ids.js';
 import { freshDb, onPostgres, type TestDb } from '../helpers/db.js';
 import { exited, runCli } from '../helpers/process.js';

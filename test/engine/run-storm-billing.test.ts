@@ -2,7 +2,7 @@
 // engines at once: nothing overspends, runs that meet a limit stop `partial`, and the ledger sums
 // equal every counter (balance spent, key month spend, runs' billed_micros).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertRun } from '../../src/api/runs/store.js';
+import { enqueueWorkflowRun as insertRun } from '../../src/queue/enqueue.js';
 import { configWith } from '../../src/config.js';
 import type { Db } from '../../src/db/db.js';
 import { PostgresDb } from '../../src/db/postgres.js';

@@ -2,7 +2,7 @@
 // NOTIFY wake-up, fencing after a lost lease, resuming a run whose worker died, and shutdown.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.js';
-import { claimRuns } from '../../src/engine/scheduler/store.js';
+import { claimRuns } from '../../src/queue/workflow-run-store.js';
 import { freshDb, onPostgres, type TestDb } from '../helpers/db.js';
 import {
   chain,

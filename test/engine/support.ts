@@ -6,7 +6,7 @@ import { configWith, loadConfig, type Config, type EngineConfig } from '../../sr
 import type { Db } from '../../src/db/db.js';
 import { seedFixture } from '../../src/fixtures/load.js';
 import { uuidv7 } from '../../src/lib/ids.js';
-import { insertRun } from '../../src/api/runs/store.js';
+import { enqueueWorkflowRun as insertRun } from '../../src/queue/enqueue.js';
 import { Engine, type EngineOptions } from '../../src/engine/engine.js';
 import type { Billing, Block, BlockContext, BlockResult, Providers } from '../../src/engine/types.js';
 import type { RunStatus } from '../../src/domain/workflow.js';

@@ -1,43 +1,11 @@
-// Workflow runs: SQL for creating runs (API, manual, schedule) and reading them back.
+// Workflow runs: SQL for the checks before a start and for reading runs back (the runs are
+// inserted by enqueueWorkflowRun, src/queue/enqueue.ts).
 import type { Queryable } from '../../db/db.js';
 import { KeysetOrder, ListSql, type KeysetPage } from '../../db/keyset.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { sqlList } from '../../db/sql-list.js';
 import type { Tier } from '../../domain/account.js';
 import { ACTIVE_RUN_STATUSES, type RunStatus, type RunTrigger } from '../../domain/workflow.js';
-
-/** The channel a new or resumed run is announced on (LISTEN/NOTIFY on both stores). */
-export const RUNS_CHANNEL = 'switchboard_runs';
-
-export interface NewRun {
-  accountId: string;
-  workflowId: string;
-  trigger: RunTrigger;
-  keyId: string | null;
-  startedByUser?: string | null;
-  /** Delay before a worker may claim it. */
-  startDelayMs: number;
-}
-
-export interface StartedRunRow {
-  id: string;
-  workflow_id: string;
-  status: RunStatus;
-  trigger: RunTrigger;
-  created_at: Date;
-}
-
-/** Inserts a queued run and wakes the workers (the notification is delivered on commit). */
-export async function insertRun(tx: Queryable, r: NewRun): Promise<StartedRunRow> {
-  const rows = await tx.query<StartedRunRow>(
-    `insert into workflow_runs (account_id, id, workflow_id, status, trigger, summary, key_id, started_by_user, run_at)
-     values ($1, $2, $3, 'queued', $4, 'Queued', $5, $6, now() + ($7::int * interval '1 millisecond'))
-     returning id, workflow_id, status, trigger, created_at`,
-    [r.accountId, uuidv7(), r.workflowId, r.trigger, r.keyId, r.startedByUser ?? null, r.startDelayMs],
-  );
-  await tx.query(`select pg_notify($1, '')`, [RUNS_CHANNEL]);
-  return rows[0];
-}
 
 export interface RunListRow {
   id: string;
@@ -87,61 +55,6 @@ export async function getRunSteps(db: Queryable, accountId: string, runId: strin
        from workflow_run_steps where account_id = $1 and run_id = $2 order by seq`,
     [accountId, runId],
   );
-}
-
-/** The workflow a run is started on, with its block count (0 → 422 workflow_empty). */
-export async function workflowForStart(tx: Queryable, accountId: string, workflowId: string): Promise<{ blocks: number } | null> {
-  const rows = await tx.query<{ blocks: number }>(
-    `select jsonb_array_length(blocks) as blocks from workflows where account_id = $1 and id = $2`,
-    [accountId, workflowId],
-  );
-  return rows[0] ?? null;
-}
-
-export interface AccountForStart {
-  tier: Tier;
-  credit_micros: number;
-  run_starts_per_minute: number | null;
-  concurrent_runs: number | null;
-}
-
-/**
- * Locks the account row for the rest of the transaction: run-limit checks and the insert happen
- * under it, so two processes cannot both squeeze in under a limit.
- */
-export async function lockAccountForStart(tx: Queryable, accountId: string): Promise<AccountForStart> {
-  const rows = await tx.query<AccountForStart>(
-    `select tier, credit_micros, run_starts_per_minute, concurrent_runs from accounts where id = $1 for update`,
-    [accountId],
-  );
-  return rows[0];
-}
-
-export interface ApiRunCounts {
-  /** API-started runs queued or running now (awaiting_approval does not count). */
-  active: number;
-  /** API starts in the last 60 s (sliding). */
-  recent: number;
-  /** The start time of the oldest of those recent starts that must leave the window before another fits. */
-  recentTimes: Date[];
-}
-
-/** API runs holding a slot: they count toward the concurrency limit. */
-const API_RUNS_ACTIVE_SQL = `select count(*)::int as n from workflow_runs
-      where account_id = $1 and trigger = 'api' and status in (${sqlList(ACTIVE_RUN_STATUSES)})`;
-
-export async function apiRunCounts(tx: Queryable, accountId: string): Promise<ApiRunCounts> {
-  const [active] = await tx.query<{ n: number }>(
-    API_RUNS_ACTIVE_SQL,
-    [accountId],
-  );
-  const recent = await tx.query<{ created_at: Date }>(
-    `select created_at from workflow_runs
-      where account_id = $1 and trigger = 'api' and created_at > now() - interval '60 seconds'
-      order by created_at`,
-    [accountId],
-  );
-  return { active: active.n, recent: recent.length, recentTimes: recent.map((r) => r.created_at) };
 }
 
 /** Pages a run created through its output.project blocks (their effect keys start with the run id). */

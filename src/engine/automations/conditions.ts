@@ -88,22 +88,3 @@ export function evaluateCondition(config: Record<string, unknown>, contact: Step
       return { error: `unknown condition op ${JSON.stringify(op)}` };
   }
 }
-
-/** Why an email must not go to this contact now, or null when it may. */
-export function emailSuppression(c: Pick<StepContactRow, 'do_not_contact' | 'email_opt_out' | 'email'>): string | null {
-  if (c.do_not_contact) return 'Skipped: contact is on do-not-contact';
-  if (c.email_opt_out) return 'Skipped: contact opted out of email';
-  if (!c.email) return 'Skipped: contact has no email address';
-  return null;
-}
-
-/** Why a text must not go to this contact now, or null when it may. */
-export function smsSuppression(c: Pick<StepContactRow, 'do_not_contact' | 'sms_stopped' | 'phone' | 'sms_consent'>, consentRequired: boolean): string | null {
-  if (c.do_not_contact) return 'Skipped: contact is on do-not-contact';
-  if (c.sms_stopped) return 'Skipped: contact replied STOP';
-  if (!c.phone) return 'Skipped: contact has no phone number';
-  if (consentRequired && c.sms_consent !== 'granted') {
-    return c.sms_consent === 'revoked' ? 'Skipped: contact revoked consent to texts' : 'Skipped: contact has not agreed to texts';
-  }
-  return null;
-}

@@ -4,16 +4,14 @@
 // `skipped` step, at a `waiting` wait that came due, or at a step left `running` by a worker that
 // died (run again under the same effect key: its effect commits with its `ok`, so it happens once).
 // Every transaction starts with the run's fence; a worker that lost the run writes nothing.
-import type { Config } from '../../config.js';
-import type { Db, Queryable } from '../../db/db.js';
-import { OUTBOX_CHANNEL } from '../../delivery/store.js';
+import type { Queryable } from '../../db/db.js';
+import { notifyOutbox } from '../../queue/enqueue-store.js';
 import { undeliveredStep } from '../../delivery/step-store.js';
-import type { EngineLog } from '../scheduler/log.js';
-import type { Billing, Providers } from '../types.js';
+import type { EngineResources } from '../types.js';
 import type { Outputs } from './conditions.js';
-import { AutomationLease, LeaseLost } from './lease.js';
-import { AccountNotActive, assertAccountActive } from '../account-hold.js';
-import { endClosedAccountWork, readAccountActivity } from '../../accounts/store.js';
+import { Lease, LeaseLost } from '../../queue/lease.js';
+import type { ClaimedAutomationRun } from '../../queue/automation-run-store.js';
+import { AccountNotActive, assertAccountActive, interruption } from '../account-hold.js';
 import { STEP_KINDS, type AutomationStep, type RunInfo, type StepOutcome } from './steps.js';
 import {
   endStep,
@@ -28,18 +26,9 @@ import {
   readContact,
   touchRun,
   type AutomationFinal,
-  type ClaimedAutomationRun,
 } from './store.js';
 import type { StepContactRow } from '../../domain/contact.js';
 import { SENDING_STEPS } from '../../domain/automation.js';
-
-export interface AutomationResources {
-  db: Db;
-  config: Config;
-  providers: Providers;
-  billing: Billing;
-  log: EngineLog;
-}
 
 export type AutomationOutcome =
   | { status: AutomationFinal | 'held' | 'lost' }
@@ -70,38 +59,18 @@ function parseSteps(raw: unknown): AutomationStep[] | string {
   return out;
 }
 
-export async function executeAutomationRun(res: AutomationResources, claimed: ClaimedAutomationRun, lease: AutomationLease): Promise<AutomationOutcome> {
+/**
+ * Works the run until it ends, waits, is held or is lost. A run whose account stopped being
+ * active is `stopped` ("Account closed") when the account is closed, else held: it keeps its step
+ * and status, loses its lease, and the claim skips it until the account is active again.
+ */
+export async function executeAutomationRun(res: EngineResources, claimed: ClaimedAutomationRun, lease: Lease): Promise<AutomationOutcome> {
   try {
     return await new AutomationExecution(res, claimed, lease).run();
   } catch (err) {
-    if (err instanceof LeaseLost) {
-      lease.lose(err.message);
-      return { status: 'lost' };
-    }
-    if (err instanceof AccountNotActive) return accountNotActive(res, lease);
-    throw err;
+    const why = await interruption(err, res.db, lease, holdAutomationRun);
+    return { status: why === 'closed' ? 'stopped' : why };
   }
-}
-
-/**
- * The run's account stopped being active (its transaction rolled back, nothing written): closed
- * ends all of the account's work, this run included (`stopped`, "Account closed"); otherwise the
- * run is held: it keeps its step and status, loses its lease, and the claim skips it until the
- * account is active again.
- */
-async function accountNotActive(res: AutomationResources, lease: AutomationLease): Promise<AutomationOutcome> {
-  const { accountId } = lease.fence;
-  lease.stop();
-  if ((await readAccountActivity(res.db, accountId)) === 'closed' && (await endClosedAccountWork(res.db, accountId))) {
-    lease.lose('the account is closed');
-    return { status: 'stopped' };
-  }
-  if (!(await holdAutomationRun(res.db, lease.fence))) {
-    lease.lose('the lease was lost');
-    return { status: 'lost' };
-  }
-  lease.lose('the account is not active');
-  return { status: 'held' };
 }
 
 class AutomationExecution {
@@ -113,9 +82,9 @@ class AutomationExecution {
   private readonly visitOfSeq = new Map<number, number>();
 
   constructor(
-    private readonly res: AutomationResources,
+    private readonly res: EngineResources,
     private readonly claimed: ClaimedAutomationRun,
-    private readonly lease: AutomationLease,
+    private readonly lease: Lease,
   ) {}
 
   async run(): Promise<AutomationOutcome> {
@@ -282,7 +251,7 @@ class AutomationExecution {
           await endStep(tx, accountId, runId, seq, 'ok', null, outcome.output ?? null);
           if (outcome.output) this.outputs[step.id] = outcome.output;
           // Delivered on commit: the sender wakes for the row this transaction wrote.
-          if (outcome.outbox) await tx.query(`select pg_notify($1, '')`, [OUTBOX_CHANNEL]);
+          if (outcome.outbox) await notifyOutbox(tx);
           return { branch: outcome.branch };
         case 'skipped':
           await endStep(tx, accountId, runId, seq, 'skipped', outcome.error);

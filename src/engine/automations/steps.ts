@@ -13,7 +13,8 @@ import { uuidv7 } from '../../lib/ids.js';
 import { LIMIT_MESSAGES, tokenMicros } from '../blocks/agent.js';
 import { estimateTokens } from '../providers/llm/local.js';
 import { isLimitRefusal, type Billing, type Providers } from '../types.js';
-import { emailSuppression, evaluateCondition, renderHtml, renderPlain, smsSuppression, templateView, waitSpec, type Outputs } from './conditions.js';
+import { evaluateCondition, renderHtml, renderPlain, templateView, waitSpec, type Outputs } from './conditions.js';
+import { emailSuppression, smsSuppression } from '../../delivery/suppression.js';
 import { LIFECYCLE_STAGES, type StepContactRow } from '../../domain/contact.js';
 import { waitDue } from './store.js';
 

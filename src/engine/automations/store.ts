@@ -1,10 +1,7 @@
-// The automation_runs table as the engine's queue (DESIGN 8), the same way scheduler/store.ts
-// treats workflow_runs: a fair claim across accounts, lease renewal and release, and fenced writes.
-// A run is claimed without changing its status (a waiting run stays `waiting` until the executor
-// decides it may go on), so the fence matches both non-final statuses; a run stopped from outside
-// (`automation-runs stop`, erasure) leaves them and so breaks the fence.
+// The fenced writes a worker makes to an automation run it holds (the queue itself: claim,
+// renew, release and the fence, is src/queue/automation-run-store.ts), the run's definition and
+// step ledger, and the contact it is for.
 import type { Queryable } from '../../db/db.js';
-import { fairPick } from '../../db/fair-claim.js';
 import { sqlList } from '../../db/sql-list.js';
 import {
   ACTIVE_AUTOMATION_RUN_STATUSES,
@@ -14,76 +11,18 @@ import {
 } from '../../domain/automation.js';
 import type { StepContactRow } from '../../domain/contact.js';
 import { accountMayWorkSql } from '../../accounts/activity.js';
-import { RUNS_CHANNEL } from '../../api/runs/store.js';
-
-export interface AutomationFence {
-  accountId: string;
-  runId: string;
-  attempt: number;
-  owner: string;
-}
-
-export interface ClaimedAutomationRun {
-  account_id: string;
-  id: string;
-  attempt: number;
-  /** How many times the run was taken over from a worker whose lease ran out. */
-  reclaims: number;
-}
+import { fenceParams as fp, type Fence } from '../../queue/queue.js';
+import { AUTOMATION_RUN_FENCE as FENCE } from '../../queue/automation-run-store.js';
+import { notifyRuns } from '../../queue/enqueue-store.js';
 
 /** `'running', 'waiting'`: the statuses of a run not yet over, as SQL (built once). */
 const ACTIVE = sqlList(ACTIVE_AUTOMATION_RUN_STATUSES);
-
-const ready = (t: string): string =>
-  `${t}.status in (${ACTIVE}) and ${t}.run_at <= now()
-   and (${t}.lease_expires_at is null or ${t}.lease_expires_at < now())`;
-
-const CLAIM_PICK = fairPick({ table: 'automation_runs', active: `(${ACTIVE})`, ready: ready('w'), accountMayWork: accountMayWorkSql('ac') });
-
-/**
- * Claims up to `limit` ready runs in one statement, round-robin across accounts (see claimRuns in
- * scheduler/store.ts for the shape): each account with ready work gets its oldest run in the first
- * round, so one account's 60,000 queued runs cost another account at most one round's wait.
- * A run still holding a lease owner when claimed was abandoned by a worker that died: that
- * counts as a reclaim (a clean park or release clears the owner).
- */
-export async function claimAutomationRuns(db: Queryable, owner: string, leaseMs: number, limit: number): Promise<ClaimedAutomationRun[]> {
-  return db.query<ClaimedAutomationRun>(
-    `${CLAIM_PICK}
-     update automation_runs r
-        set lease_owner = $1,
-            lease_expires_at = now() + ($2::int * interval '1 millisecond'),
-            attempt = r.attempt + 1,
-            reclaims = r.reclaims + case when r.lease_owner is not null then 1 else 0 end
-       from picked
-      where r.account_id = picked.account_id and r.id = picked.id
-      returning r.account_id, r.id, r.attempt, r.reclaims`,
-    [owner, leaseMs, limit],
-  );
-}
-
-const FENCE = `account_id = $1 and id = $2 and attempt = $3 and lease_owner = $4 and status in (${ACTIVE})`;
-const fp = (f: AutomationFence): unknown[] => [f.accountId, f.runId, f.attempt, f.owner];
-
-export async function renewAutomationLease(db: Queryable, f: AutomationFence, leaseMs: number): Promise<boolean> {
-  const rows = await db.query(
-    `update automation_runs set lease_expires_at = now() + ($5::int * interval '1 millisecond') where ${FENCE} returning 1`,
-    [...fp(f), leaseMs],
-  );
-  return rows.length === 1;
-}
-
-/** Shutdown: free at once for another worker; clearing the owner keeps it from counting as a reclaim. */
-export async function releaseAutomationLease(db: Queryable, f: AutomationFence): Promise<boolean> {
-  const rows = await db.query(`update automation_runs set lease_expires_at = now(), lease_owner = null where ${FENCE} returning 1`, fp(f));
-  return rows.length === 1;
-}
 
 /**
  * The run's account is not active: the run keeps its status, step and run_at, loses its lease and
  * owner (so it is no reclaim), and the claim skips it until the account is active again.
  */
-export async function holdAutomationRun(db: Queryable, f: AutomationFence): Promise<boolean> {
+export async function holdAutomationRun(db: Queryable, f: Fence): Promise<boolean> {
   const rows = await db.query(`update automation_runs set lease_expires_at = null, lease_owner = null where ${FENCE} returning 1`, fp(f));
   return rows.length === 1;
 }
@@ -92,7 +31,7 @@ export async function holdAutomationRun(db: Queryable, f: AutomationFence): Prom
  * First statement of every fenced transaction: locks the run row, renews the lease and records
  * the step the run is at. null = the lease is lost (roll back and stop).
  */
-export async function touchRun(tx: Queryable, f: AutomationFence, leaseMs: number, currentStep: string | null): Promise<{ status: string } | null> {
+export async function touchRun(tx: Queryable, f: Fence, leaseMs: number, currentStep: string | null): Promise<{ status: string } | null> {
   const rows = await tx.query<{ status: string }>(
     `update automation_runs
         set lease_expires_at = now() + ($5::int * interval '1 millisecond'), current_step = coalesce($6, current_step)
@@ -106,7 +45,7 @@ export type AutomationFinal = 'succeeded' | 'failed' | 'stopped';
 
 export async function finishAutomationRun(
   tx: Queryable,
-  f: AutomationFence,
+  f: Fence,
   status: AutomationFinal,
   error: string | null,
   failedStepId: string | null,
@@ -122,7 +61,7 @@ export async function finishAutomationRun(
 }
 
 /** At a wait: no worker until `due`; the claim picks the run up again then. */
-export async function parkWaiting(tx: Queryable, f: AutomationFence, due: Date): Promise<boolean> {
+export async function parkWaiting(tx: Queryable, f: Fence, due: Date): Promise<boolean> {
   const rows = await tx.query(
     `update automation_runs
         set status = 'waiting', next_at = $5, run_at = $5, lease_owner = null, lease_expires_at = null
@@ -136,7 +75,7 @@ export async function parkWaiting(tx: Queryable, f: AutomationFence, due: Date):
  * A waiting run came due while its automation is paused: it stays waiting, looked at again after
  * `holdMs` (next_at keeps the wait's own time; releaseHeldRuns brings held runs back at once).
  */
-export async function holdWaiting(tx: Queryable, f: AutomationFence, holdMs: number): Promise<boolean> {
+export async function holdWaiting(tx: Queryable, f: Fence, holdMs: number): Promise<boolean> {
   const rows = await tx.query(
     `update automation_runs
         set run_at = now() + ($5::int * interval '1 millisecond'), lease_owner = null, lease_expires_at = null
@@ -150,7 +89,7 @@ export async function holdWaiting(tx: Queryable, f: AutomationFence, holdMs: num
  * The wait is over: the run is running again. false when its time has not come (a run made ready
  * early by hand): the caller parks it again. Call after touchRun, which holds the row.
  */
-export async function endWaiting(tx: Queryable, f: AutomationFence): Promise<boolean> {
+export async function endWaiting(tx: Queryable, f: Fence): Promise<boolean> {
   const rows = await tx.query(
     `update automation_runs set status = 'running', next_at = null
       where ${FENCE} and (next_at is null or next_at <= now()) returning 1`,
@@ -170,7 +109,7 @@ export async function releaseHeldRuns(tx: Queryable, accountId: string, automati
       returning 1`,
     [accountId, automationId],
   );
-  if (rows.length) await tx.query(`select pg_notify($1, '')`, [RUNS_CHANNEL]);
+  if (rows.length) await notifyRuns(tx);
   return rows.length;
 }
 

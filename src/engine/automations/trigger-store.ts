@@ -1,6 +1,6 @@
-// SQL for trigger-started automation runs and automation schedules.
+// SQL for trigger-started automation runs and automation schedules (the runs themselves are
+// inserted by enqueueAutomationRun, src/queue/enqueue.ts).
 import type { Queryable } from '../../db/db.js';
-import { RUNS_CHANNEL } from '../../api/runs/store.js';
 import { accountMayWorkSql } from '../../accounts/activity.js';
 
 /** The Run-only-if filter of the running version (null: no filter). */
@@ -10,28 +10,6 @@ export async function publishedFilter(tx: Queryable, accountId: string, automati
     [accountId, automationId, version],
   );
   return rows[0]?.run_only_if ?? null;
-}
-
-export interface TriggeredRun {
-  accountId: string;
-  automationId: string;
-  runId: string;
-  contactId: string | null;
-  version: number;
-  startedBy: string;
-  /** The filter did not match: the run is recorded as skipped and never executes. */
-  skipped: boolean;
-  error: string | null;
-}
-
-export async function insertTriggeredRun(tx: Queryable, r: TriggeredRun): Promise<void> {
-  await tx.query(
-    `insert into automation_runs (account_id, id, automation_id, contact_id, status, started_by, test, version, error, finished_at, run_at)
-     values ($1, $2, $3, $4, $5, $6, false, $7, $8, case when $5 = 'skipped' then now() end, now())`,
-    [r.accountId, r.runId, r.automationId, r.contactId, r.skipped ? 'skipped' : 'running', r.startedBy, r.version, r.error],
-  );
-  await tx.query(`update automations set last_run_at = now() where account_id = $1 and id = $2`, [r.accountId, r.automationId]);
-  if (!r.skipped) await tx.query(`select pg_notify($1, '')`, [RUNS_CHANNEL]);
 }
 
 export interface DueAutomationSchedule {

@@ -2,11 +2,12 @@
 // created): unlike API enrollment, the Run-only-if filter applies, and a contact it does not match
 // gets a `skipped` run ("Did not meet the Run only if criteria") that never executes.
 import type { Queryable } from '../../db/db.js';
-import { classifyContacts, lockAutomation, lockContactsForEnrollment } from '../../api/enrollments/store.js';
+import { classifyContacts, lockAutomation, lockContactsForEnrollment } from '../../queue/enrollment-store.js';
+import { enqueueAutomationRun } from '../../queue/enqueue.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { evaluateCondition } from './conditions.js';
 import { readContact } from './store.js';
-import { insertTriggeredRun, publishedFilter } from './trigger-store.js';
+import { publishedFilter } from './trigger-store.js';
 
 export interface TriggerStart {
   accountId: string;
@@ -38,13 +39,12 @@ export async function startTriggeredRun(tx: Queryable, s: TriggerStart): Promise
   const verdict = filter ? evaluateCondition(filter, contact) : { result: true };
   const matches = 'result' in verdict && verdict.result;
   const runId = uuidv7();
-  await insertTriggeredRun(tx, {
+  await enqueueAutomationRun(tx, {
     accountId: s.accountId,
     automationId: s.automationId,
-    runId,
-    contactId: s.contactId,
     version: automation.published_version,
     startedBy: s.startedBy,
+    runs: [{ id: runId, contactId: s.contactId }],
     skipped: !matches,
     error: 'error' in verdict ? `Run only if filter could not be applied: ${verdict.error}` : null,
   });

@@ -4,26 +4,15 @@
 // its successors); a step found `running` (the previous worker died in it) runs again with the
 // same effectKey, so blocks and billing that record that key do their side effect once.
 import { performance } from 'node:perf_hooks';
-import type { Config } from '../../config.js';
-import type { Db, Queryable } from '../../db/db.js';
-import type { Billing, Block, BlockContext, BlockDef, BlockOutput, BlockResult, Providers, RunRef } from '../types.js';
-import { Lease, LeaseLost } from '../scheduler/lease.js';
-import type { EngineLog } from '../scheduler/log.js';
-import { fencedTouch, finishRun, holdRun, parkForApproval, runTiming, type ClaimedRun, type FinalStatus } from '../scheduler/store.js';
-import { AccountNotActive, HELD_SUMMARY, assertAccountActive } from '../account-hold.js';
-import { endClosedAccountWork, readAccountActivity } from '../../accounts/store.js';
+import type { Queryable } from '../../db/db.js';
+import type { BlockContext, BlockDef, BlockOutput, BlockResult, EngineResources, RunRef } from '../types.js';
+import { Lease, LeaseLost } from '../../queue/lease.js';
+import type { ClaimedRun } from '../../queue/workflow-run-store.js';
+import { fencedTouch, finishRun, holdRun, parkForApproval, runTiming, type FinalStatus } from '../scheduler/store.js';
+import { AccountNotActive, HELD_SUMMARY, assertAccountActive, interruption } from '../account-hold.js';
+import type { Fence } from '../../queue/queue.js';
 import { planWorkflow, type Plan } from './plan.js';
 import { endStep, insertRunningStep, insertSkippedStep, loadRunDefinition, loadSteps, type StepRow } from './store.js';
-
-/** What the executor needs from the engine (the engine's shared resources). */
-export interface ExecutorResources {
-  db: Db;
-  config: Config;
-  blocks: ReadonlyMap<string, Block>;
-  providers: Providers;
-  billing: Billing;
-  log: EngineLog;
-}
 
 /** `held`: the account is not active, the run waits for it; `cancelled`: the account was closed. */
 export type RunOutcome = FinalStatus | 'awaiting_approval' | 'held' | 'cancelled' | 'lost';
@@ -59,43 +48,28 @@ function whenAborted(signal: AbortSignal): { promise: Promise<{ status: 'aborted
   return { promise, dispose: () => signal.removeEventListener('abort', onAbort) };
 }
 
-export async function executeRun(res: ExecutorResources, claimed: ClaimedRun, lease: Lease): Promise<RunOutcome> {
+/**
+ * Works the run until it ends, parks or is lost. A run whose account stopped being active is
+ * `cancelled` ("Cancelled: account closed") when the account is closed, else held where it stood
+ * (status `running`, no lease, its open step kept) and resumed at that step once it is active.
+ */
+export async function executeRun(res: EngineResources, claimed: ClaimedRun, lease: Lease): Promise<RunOutcome> {
   try {
     return await new RunExecution(res, claimed, lease).run();
   } catch (err) {
-    if (err instanceof LeaseLost) {
-      lease.lose(err.message);
-      return 'lost';
-    }
-    if (err instanceof AccountNotActive) return accountNotActive(res, lease);
-    throw err;
+    const why = await interruption(err, res.db, lease, holdWorkflowRun);
+    return why === 'closed' ? 'cancelled' : why;
   }
 }
 
-/**
- * The run's account stopped being active (the transaction that found it rolled back): closed ends
- * all of the account's work, this run included (`cancelled`, "Cancelled: account closed");
- * otherwise the run is held where it stood (status `running`, no lease, its open step kept) and the
- * claim skips it until the account is active again; then it resumes at that step.
- */
-async function accountNotActive(res: ExecutorResources, lease: Lease): Promise<RunOutcome> {
-  const { accountId } = lease.fence;
-  lease.stop();
-  if ((await readAccountActivity(res.db, accountId)) === 'closed' && (await endClosedAccountWork(res.db, accountId))) {
-    lease.lose('the account is closed');
-    return 'cancelled';
-  }
-  const held = await holdRun(res.db, lease.fence, HELD_SUMMARY);
-  lease.lose(held ? 'the account is not active' : 'the lease was lost');
-  return held ? 'held' : 'lost';
-}
+const holdWorkflowRun = (db: Queryable, f: Fence): Promise<boolean> => holdRun(db, f, HELD_SUMMARY);
 
 class RunExecution {
   private readonly accountId: string;
   private readonly runId: string;
 
   constructor(
-    private readonly res: ExecutorResources,
+    private readonly res: EngineResources,
     private readonly claimed: ClaimedRun,
     private readonly lease: Lease,
   ) {

@@ -1,92 +1,18 @@
-// The workflow_runs table as the engine's queue (DESIGN 8): claiming, lease renewal and release,
-// and the fenced writes a worker makes to a run it holds. Every write after a claim carries the
-// Fence: it matches only while this worker's attempt still owns a `running` run, so a worker whose
-// lease was taken over, or whose run was cancelled, changes nothing.
+// The fenced writes a worker makes to a workflow run it holds, and the moves made from outside
+// (approve, reject, cancel). The queue itself (claim, renew, release, the fence) is
+// src/queue/workflow-run-store.ts. Every write after a claim carries the Fence: it matches only
+// while this worker's attempt still owns a `running` run, so a worker whose lease was taken over,
+// or whose run was cancelled, changes nothing.
 import type { Queryable } from '../../db/db.js';
-import { fairPick } from '../../db/fair-claim.js';
-import { accountMayWorkSql } from '../../accounts/activity.js';
-import { RUNS_CHANNEL } from '../../api/runs/store.js';
 import { sqlList } from '../../db/sql-list.js';
-import { ACTIVE_RUN_STATUSES, NON_FINAL, UNFINISHED_RUN_STEP_STATUSES, type ActiveRunStatus, type RunStatus } from '../../domain/workflow.js';
+import { NON_FINAL, UNFINISHED_RUN_STEP_STATUSES, type ActiveRunStatus, type RunStatus } from '../../domain/workflow.js';
+import { fenceParams, type Fence } from '../../queue/queue.js';
+import { RUN_FENCE as FENCE } from '../../queue/workflow-run-store.js';
+import { notifyRuns } from '../../queue/enqueue-store.js';
 
-/** Who may write to a claimed run: the claim's attempt, by this owner. */
-export interface Fence {
-  accountId: string;
-  runId: string;
-  attempt: number;
-  owner: string;
-}
-
-export interface ClaimedRun {
-  account_id: string;
-  id: string;
-  workflow_id: string;
-  key_id: string | null;
-  attempt: number;
-  /** queued on first claim; running when an expired lease or an approval is picked up. */
-  previous_status: ActiveRunStatus;
-}
-
-// Status lists as SQL, built once: runs holding a slot, runs not yet final, steps not yet ended.
-const ACTIVE = sqlList(ACTIVE_RUN_STATUSES);
+// Status lists as SQL, built once: runs not yet final, steps not yet ended.
 const OPEN = sqlList(NON_FINAL);
 const OPEN_STEPS = sqlList(UNFINISHED_RUN_STEP_STATUSES);
-
-// A run is ready when it is queued, or running without a live lease (its worker died, it was
-// released at shutdown, or it was just approved), and its run_at has come.
-const ready = (t: string): string =>
-  `${t}.status in (${ACTIVE}) and ${t}.run_at <= now()
-   and (${t}.lease_expires_at is null or ${t}.lease_expires_at < now())`;
-
-const CLAIM_PICK = fairPick({ table: 'workflow_runs', active: `(${ACTIVE})`, ready: ready('w'), accountMayWork: accountMayWorkSql('ac'), extra: ', w.status as previous_status' });
-
-/**
- * Claims up to `limit` ready runs in one statement, fairly across accounts: every account with
- * ready work gets its oldest run in the first round, its second oldest in the second round, and so
- * on (round-robin by rank), so one account's thousands of queued runs cannot starve another's one.
- *
- * The pick (CTEs and locking) is src/db/fair-claim.ts, shared with the automation queue.
- * The same statement reclaims a `running` run whose lease expired: that is the reaper.
- */
-export async function claimRuns(db: Queryable, owner: string, leaseMs: number, limit: number): Promise<ClaimedRun[]> {
-  return db.query<ClaimedRun>(
-    `${CLAIM_PICK}
-     update workflow_runs r
-        set status = 'running',
-            started_at = coalesce(r.started_at, now()),
-            summary = case when r.status = 'queued' then 'Running' else r.summary end,
-            lease_owner = $1,
-            lease_expires_at = now() + ($2::int * interval '1 millisecond'),
-            attempt = r.attempt + 1,
-            -- Time held while its account was not active does not count toward the run's limit.
-            paused_ms = r.paused_ms + case when r.awaiting_since is null then 0
-                          else greatest(0, (extract(epoch from now() - r.awaiting_since) * 1000)::bigint) end,
-            awaiting_since = null
-       from picked
-      where r.account_id = picked.account_id and r.id = picked.id
-      returning r.account_id, r.id, r.workflow_id, r.key_id, r.attempt, picked.previous_status`,
-    [owner, leaseMs, limit],
-  );
-}
-
-const FENCE = `account_id = $1 and id = $2 and attempt = $3 and lease_owner = $4 and status = 'running'`;
-const fenceParams = (f: Fence): unknown[] => [f.accountId, f.runId, f.attempt, f.owner];
-
-/** Renews the lease; false when it is lost (taken over, cancelled, released): stop at once. */
-export async function renewLease(db: Queryable, f: Fence, leaseMs: number): Promise<boolean> {
-  const rows = await db.query(
-    `update workflow_runs set lease_expires_at = now() + ($5::int * interval '1 millisecond')
-      where ${FENCE} returning 1`,
-    [...fenceParams(f), leaseMs],
-  );
-  return rows.length === 1;
-}
-
-/** Shutdown: the lease ends now, so another worker may take the run over at once. */
-export async function releaseLease(db: Queryable, f: Fence): Promise<boolean> {
-  const rows = await db.query(`update workflow_runs set lease_expires_at = now() where ${FENCE} returning 1`, fenceParams(f));
-  return rows.length === 1;
-}
 
 /**
  * The run's account is not active (suspended, or its subscription lapsed or ended): the run stays
@@ -198,7 +124,7 @@ export async function approveRun(tx: Queryable, accountId: string, runId: string
       where account_id = $1 and id = $2 and status = 'awaiting_approval' returning 1`,
     [accountId, runId],
   );
-  if (rows.length === 1) await tx.query(`select pg_notify($1, '')`, [RUNS_CHANNEL]);
+  if (rows.length === 1) await notifyRuns(tx);
   return rows.length === 1;
 }
 

@@ -5,7 +5,7 @@
 // An account that is not active (suspended, lapsed, closed) has its due ticks skipped: the
 // schedule moves on without a run, so nothing piles up to fire when it is active again.
 import type { Db } from '../../db/db.js';
-import { insertRun } from '../../api/runs/store.js';
+import { enqueueWorkflowRun } from '../../queue/enqueue.js';
 import { tickAutomationSchedules } from '../automations/schedule.js';
 import { nextOccurrence } from './cron.js';
 import { claimDueSchedule, setNextAt } from './store.js';
@@ -18,7 +18,7 @@ export async function tickSchedules(db: Db, startDelayMs: number, max = 100): Pr
       const due = await claimDueSchedule(tx);
       if (!due) return null;
       if (due.account_may_work) {
-        await insertRun(tx, { accountId: due.account_id, workflowId: due.id, trigger: 'schedule', keyId: null, startDelayMs });
+        await enqueueWorkflowRun(tx, { accountId: due.account_id, workflowId: due.id, trigger: 'schedule', keyId: null, startDelayMs });
       }
       const now = new Date();
       const from = due.schedule_next_at > now ? due.schedule_next_at : now;

@@ -1,13 +1,11 @@
 // Automations, write side: SQL of the draft (replace, publish as an immutable version, move the
-// status), of a builder's test run, and the fixture loader's bulk insert. Every move re-checks
+// status), the reads a builder's test run checks, and the fixture loader's bulk insert. Every move re-checks
 // the state in its UPDATE (or holds the row lock), so a concurrent move is refused rather than
 // overwritten.
 import { insertRows, type Columns } from '../../db/bulk-insert.js';
 import type { Queryable } from '../../db/db.js';
 import type { Json, JsonObject } from '../../lib/json-fields.js';
-// Read-side row types stay with the API's summary store until src/domain holds them.
 import type { AutomationStatus, ReenrollRule } from '../../domain/automation.js';
-import { RUNS_CHANNEL } from '../../api/runs/store.js';
 
 export interface AutomationDraftRow {
   id: string;
@@ -137,29 +135,6 @@ export async function contactStateForTest(
     [accountId, contactId],
   );
   return rows[0] ?? null;
-}
-
-export interface TestRunInsert {
-  accountId: string;
-  id: string;
-  automationId: string;
-  contactId: string;
-  startedBy: string;
-  version: number;
-  testerEmail: string;
-}
-
-/**
- * Inserts the test run (status running, due now) and wakes the workers on commit.
- * The queue's enqueueAutomationRun replaces this at the merge (the only inserter of runs).
- */
-export async function insertTestRun(tx: Queryable, r: TestRunInsert): Promise<void> {
-  await tx.query(
-    `insert into automation_runs (account_id, id, automation_id, contact_id, status, started_by, test, version, tester_email, run_at)
-     values ($1, $2, $3, $4, 'running', $5, true, $6, $7, now())`,
-    [r.accountId, r.id, r.automationId, r.contactId, r.startedBy, r.version, r.testerEmail],
-  );
-  await tx.query(`select pg_notify($1, '')`, [RUNS_CHANNEL]);
 }
 
 // The fixture loader's bulk insert: automations, and version 1 of each published or paused one.

@@ -5,7 +5,8 @@
 import type { Db } from '../../db/db.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { Refusal } from '../refusal.js';
-import { automationForTest, contactStateForTest, insertTestRun, testerOf } from './store.js';
+import { enqueueAutomationRun } from '../../queue/enqueue.js';
+import { automationForTest, contactStateForTest, testerOf } from './store.js';
 
 export interface TestRunRequest {
   automationId: string;
@@ -36,13 +37,12 @@ export async function startTestRun(db: Db, a: TestRunRequest): Promise<StartedTe
     if (contact.erased) throw new Refusal(`contact ${a.contactId} was erased at their request`);
     const id = uuidv7();
     const who = user.name.trim() || user.email;
-    await insertTestRun(tx, {
+    await enqueueAutomationRun(tx, {
       accountId: auto.account_id,
-      id,
       automationId: a.automationId,
-      contactId: a.contactId,
-      startedBy: `Test by ${who}`,
       version: auto.published_version,
+      startedBy: `Test by ${who}`,
+      runs: [{ id, contactId: a.contactId }],
       testerEmail: user.email,
     });
     return { id, account_id: auto.account_id, automation_id: a.automationId, contact_id: a.contactId, version: auto.published_version, tester_email: user.email };

@@ -3,8 +3,8 @@
 import type { Queryable } from '../../db/db.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
-// The row inserts move to src/queue (enqueueAutomationRun) at the merge; the locks and reads stay with them.
-import { classifyContacts, insertAutomationRuns, lockAutomation, lockContactsForEnrollment } from '../../api/enrollments/store.js';
+import { enqueueAutomationRun } from '../../queue/enqueue.js';
+import { classifyContacts, lockAutomation, lockContactsForEnrollment } from '../../queue/enrollment-store.js';
 
 export type SkipReason = 'not_found' | 'erased' | 'already_enrolled' | 'enrolled_before' | 'too_many_automations';
 
@@ -65,14 +65,13 @@ export async function enroll(tx: Queryable, input: EnrollInput): Promise<Enrollm
     if (reason) skipped.push({ contact_id: contactId, reason });
     else runs.push({ id: uuidv7(), contact_id: contactId });
   }
-  await insertAutomationRuns(
-    tx,
-    input.accountId,
-    input.automationId,
-    automation.published_version,
-    startedByKey(input.keyName, input.keyPrefix),
-    input.keyId,
-    runs.map((r) => ({ id: r.id, contactId: r.contact_id })),
-  );
+  await enqueueAutomationRun(tx, {
+    accountId: input.accountId,
+    automationId: input.automationId,
+    version: automation.published_version,
+    startedBy: startedByKey(input.keyName, input.keyPrefix),
+    keyId: input.keyId,
+    runs: runs.map((r) => ({ id: r.id, contactId: r.contact_id })),
+  });
   return { automation_id: input.automationId, enrolled: runs.length, runs, skipped };
 }

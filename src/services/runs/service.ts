@@ -7,8 +7,8 @@ import { accountOutOfCredit, keyCapReached } from '../../engine/billing/index.js
 import { findWorkflowToStart } from '../../engine/scheduler/store.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import { limitsFor } from '../../limits/tiers.js';
-// The row inserts move to src/queue (enqueueWorkflowRun) at the merge; the reads stay with them.
-import { apiRunCounts, insertRun, lockAccountForStart, workflowForStart, type StartedRunRow } from '../../api/runs/store.js';
+import { enqueueWorkflowRun, type StartedRunRow } from '../../queue/enqueue.js';
+import { apiRunCounts, lockAccountForStart, workflowForStart } from './store.js';
 import { Refusal } from '../refusal.js';
 
 export interface StartInput {
@@ -46,7 +46,7 @@ export async function startApiRun(tx: Queryable, input: StartInput): Promise<Sta
       headers: { 'retry-after': '10' },
     });
   }
-  return insertRun(tx, {
+  return enqueueWorkflowRun(tx, {
     accountId: input.accountId,
     workflowId: input.workflowId,
     trigger: 'api',
@@ -64,7 +64,7 @@ export async function startManualRun(
   if (!wf) throw new Refusal(a.accountId ? `no workflow ${a.workflowId} in account ${a.accountId}` : `no workflow ${a.workflowId}`);
   if (wf.block_count === 0) throw new Refusal(`workflow ${wf.id} has no blocks: add blocks before starting it`);
   const run = await db.transaction((tx) =>
-    insertRun(tx, { accountId: wf.account_id, workflowId: wf.id, trigger: 'manual', keyId: null, startDelayMs: 0 }),
+    enqueueWorkflowRun(tx, { accountId: wf.account_id, workflowId: wf.id, trigger: 'manual', keyId: null, startDelayMs: 0 }),
   );
   return { run, accountId: wf.account_id, workflowId: wf.id };
 }

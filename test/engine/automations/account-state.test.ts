@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { accountCommand } from '../../../src/cli/account.js';
 import { ACCOUNT_CLOSED_REASON } from '../../../src/accounts/activity.js';
 import { configWith, loadConfig } from '../../../src/config.js';
-import { claimAutomationRuns } from '../../../src/engine/automations/store.js';
+import { claimAutomationRuns } from '../../../src/queue/automation-run-store.js';
 import { createBilling } from '../../../src/engine/billing/index.js';
 import { createBlockRegistry } from '../../../src/engine/blocks/index.js';
 import { Engine } from '../../../src/engine/engine.js';

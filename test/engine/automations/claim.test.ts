@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../../src/engine/engine.js';
 import { createBilling } from '../../../src/engine/billing/index.js';
 import type { Providers } from '../../../src/engine/types.js';
-import { claimAutomationRuns } from '../../../src/engine/automations/store.js';
+import { claimAutomationRuns } from '../../../src/queue/automation-run-store.js';
 import { freshDb, type TestDb } from '../../helpers/db.js';
 import { enroll, insertAutomation, insertContact, outbox, runRow, seedWorld, sleep, startEngine, stepRows, testConfig, until, waitForRun, type World } from './support.js';
 

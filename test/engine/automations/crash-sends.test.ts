@@ -8,7 +8,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uuidv7 } from '../../../src/lib/ids.js';
-import { RUNS_CHANNEL } from '../../../src/api/runs/store.js';
+import { RUNS_CHANNEL } from '../../../src/queue/channels.js';
 import { freshDb, onPostgres, type TestDb } from '../../helpers/db.js';
 import { exited, runCli } from '../../helpers/process.js';
 import { headersOf, startSmtp, type TestSmtp } from '../../delivery/support.js';

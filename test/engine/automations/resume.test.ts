@@ -2,7 +2,8 @@
 // when due, including a new engine after a restart; a step left `running` by a dead worker runs
 // again without a second message; pausing holds waiting runs; erasure or archiving stops a run.
 import { describe, expect, it } from 'vitest';
-import { claimAutomationRuns, releaseHeldRuns } from '../../../src/engine/automations/store.js';
+import { releaseHeldRuns } from '../../../src/engine/automations/store.js';
+import { claimAutomationRuns } from '../../../src/queue/automation-run-store.js';
 import { engineTestFile, enroll, insertAutomation, insertContact, outbox, runRow, sleep, startEngine, stepRows, waitForRun } from './support.js';
 
 const file = engineTestFile();

@@ -7,7 +7,7 @@ import { freshDb, type TestDb } from '../../helpers/db.js';
 import type { Db } from '../../../src/db/db.js';
 import { seedFixture } from '../../../src/fixtures/load.js';
 import { uuidv7 } from '../../../src/lib/ids.js';
-import { RUNS_CHANNEL } from '../../../src/api/runs/store.js';
+import { RUNS_CHANNEL } from '../../../src/queue/channels.js';
 import { createEngine, type Engine } from '../../../src/engine/engine.js';
 
 export interface World {

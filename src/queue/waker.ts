@@ -1,11 +1,11 @@
-// Wakes an idle worker: at once on a notification (a run was queued or approved: LISTEN on
-// RUNS_CHANNEL, on both stores), when the engine itself pokes it (a slot came free), and every
+// Wakes an idle worker (the engine, the sender): at once on a notification on its channel
+// (channels.ts: a run was queued or approved, a message written; LISTEN on both stores), when the
+// worker itself pokes it (a slot came free, a wait or a retry came due), and every
 // pollMs as the fallback for notifications lost while a listener reconnects or sent by a release
 // that does not notify. A wake-up that comes while the worker is busy is kept, not lost, so the
 // next wait() returns at once.
 import type { Db } from '../db/db.js';
-import { RUNS_CHANNEL } from '../api/runs/store.js';
-import type { EngineLog } from './scheduler/log.js';
+import type { EngineLog } from './log.js';
 
 export class Waker {
   private pending = false;
@@ -18,7 +18,7 @@ export class Waker {
     private readonly db: Db,
     private readonly pollMs: number,
     private readonly log: EngineLog,
-    private readonly channel: string = RUNS_CHANNEL,
+    private readonly channel: string,
   ) {}
 
   /** Subscribes to the channel. Without it (the store refused LISTEN) polling still works. */

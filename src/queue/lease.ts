@@ -1,11 +1,11 @@
-// A worker's hold on one claimed run (a workflow run, or an automation run with its own renew
-// statement): the fence every write carries, and the heartbeat that renews the lease every
-// leaseMs/3 while the run executes. When a renewal finds the run gone
+// A worker's hold on one item claimed from a leased queue (queue.ts: a workflow run, an
+// automation run): the fence every write carries, and the heartbeat that renews the lease through
+// the queue every leaseMs/3 while the run executes. When a renewal finds the run gone
 // (lease taken over after it expired, run cancelled, released at shutdown) the lease is lost:
 // `signal` aborts so the running block stops, and the executor writes nothing more.
-import type { Queryable } from '../../db/db.js';
+import type { Queryable } from '../db/db.js';
 import type { EngineLog } from './log.js';
-import { renewLease, type Fence } from './store.js';
+import type { Fence } from './queue.js';
 
 export class LeaseLost extends Error {
   constructor(reason: string) {
@@ -14,21 +14,19 @@ export class LeaseLost extends Error {
   }
 }
 
-/** Extends the lease when the fence still owns the run; false when the run was taken or ended. */
-export type Renew<F> = (db: Queryable, fence: F, leaseMs: number) => Promise<boolean>;
-
-export class Lease<F extends { runId: string } = Fence> {
+export class Lease {
   private readonly controller = new AbortController();
   private timer: NodeJS.Timeout | null = null;
   private beating = false;
   private lostReason: string | null = null;
 
   constructor(
-    readonly fence: F,
+    readonly fence: Fence,
+    /** The queue's renewal (LeasedQueue.renew). */
+    private readonly renew: (db: Queryable, f: Fence, leaseMs: number) => Promise<boolean>,
     private readonly db: Queryable,
     private readonly leaseMs: number,
     private readonly log: EngineLog,
-    private readonly renew: Renew<F> = renewLease as unknown as Renew<F>,
   ) {}
 
   /** Aborted once the lease is lost; blocks receive it (combined with the time limit). */

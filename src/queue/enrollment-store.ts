@@ -1,8 +1,10 @@
-// Enrollment: SQL. Every contact of a request is classified in one query and every run is
-// inserted in one statement, so enrolling 500 contacts costs a handful of round trips.
-import type { Queryable } from '../../db/db.js';
-import { sqlList } from '../../db/sql-list.js';
-import { ACTIVE_AUTOMATION_RUN_STATUSES, type AutomationStatus, type ReenrollRule } from '../../domain/automation.js';
+// Admission to the automation queue: the locks and the per-contact state an enrollment (the API)
+// and a trigger (the engine) take and read, in the same order, before enqueueAutomationRun. Every
+// contact of a request is classified in one query, so enrolling 500 contacts costs a handful of
+// round trips.
+import type { Queryable } from '../db/db.js';
+import { sqlList } from '../db/sql-list.js';
+import { ACTIVE_AUTOMATION_RUN_STATUSES, type AutomationStatus, type ReenrollRule } from '../domain/automation.js';
 
 const ACTIVE = sqlList(ACTIVE_AUTOMATION_RUN_STATUSES);
 
@@ -90,30 +92,4 @@ export async function classifyContacts(
     [accountId, automationId, projectId, contactIds],
   );
   return new Map(rows.map((r) => [r.id, r]));
-}
-
-export interface NewAutomationRun {
-  id: string;
-  contactId: string;
-}
-
-/** Inserts the runs (status running, ready now) and wakes the workers on commit. */
-export async function insertAutomationRuns(
-  tx: Queryable,
-  accountId: string,
-  automationId: string,
-  version: number,
-  startedBy: string,
-  keyId: string,
-  runs: NewAutomationRun[],
-): Promise<void> {
-  if (!runs.length) return;
-  await tx.query(
-    `insert into automation_runs (account_id, id, automation_id, contact_id, status, started_by, key_id, test, version, run_at)
-     select $1, r.id, $2, r.contact_id, 'running', $3, $4, false, $5, now()
-       from unnest($6::uuid[], $7::uuid[]) as r(id, contact_id)`,
-    [accountId, automationId, startedBy, keyId, version, runs.map((r) => r.id), runs.map((r) => r.contactId)],
-  );
-  await tx.query(`update automations set last_run_at = now() where account_id = $1 and id = $2`, [accountId, automationId]);
-  await tx.query(`select pg_notify('switchboard_runs', '')`);
 }

@@ -1,5 +1,5 @@
-// The logging the engine needs: the subset of pino's API it calls, so `serve` passes its pino
-// logger and tests pass nothing (silent) or a recorder.
+// The logging the workers (the engine, the sender) need: the subset of pino's API they call, so
+// `serve` passes its pino logger and tests pass nothing (silent) or a recorder.
 export interface EngineLog {
   debug(obj: object, msg?: string): void;
   info(obj: object, msg?: string): void;

@@ -1,0 +1,77 @@
+// The SQL of enqueue.ts: the run inserts and the notifications that wake the workers. Nothing
+// else inserts workflow_runs or automation_runs rows, or sends a NOTIFY on a workers' channel.
+import type { Queryable } from '../db/db.js';
+import type { RunStatus, RunTrigger } from '../domain/workflow.js';
+import { OUTBOX_CHANNEL, RUNS_CHANNEL } from './channels.js';
+
+export interface WorkflowRunRow {
+  accountId: string;
+  id: string;
+  workflowId: string;
+  trigger: RunTrigger;
+  keyId: string | null;
+  startedByUser: string | null;
+  /** Delay before a worker may claim it. */
+  startDelayMs: number;
+}
+
+export interface StartedRunRow {
+  id: string;
+  workflow_id: string;
+  status: RunStatus;
+  trigger: RunTrigger;
+  created_at: Date;
+}
+
+/** A queued run, claimable once its start delay has passed. */
+export async function insertWorkflowRun(tx: Queryable, r: WorkflowRunRow): Promise<StartedRunRow> {
+  const rows = await tx.query<StartedRunRow>(
+    `insert into workflow_runs (account_id, id, workflow_id, status, trigger, summary, key_id, started_by_user, run_at)
+     values ($1, $2, $3, 'queued', $4, 'Queued', $5, $6, now() + ($7::int * interval '1 millisecond'))
+     returning id, workflow_id, status, trigger, created_at`,
+    [r.accountId, r.id, r.workflowId, r.trigger, r.keyId, r.startedByUser, r.startDelayMs],
+  );
+  return rows[0];
+}
+
+export interface AutomationRunRows {
+  accountId: string;
+  automationId: string;
+  version: number;
+  startedBy: string;
+  keyId: string | null;
+  /** `running` (ready now) or `skipped` (recorded, finished, never executed). */
+  status: 'running' | 'skipped';
+  test: boolean;
+  testerEmail: string | null;
+  error: string | null;
+  ids: readonly string[];
+  contactIds: ReadonlyArray<string | null>;
+}
+
+/** Every run of one start in one statement (an enrollment of 500 contacts is one insert). */
+export async function insertAutomationRuns(tx: Queryable, r: AutomationRunRows): Promise<void> {
+  await tx.query(
+    `insert into automation_runs
+            (account_id, id, automation_id, contact_id, status, started_by, key_id, test, version, tester_email, error, finished_at, run_at)
+     select $1, r.id, $2, r.contact_id, $3::text, $4::text, $5::uuid, $6::boolean, $7::int, $8::text, $9::text,
+            case when $3::text = 'skipped' then now() end, now()
+       from unnest($10::uuid[], $11::uuid[]) as r(id, contact_id)`,
+    [r.accountId, r.automationId, r.status, r.startedBy, r.keyId, r.test, r.version, r.testerEmail, r.error, r.ids, r.contactIds],
+  );
+}
+
+/** The automation's "last run" (a test run moves no counter, so it does not call this). */
+export async function touchLastRunAt(tx: Queryable, accountId: string, automationId: string): Promise<void> {
+  await tx.query(`update automations set last_run_at = now() where account_id = $1 and id = $2`, [accountId, automationId]);
+}
+
+/** Wakes the engines when the transaction commits: runs are ready (new, approved, released). */
+export async function notifyRuns(tx: Queryable): Promise<void> {
+  await tx.query(`select pg_notify($1, '')`, [RUNS_CHANNEL]);
+}
+
+/** Wakes the senders when the transaction commits: outbox rows are ready. */
+export async function notifyOutbox(tx: Queryable): Promise<void> {
+  await tx.query(`select pg_notify($1, '')`, [OUTBOX_CHANNEL]);
+}
