@@ -4,7 +4,6 @@
 // keys/store.ts, not through this module.
 import type { Db, Queryable } from '../db/db.js';
 import { accountsWithActiveRows } from '../db/fair-claim.js';
-import { OUTBOX_CHANNEL, RUNS_CHANNEL } from '../queue/channels.js';
 import { sqlList } from '../db/sql-list.js';
 import type { AccountRow, AccountState, Subscription, Tier } from '../domain/account.js';
 import { ACTIVE_AUTOMATION_RUN_STATUSES, UNFINISHED_AUTOMATION_STEP_STATUSES } from '../domain/automation.js';
@@ -99,25 +98,6 @@ export async function lockAccountState(tx: Queryable, accountId: string): Promis
 export async function readAccountActivity(db: Queryable, accountId: string): Promise<AccountActivity> {
   const a = await readAccountState(db, accountId);
   return a ? accountActivity(a.state, a.subscription) : 'closed';
-}
-
-/**
- * `account set`: the changes, and when they close the account, the closing sweep in the same
- * transaction. The sweep comes first and the account row last: a step transaction locks its run
- * and then the account row (a charge), so taking them in that order too never deadlocks with one.
- * Work added between the sweep and the commit (a run started that instant) is ended by the
- * engine's sweep within a poll. Any change of state or subscription wakes the workers, so work
- * held for the account resumes at once when it is active again.
- */
-export async function setAccount(db: Db, accountId: string, changes: AccountChanges): Promise<{ account: AccountRow | null; ended: EndedWork | null }> {
-  return db.transaction(async (tx) => {
-    const ended = changes.state === 'closed' ? await endAccountWork(tx, accountId) : null;
-    const account = await updateAccount(tx, accountId, changes);
-    if (account && (changes.state !== undefined || changes.subscription !== undefined)) {
-      await tx.query(`select pg_notify($1, ''), pg_notify($2, '')`, [RUNS_CHANNEL, OUTBOX_CHANNEL]);
-    }
-    return { account, ended: account ? ended : null };
-  });
 }
 
 export interface EndedWork {

@@ -1,7 +1,8 @@
 // `switchboard account show|set`: an account's tier, state, subscription, credit, API switch and
 // its "by contract" limit overrides (null = the tier's limit).
 import type { Db } from '../db/db.js';
-import { getAccount, setAccount, type AccountChanges } from '../accounts/store.js';
+import { getAccount, type AccountChanges } from '../accounts/store.js';
+import { setAccount } from '../services/accounts/service.js';
 import { ACCOUNT_STATES, ACCOUNT_TIERS, SUBSCRIPTIONS, type AccountRow } from '../domain/account.js';
 import { limitsFor } from '../limits/tiers.js';
 import { boolArg, choiceArg, intArg, parseCommandArgs, show, uuidArg } from './args.js';

@@ -36,3 +36,7 @@ export type LiveContactRow = Omit<ContactRow, 'sms_stopped' | 'archived_at' | 'e
 
 /** A contact as an automation step reads it before it sends to or changes the contact. */
 export type StepContactRow = Omit<ContactRow, 'assignee' | 'created_at' | 'updated_at'>;
+
+/** The fields an automation's field.set step may write (in the order its errors list them). */
+export const STEP_SETTABLE_FIELDS = ['lifecycle_stage', 'first_name', 'last_name', 'phone'] as const;
+export type StepSettableField = (typeof STEP_SETTABLE_FIELDS)[number];

@@ -75,3 +75,8 @@ export async function notifyRuns(tx: Queryable): Promise<void> {
 export async function notifyOutbox(tx: Queryable): Promise<void> {
   await tx.query(`select pg_notify($1, '')`, [OUTBOX_CHANNEL]);
 }
+
+/** Wakes the engines and the senders (an account's state changed: its held work may go on). */
+export async function notifyAllWorkers(tx: Queryable): Promise<void> {
+  await tx.query(`select pg_notify($1, ''), pg_notify($2, '')`, [RUNS_CHANNEL, OUTBOX_CHANNEL]);
+}

@@ -9,13 +9,13 @@ import { enqueueMessage } from '../../delivery/store.js';
 import { unsubscribeHeaders, withUnsubscribeLink } from '../../delivery/unsubscribe.js';
 import { smsSegments } from '../../delivery/sms-segments.js';
 import type { Channel } from '../../domain/message.js';
-import { uuidv7 } from '../../lib/ids.js';
 import { LIMIT_MESSAGES, tokenMicros } from '../blocks/agent.js';
 import { estimateTokens } from '../providers/llm/local.js';
 import { isLimitRefusal, type Billing, type Providers } from '../types.js';
 import { evaluateCondition, renderHtml, renderPlain, templateView, waitSpec, type Outputs } from './conditions.js';
 import { emailSuppression, smsSuppression } from '../../delivery/suppression.js';
-import { LIFECYCLE_STAGES, type StepContactRow } from '../../domain/contact.js';
+import { LIFECYCLE_STAGES, STEP_SETTABLE_FIELDS, type StepContactRow, type StepSettableField } from '../../domain/contact.js';
+import { addContactTag, createTask, setContactField, teamOf } from './steps-store.js';
 import { waitDue } from './store.js';
 
 export interface AutomationStep {
@@ -72,7 +72,6 @@ export interface StepKind {
 const NO_CONTACT = 'Skipped: no contact';
 /** Test runs show what would be sent, to the tester only, and change no records. */
 const TEST_NO_CHANGE = 'Skipped: a test run changes no records';
-const CONTACT_FIELDS = ['lifecycle_stage', 'first_name', 'last_name', 'phone'] as const;
 
 const view = (ctx: StepContext) => templateView(ctx.contact, ctx.outputs);
 
@@ -184,11 +183,7 @@ const tagAdd: StepKind = {
     if (typeof tag !== 'string' || !tag.trim()) return { kind: 'failed', error: 'config.tag must be a non-empty string' };
     if (!ctx.contact) return { kind: 'skipped', error: NO_CONTACT };
     if (ctx.run.test) return { kind: 'skipped', error: TEST_NO_CHANGE };
-    await tx.query(
-      `update contacts set tags = array_append(tags, $3), updated_at = clock_timestamp()
-        where account_id = $1 and id = $2 and not ($3 = any (tags))`,
-      [ctx.run.accountId, ctx.contact.id, tag.trim()],
-    );
+    await addContactTag(tx, ctx.run.accountId, ctx.contact.id, tag.trim());
     return { kind: 'ok' };
   },
 };
@@ -196,8 +191,8 @@ const tagAdd: StepKind = {
 const fieldSet: StepKind = {
   async apply(tx, ctx) {
     const { field, value } = ctx.step.config;
-    if (typeof field !== 'string' || !(CONTACT_FIELDS as readonly string[]).includes(field)) {
-      return { kind: 'failed', error: `config.field must be one of ${CONTACT_FIELDS.join(', ')}` };
+    if (typeof field !== 'string' || !(STEP_SETTABLE_FIELDS as readonly string[]).includes(field)) {
+      return { kind: 'failed', error: `config.field must be one of ${STEP_SETTABLE_FIELDS.join(', ')}` };
     }
     if (value !== null && typeof value !== 'string') return { kind: 'failed', error: 'config.value must be a string or null' };
     if (!ctx.contact) return { kind: 'skipped', error: NO_CONTACT };
@@ -207,7 +202,7 @@ const fieldSet: StepKind = {
     }
     if (ctx.run.test) return { kind: 'skipped', error: TEST_NO_CHANGE };
     // The column name comes from the allow-list above, never from the config as written.
-    await tx.query(`update contacts set ${field} = $3, updated_at = clock_timestamp() where account_id = $1 and id = $2`, [ctx.run.accountId, ctx.contact.id, v]);
+    await setContactField(tx, ctx.run.accountId, ctx.contact.id, field as StepSettableField, v);
     return { kind: 'ok' };
   },
 };
@@ -217,19 +212,9 @@ const taskCreate: StepKind = {
     const title = renderPlain(ctx.step.config.title ?? ctx.step.name, view(ctx)).trim().slice(0, 500);
     if (!title) return { kind: 'failed', error: 'config.title must be a non-empty string' };
     if (ctx.run.test) return { kind: 'skipped', error: TEST_NO_CHANGE };
-    // Takes the next item number under the project row's lock, as the hub does.
-    const p = await tx.query<{ number: number; prefix: string }>(
-      `update projects set wm_next_number = wm_next_number + 1
-        where account_id = $1 and id = $2 and wm_prefix is not null
-        returning wm_next_number - 1 as number, wm_prefix as prefix`,
-      [ctx.run.accountId, ctx.run.projectId],
-    );
-    if (!p.length) return { kind: 'skipped', error: 'Skipped: project has no work management' };
-    await tx.query(
-      `insert into wm_items (account_id, id, project_id, number, type, title, description) values ($1, $2, $3, $4, 'task', $5, $6)`,
-      [ctx.run.accountId, uuidv7(), ctx.run.projectId, p[0].number, title, renderPlain(ctx.step.config.description ?? '', view(ctx))],
-    );
-    return { kind: 'ok', output: { key: `${p[0].prefix}-${p[0].number}` } };
+    const task = await createTask(tx, ctx.run.accountId, ctx.run.projectId, title, renderPlain(ctx.step.config.description ?? '', view(ctx)));
+    if (!task) return { kind: 'skipped', error: 'Skipped: project has no work management' };
+    return { kind: 'ok', output: { key: `${task.prefix}-${task.number}` } };
   },
 };
 
@@ -239,7 +224,7 @@ const notifyTeam: StepKind = {
       ? ctx.run.testerEmail
         ? [{ id: 'tester', email: ctx.run.testerEmail }]
         : []
-      : await tx.query<{ id: string; email: string }>(`select id, email from users where account_id = $1 order by created_at, id`, [ctx.run.accountId]);
+      : await teamOf(tx, ctx.run.accountId);
     const subject = renderPlain(ctx.step.config.subject ?? ctx.step.name, view(ctx));
     const body = renderPlain(ctx.step.config.body ?? ctx.step.config.message ?? '', view(ctx));
     // One message per person, each with its own effect key under the step's.
