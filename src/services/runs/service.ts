@@ -1,11 +1,12 @@
 // Starting a workflow run, by any trigger. Through the API: the checks of the spec's Start-a-run
 // row, in order, inside the idempotent transaction (so a replay of a started run never meets its
-// own limits). By hand (CLI, hub): no API limit applies (those count `api` runs only). The
+// own limits). By hand (CLI, hub, chat): no API limit applies (those count `api` runs only). The
 // scheduler starts `schedule` runs itself (the engine sits below the services).
 import type { Db, Queryable } from '../../db/db.js';
 import { accountOutOfCredit, keyCapReached } from '../../engine/billing/index.js';
 import { findWorkflowToStart } from '../../engine/scheduler/store.js';
 import { ApiError, notFound } from '../../domain/errors.js';
+import type { RunTrigger } from '../../domain/workflow.js';
 import { limitsFor } from '../../limits/tiers.js';
 import { enqueueWorkflowRun, type StartedRunRow } from '../../queue/enqueue.js';
 import { apiRunCounts, lockAccountForStart, workflowForStart } from './store.js';
@@ -55,16 +56,29 @@ export async function startApiRun(tx: Queryable, input: StartInput): Promise<Sta
   });
 }
 
-/** Starts a run by hand (CLI `runs start`, the hub): the workflow by id, optionally narrowed to one account. */
+/** How a run is started by a person rather than the API or the schedule. */
+export type HandTrigger = Extract<RunTrigger, 'manual' | 'chat'>;
+
+/**
+ * Starts a run by hand (CLI `runs start`, the hub's "Run now", a chat): the workflow by id,
+ * optionally narrowed to one account; `manual` unless the caller says `chat`.
+ */
 export async function startManualRun(
   db: Db,
-  a: { workflowId: string; accountId: string | null },
+  a: { workflowId: string; accountId: string | null; trigger?: HandTrigger; startedByUser?: string | null },
 ): Promise<{ run: StartedRunRow; accountId: string; workflowId: string }> {
   const wf = await findWorkflowToStart(db, a.workflowId, a.accountId);
   if (!wf) throw new Refusal(a.accountId ? `no workflow ${a.workflowId} in account ${a.accountId}` : `no workflow ${a.workflowId}`);
   if (wf.block_count === 0) throw new Refusal(`workflow ${wf.id} has no blocks: add blocks before starting it`);
   const run = await db.transaction((tx) =>
-    enqueueWorkflowRun(tx, { accountId: wf.account_id, workflowId: wf.id, trigger: 'manual', keyId: null, startDelayMs: 0 }),
+    enqueueWorkflowRun(tx, {
+      accountId: wf.account_id,
+      workflowId: wf.id,
+      trigger: a.trigger ?? 'manual',
+      keyId: null,
+      startedByUser: a.startedByUser ?? null,
+      startDelayMs: 0,
+    }),
   );
   return { run, accountId: wf.account_id, workflowId: wf.id };
 }
