@@ -45,8 +45,29 @@ export const ERROR_CATALOGUE = {
   internal_error: { status: 500, type: 'api_error', condition: 'Server-side failure; retry with backoff; quote request_id.' },
 } as const;
 
-export type ErrorCode = keyof typeof ERROR_CATALOGUE;
-export type ErrorType = (typeof ERROR_CATALOGUE)[ErrorCode]['type'];
+/**
+ * Codes only the hub's own API (/hub/api) answers: sessions, CSRF, roles, set-up, users. Kept apart
+ * so /v1's catalogue stays exactly the spec's table; same envelope, same types.
+ */
+export const HUB_ERROR_CATALOGUE = {
+  not_signed_in: { status: 401, type: 'authentication', condition: 'No hub session, or it expired or was ended; sign in again.' },
+  sign_in_failed: { status: 401, type: 'authentication', condition: 'Wrong email or password.' },
+  csrf_failed: { status: 403, type: 'permission', condition: 'A state-changing hub request without its session\'s CSRF token, or from another origin.' },
+  role_forbidden: { status: 403, type: 'permission', condition: 'Your role in this account may not do this (owners and admins only).' },
+  setup_token_required: { status: 403, type: 'permission', condition: 'Set-up from an address other than loopback needs the set-up token serve printed.' },
+  account_not_chosen: { status: 409, type: 'conflict', condition: 'Signed in, but no account picked yet.' },
+  setup_done: { status: 409, type: 'conflict', condition: 'The store already has an account; set-up is over.' },
+  user_exists: { status: 409, type: 'conflict', condition: 'The account already has a user with that email; resource_id is its id.' },
+  last_owner: { status: 409, type: 'conflict', condition: 'The account\'s last owner cannot be removed or lose the owner role.' },
+  key_limit_reached: { status: 409, type: 'conflict', condition: 'The account already has 10 active keys; revoke one first.' },
+  invalid_link: { status: 410, type: 'invalid_request', condition: 'The one-time link is unknown, used or expired.' },
+  too_many_sign_ins: { status: 429, type: 'rate_limit', condition: 'Too many failed sign-ins from this address or for this email; wait Retry-After seconds.' },
+} as const;
+
+const ALL_ERRORS = { ...ERROR_CATALOGUE, ...HUB_ERROR_CATALOGUE };
+
+export type ErrorCode = keyof typeof ALL_ERRORS;
+export type ErrorType = (typeof ALL_ERRORS)[ErrorCode]['type'];
 
 export interface ApiErrorOptions {
   param?: string;
@@ -68,7 +89,7 @@ export class ApiError extends Error {
     opts: ApiErrorOptions = {},
   ) {
     super(message);
-    const entry = ERROR_CATALOGUE[code];
+    const entry = ALL_ERRORS[code];
     this.status = entry.status;
     this.type = entry.type;
     this.param = opts.param;

@@ -8,6 +8,7 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import swagger from '@fastify/swagger';
+import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { registerEnrollmentRoutes } from '../api/enrollments/routes.js';
 import { registerAutomationRunRoutes } from '../api/automation-runs/routes.js';
@@ -21,6 +22,7 @@ import { registerProjectRoutes } from '../api/projects/routes.js';
 import { registerItemRoutes } from '../api/items/routes.js';
 import { registerWorkmgmtRoutes } from '../api/workmgmt/routes.js';
 import { registerUsageRoutes } from '../api/usage/routes.js';
+import { registerHubApi } from '../hub/plugin.js';
 import { Authenticator } from './auth.js';
 import type { AppDeps } from './deps.js';
 import { ApiError } from '../domain/errors.js';
@@ -91,13 +93,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   guardConnections(app, { http: config.http, trustProxy: config.trustProxy });
   app.decorateRequest('auth', null);
+  app.decorateRequest('hubAuth', null);
+  app.decorateRequest('hubSession', null);
   app.setValidatorCompiler(validatorCompiler);
 
   const routes = new RouteTable();
   app.addHook('onRoute', (opts) => {
     for (const m of Array.isArray(opts.method) ? opts.method : [opts.method]) routes.add(m, opts.url);
-    // Unknown query parameters are refused on every /v1 route, also on those that take none.
-    if (opts.url.startsWith('/v1') && !opts.schema?.querystring) {
+    // Unknown query parameters are refused on every /v1 and hub API route, also on those that take none.
+    if ((opts.url.startsWith('/v1') || opts.url.startsWith('/hub/api')) && !opts.schema?.querystring) {
       opts.schema = { ...opts.schema, querystring: NoQuery };
     }
   });
@@ -132,6 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
 
   app.addSchema(ErrorSchema);
+  await app.register(cookie);
   await app.register(swagger, openapiOptions());
   registerOpsRoutes(app, deps);
   // Unsubscribe links and the SMS provider's webhook: outside /v1, no API key (own checks).
@@ -152,6 +157,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
     { prefix: '/v1' },
   );
+  await registerHubApi(app, deps);
   await app.ready();
   return app;
 }

@@ -71,7 +71,7 @@ describe('the checker names each kind of planted violation', () => {
       'no import cycle',
     ],
     ['a dynamic import of cli', { 'engine/loop.ts': `export const f = () => import('../cli/run.js');` }, 'nothing imports cli'],
-    ['a folder in no layer', { 'hub/page.ts': `export const p = 1;`, 'cli/run.ts': `import { p } from '../hub/page.js';\nexport const run = () => p;` }, 'every folder has a layer'],
+    ['a folder in no layer', { 'plugins/page.ts': `export const p = 1;`, 'cli/run.ts': `import { p } from '../plugins/page.js';\nexport const run = () => p;` }, 'every folder has a layer'],
   ];
   for (const [name, changes, rule] of cases) {
     it(`finds ${name}`, () => {

@@ -21,7 +21,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['main.ts'],
   ['cli'],
   ['admin'],
-  ['server.ts', 'http', 'api'],
+  ['server.ts', 'http', 'api', 'hub'],
   ['fixtures'],
   ['services'],
   ['engine'],
@@ -35,6 +35,9 @@ export const LAYERS: readonly (readonly string[])[] = [
 /** Same-layer imports across folders that are part of the design (the HTTP kit and the resources). */
 const SAME_LAYER_ALLOWED: ReadonlySet<string> = new Set([
   'server.ts>http', 'http>api', 'api>http', 'server.ts>api',
+  // The hub's API (/hub/api) is registered by the app, uses the HTTP kit, and reuses /v1's read
+  // queries and response schemas; /v1 never imports the hub.
+  'http>hub', 'hub>http', 'hub>api', 'server.ts>hub',
   'db>lib', 'lib>db', 'db>config.ts', 'lib>config.ts', 'config.ts>config-reader.ts',
   'accounts>keys', 'keys>accounts', 'accounts>limits', 'keys>limits', 'idempotency>keys', 'idempotency>accounts',
 ]);

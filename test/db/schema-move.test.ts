@@ -77,6 +77,12 @@ describe('the switchboard schema', () => {
   it('0021 moves every table and function migrations 0001-0020 create', async () => {
     const script = fs.readFileSync(path.join(import.meta.dirname, '../../src/db/migrations/0021_switchboard_schema.sql'), 'utf8');
     const moved = [...script.matchAll(/alter (table|function) public\.(\w+)/g)].map((m) => m[2]).sort();
+    // What migrations after the move create is never in public: a store at 0020 cannot have it.
+    const later = new Set(
+      loadMigrations()
+        .filter((m) => m.version > MOVE)
+        .flatMap((m) => [...m.sql.matchAll(/create (?:table|function|view|sequence) (\w+)/gi)].map((x) => x[1])),
+    );
     const made = (
       await fresh.db.query<{ x: string }>(
         `select relname as x from pg_class where relnamespace = $1::regnamespace and relkind in ('r', 'p', 'v', 'm', 'S', 'f')
@@ -85,6 +91,7 @@ describe('the switchboard schema', () => {
       )
     )
       .map((r) => r.x)
+      .filter((x) => !later.has(x))
       .sort();
     expect(moved).toEqual(made);
   });

@@ -17,6 +17,7 @@ import { MESSAGE_CHANNELS, OUTBOX_STATUSES } from '../../src/domain/message.js';
 import { ITEM_KINDS } from '../../src/domain/project.js';
 import { HISTORY_KINDS, SPRINT_STATES, WM_STATUSES, WM_TYPES } from '../../src/domain/work-item.js';
 import { RUN_STATUSES, RUN_STEP_STATUSES, RUN_TRIGGERS, WORKFLOW_STATUSES } from '../../src/domain/workflow.js';
+import { AUDIT_ACTOR_KINDS, USER_TOKEN_PURPOSES } from '../../src/domain/hub.js';
 import { freshDb, type TestDb } from '../helpers/db.js';
 
 /** table.column → the domain array its CHECK must allow, value for value. */
@@ -44,6 +45,8 @@ const DOMAIN: Record<string, readonly string[]> = {
   'idempotency_keys.status': IDEMPOTENCY_STATUSES,
   'outbox.channel': MESSAGE_CHANNELS,
   'outbox.status': OUTBOX_STATUSES,
+  'user_tokens.purpose': USER_TOKEN_PURPOSES,
+  'audit_log.actor_kind': AUDIT_ACTOR_KINDS,
 };
 
 interface CheckRow {
@@ -54,6 +57,7 @@ interface CheckRow {
 
 // `CHECK ((status = ANY (ARRAY['a'::text, 'b'::text])))`; the column may be quoted ("trigger").
 const ENUM_CHECK = /^CHECK \(\(?"?([a-z_][a-z0-9_]*)"? = ANY \(\(?ARRAY\[(.*)\]\)?(?:::text\[\])?\)\)?\)$/;
+const SINGLE_CHECK = /^CHECK \(\("?([a-z_][a-z0-9_]*)"? = ('(?:[^']|'')*'::text)\)\)$/;
 const VALUE = /^'((?:[^']|'')*)'::(?:text|character varying)$/;
 
 let t: TestDb;
@@ -77,8 +81,10 @@ function enumeratedChecks(rows: CheckRow[]): { found: Map<string, string[]>; unr
   const unreadable: string[] = [];
   for (const r of rows) {
     const listy = /\bANY\b|\bARRAY\[|\bIN \(/i.test(r.def);
-    if (!listy) continue;
-    const m = ENUM_CHECK.exec(r.def);
+    // `col in ('one')` is stored as `col = 'one'::text`: a list of one value.
+    const single = SINGLE_CHECK.exec(r.def);
+    if (!listy && !single) continue;
+    const m = single ?? ENUM_CHECK.exec(r.def);
     const values = m?.[2].split(', ').map((v) => VALUE.exec(v)?.[1]?.replaceAll("''", "'"));
     if (!m || !values || values.some((v) => v === undefined)) {
       unreadable.push(`${r.tbl}.${r.conname}: ${r.def}`);

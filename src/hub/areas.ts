@@ -1,0 +1,9 @@
+// Every area of the hub's API, registered under /hub/api by hub/plugin.ts. One line per area: an
+// area's routes live in src/hub/<area>/routes.ts and export one registrar.
+import type { AppDeps } from '../http/deps.js';
+import type { App } from '../http/route-kit.js';
+
+export type HubRegistrar = (hub: App, deps: AppDeps) => void;
+
+export const HUB_AREAS: readonly HubRegistrar[] = [
+];

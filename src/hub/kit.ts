@@ -1,0 +1,84 @@
+// The hub's route kit: what a /hub/api route declares (the access it needs) and how a handler
+// reads its caller. The hub's hook (hub/auth.ts) enforces the declaration before any body is read;
+// handlers only call hubAuthOf. Route files under src/hub/<area>/routes.ts use these and nothing
+// else to say who may call them.
+import type { FastifyRequest } from 'fastify';
+import type { TSchema } from '@sinclair/typebox';
+import type { Role } from '../domain/account.js';
+import type { HubAccess } from '../domain/hub.js';
+import { errorResponses } from '../http/schemas.js';
+
+/** The caller of a hub route that needs an account (access 'member' or 'admin'). */
+export interface HubAuth {
+  /** The session's row key (the hash of its token), hex: what sign-out and audit entries name. */
+  sessionId: string;
+  email: string;
+  accountId: string;
+  userId: string;
+  role: Role;
+  /** "Name <email>" or the email: how the audit log names this user. */
+  label: string;
+}
+
+/** A signed-in caller that may not have picked an account yet (access 'signed-in'). */
+export interface HubSessionInfo {
+  sessionId: string;
+  email: string;
+  /** The users (one per account) this session may act as. */
+  userIds: readonly string[];
+  csrfToken: string;
+  accountId: string | null;
+  userId: string | null;
+}
+
+export interface HubRouteMeta {
+  access: HubAccess;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the hub hook on routes of access 'member' or 'admin'; null elsewhere. */
+    hubAuth: HubAuth | null;
+    /** Set by the hub hook whenever a valid session cookie came with the request. */
+    hubSession: HubSessionInfo | null;
+  }
+  interface FastifyContextConfig {
+    hub?: HubRouteMeta;
+  }
+}
+
+/** The route's `config`: `{ config: hubAccess('admin') }`. */
+export function hubAccess(access: HubAccess): { hub: HubRouteMeta } {
+  return { hub: { access } };
+}
+
+/** The caller of a 'member' or 'admin' route; a null here is a route declared with less access (a bug). */
+export function hubAuthOf(request: FastifyRequest): HubAuth {
+  const auth = request.hubAuth;
+  if (auth === null) throw new Error(`${request.method} ${request.routeOptions.url} is not an account route of the hub`);
+  return auth;
+}
+
+/** The session of a 'signed-in' (or stronger) route. */
+export function hubSessionOf(request: FastifyRequest): HubSessionInfo {
+  const s = request.hubSession;
+  if (s === null) throw new Error(`${request.method} ${request.routeOptions.url} is not a signed-in route of the hub`);
+  return s;
+}
+
+/** Errors every hub route may answer, by the access it declares. */
+const ACCESS_ERRORS: Record<HubAccess, number[]> = {
+  public: [400, 403, 415, 422, 429],
+  'signed-in': [400, 401, 403, 415, 422],
+  member: [400, 401, 403, 404, 409, 415, 422],
+  admin: [400, 401, 403, 404, 409, 415, 422],
+};
+
+/** The `response` of a hub route: its successes and every error status it can answer. */
+export function hubResponses(access: HubAccess, ok: Record<number, TSchema>, extraErrors: number[] = []): Record<number, TSchema> {
+  const statuses = [...new Set([...ACCESS_ERRORS[access], ...extraErrors])].sort();
+  return { ...ok, ...errorResponses(statuses) };
+}
+
+/** Every hub route carries this tag in the OpenAPI document. */
+export const HUB_TAG = 'hub';

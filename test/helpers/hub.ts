@@ -1,0 +1,57 @@
+// A signed-in hub client for inject() tests: a session row made directly in the store (sign-in
+// itself is tested in test/hub/sessions.test.ts), its cookie, CSRF token and a same-origin Origin
+// on every request. `as` picks the account user the session acts as.
+import { randomBytes } from 'node:crypto';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { CSRF_HEADER, SESSION_COOKIE } from '../../src/domain/hub.js';
+import { insertSession } from '../../src/hub/sessions/store.js';
+import { hashToken, newToken } from '../../src/hub/sessions/token.js';
+import type { TestApp } from './app.js';
+
+export interface HubClient {
+  token: string;
+  csrf: string;
+  /** Cookie, CSRF token and Origin set; override any header per call. */
+  request(opts: InjectOptions): Promise<LightMyRequestResponse>;
+  get(url: string): Promise<LightMyRequestResponse>;
+  post(url: string, payload?: unknown): Promise<LightMyRequestResponse>;
+  patch(url: string, payload?: unknown): Promise<LightMyRequestResponse>;
+  put(url: string, payload?: unknown): Promise<LightMyRequestResponse>;
+  delete(url: string): Promise<LightMyRequestResponse>;
+}
+
+/** inject() reaches the server as http://localhost:80. */
+export const HUB_ORIGIN = 'http://localhost:80';
+
+export async function hubClient(
+  t: TestApp,
+  as: { accountId: string | null; userId: string | null; email: string; userIds?: string[] },
+): Promise<HubClient> {
+  const token = newToken();
+  const csrf = randomBytes(24).toString('base64url');
+  await insertSession(t.db, {
+    tokenHash: hashToken(token),
+    email: as.email.toLowerCase(),
+    userIds: as.userIds ?? (as.userId ? [as.userId] : []),
+    accountId: as.accountId,
+    userId: as.userId,
+    csrfToken: csrf,
+  });
+  const request = (opts: InjectOptions) =>
+    t.app.inject({
+      ...opts,
+      headers: { cookie: `${SESSION_COOKIE}=${token}`, [CSRF_HEADER]: csrf, origin: HUB_ORIGIN, ...(opts.headers ?? {}) },
+    });
+  const withBody = (method: 'POST' | 'PATCH' | 'PUT') => (url: string, payload?: unknown) =>
+    request({ method, url, ...(payload === undefined ? {} : { payload: payload as object }) });
+  return {
+    token,
+    csrf,
+    request,
+    get: (url) => request({ method: 'GET', url }),
+    post: withBody('POST'),
+    patch: withBody('PATCH'),
+    put: withBody('PUT'),
+    delete: (url) => request({ method: 'DELETE', url }),
+  };
+}

@@ -1,0 +1,72 @@
+// The signed-in frame: skip link, the account's name and switcher, the menu, sign-out, and the
+// page in <main>. The menu lists what the user's role may open.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { NavLink, Outlet, useNavigate } from 'react-router';
+import { api } from '../lib/api';
+import { isAdmin, SESSION_KEY, useSession } from '../lib/session';
+import { SCREENS, type Screen } from '../routes';
+import { ErrorNotice } from './states';
+
+const GROUPS: NonNullable<Screen['group']>[] = ['Work', 'Audience', 'Content', 'Account'];
+
+export function Shell() {
+  const session = useSession();
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const signOut = useMutation({
+    mutationFn: () => api.delete('/hub/api/session'),
+    onSuccess: async () => {
+      client.clear();
+      await client.invalidateQueries({ queryKey: SESSION_KEY });
+      navigate('/sign-in');
+    },
+  });
+  const admin = isAdmin(session);
+  const visible = SCREENS.filter((s) => s.nav && (!s.admin || admin));
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <span className="brand">Switchboard</span>
+        <span className="account-name">{session.account?.name}</span>
+        {session.accounts.length > 1 && (
+          <NavLink to="/accounts" className="topbar-link">
+            Switch account
+          </NavLink>
+        )}
+        <span className="user">
+          {session.email} · {session.account?.role}
+        </span>
+        <button type="button" className="button-secondary" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+          Sign out
+        </button>
+      </header>
+      <div className="layout">
+        <nav className="sidebar" aria-label="Main">
+          {GROUPS.map((g) => {
+            const items = visible.filter((s) => s.group === g);
+            if (!items.length) return null;
+            return (
+              <div key={g} className="nav-group">
+                <h2 className="nav-heading">{g}</h2>
+                <ul>
+                  {items.map((s) => (
+                    <li key={s.path}>
+                      <NavLink to={`/${s.path}`}>{s.nav}</NavLink>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            );
+          })}
+        </nav>
+        <main id="main" tabIndex={-1}>
+          <ErrorNotice error={signOut.error} />
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}

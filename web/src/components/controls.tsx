@@ -1,0 +1,137 @@
+// Small controls with their accessible names built in: a labelled field, a copy button, a confirm
+// dialog (the native <dialog>, which traps focus and closes on Escape), a cursor pager.
+import { useEffect, useId, useRef, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+
+export function Field({ label, hint, ...input }: { label: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} aria-describedby={hint ? `${id}-hint` : undefined} {...input} />
+      {hint && (
+        <small id={`${id}-hint`} className="hint">
+          {hint}
+        </small>
+      )}
+    </div>
+  );
+}
+
+export function Select({ label, value, onChange, options }: { label: string; value: string; onChange: (v: string) => void; options: readonly (readonly [string, string])[] }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [done, setDone] = useState(false);
+  return (
+    <button
+      type="button"
+      className="button-secondary"
+      onClick={() => {
+        void navigator.clipboard?.writeText(text).then(() => setDone(true));
+      }}
+    >
+      {done ? 'Copied' : label}
+    </button>
+  );
+}
+
+/** A modal confirmation; `confirmText` set = the user must type it (erasure). */
+export function ConfirmDialog({
+  open,
+  title,
+  children,
+  confirmLabel,
+  confirmText,
+  danger,
+  onConfirm,
+  onCancel,
+}: {
+  open: boolean;
+  title: string;
+  children?: ReactNode;
+  confirmLabel: string;
+  confirmText?: string;
+  danger?: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [typed, setTyped] = useState('');
+  const titleId = useId();
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (open && !d.open) {
+      setTyped('');
+      d.showModal();
+    } else if (!open && d.open) d.close();
+  }, [open]);
+  return (
+    <dialog ref={ref} aria-labelledby={titleId} onCancel={onCancel} className="dialog">
+      <h2 id={titleId}>{title}</h2>
+      {children}
+      {confirmText && <Field label={`Type ${confirmText} to confirm`} value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" />}
+      <div className="actions">
+        <button type="button" className="button-secondary" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="button" className={danger ? 'button-danger' : undefined} disabled={confirmText !== undefined && typed !== confirmText} onClick={onConfirm}>
+          {confirmLabel}
+        </button>
+      </div>
+    </dialog>
+  );
+}
+
+/**
+ * Paging with the API's cursors: a stack of the cursors that led to each page, so "Previous"
+ * goes back exactly. Usage: const pager = useCursorPager(); query key includes pager.cursor.
+ */
+export function useCursorPager() {
+  const [stack, setStack] = useState<(string | undefined)[]>([undefined]);
+  const cursor = stack[stack.length - 1];
+  return {
+    cursor,
+    page: stack.length,
+    next: (c: string) => setStack((s) => [...s, c]),
+    previous: () => setStack((s) => (s.length > 1 ? s.slice(0, -1) : s)),
+    reset: () => setStack([undefined]),
+  };
+}
+
+export function Pager({ pager, nextCursor, label }: { pager: ReturnType<typeof useCursorPager>; nextCursor: string | null | undefined; label: string }) {
+  return (
+    <nav className="pager" aria-label={`${label} pages`}>
+      <button type="button" className="button-secondary" disabled={pager.page === 1} onClick={pager.previous}>
+        Previous page
+      </button>
+      <span>Page {pager.page}</span>
+      <button type="button" className="button-secondary" disabled={!nextCursor} onClick={() => nextCursor && pager.next(nextCursor)}>
+        Next page
+      </button>
+    </nav>
+  );
+}
+
+/** A time as the user's locale shows it, with the exact ISO time on hover. */
+export function Time({ iso }: { iso: string | null | undefined }) {
+  if (!iso) return <span className="muted">—</span>;
+  return <time dateTime={iso} title={iso}>{new Date(iso).toLocaleString()}</time>;
+}
+
+export function StatusBadge({ status }: { status: string }) {
+  return <span className={`badge badge-${status.replace(/[^a-z_]/g, '')}`}>{status.replace(/_/g, ' ')}</span>;
+}

@@ -1,0 +1,19 @@
+// The hub's build: a single-page app from web/ into web/dist, served by `switchboard serve` at /.
+// No inline script or style in the output (the hub's CSP is script-src 'self').
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+export default defineConfig({
+  root: import.meta.dirname,
+  base: '/',
+  plugins: [react()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    // Module preload's polyfill is an inline script; every browser the hub supports has it natively.
+    modulePreload: { polyfill: false },
+    assetsInlineLimit: 0,
+    sourcemap: false,
+  },
+  server: { proxy: { '/hub/api': 'http://127.0.0.1:8080', '/v1': 'http://127.0.0.1:8080' } },
+});
