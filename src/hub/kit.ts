@@ -82,3 +82,8 @@ export function hubResponses(access: HubAccess, ok: Record<number, TSchema>, ext
 
 /** Every hub route carries this tag in the OpenAPI document. */
 export const HUB_TAG = 'hub';
+
+/** The audit log's actor for the hub user making this request. */
+export function actorOf(auth: HubAuth): { kind: 'user'; id: string; label: string } {
+  return { kind: 'user', id: auth.userId, label: auth.label };
+}

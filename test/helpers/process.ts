@@ -28,8 +28,8 @@ export function exited(child: ChildProcess): Promise<number | null> {
 }
 
 /** Starts `serve` on a kernel-chosen port and resolves once its banner names the address. */
-export async function startServer(env: Record<string, string>, timeoutMs = 90_000): Promise<ServerProcess> {
-  const child = runCli(['serve', '--role', 'api'], { HOST: '127.0.0.1', PORT: '0', ...env });
+export async function startServer(env: Record<string, string>, timeoutMs = 90_000, role: 'api' | 'all' = 'api'): Promise<ServerProcess> {
+  const child = runCli(['serve', '--role', role], { HOST: '127.0.0.1', PORT: '0', ...env });
   let out = '';
   child.stdout!.on('data', (d) => (out += String(d)));
   child.stderr!.on('data', (d) => (out += String(d)));

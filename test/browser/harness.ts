@@ -1,0 +1,96 @@
+// Browser tests of the hub: a real `switchboard serve` process on a fresh store (a new PGlite data
+// dir, or a new PostgreSQL database when the suite runs on PostgreSQL), driven by Debian's
+// chromium through playwright-core. Each flow saves a screenshot of every screen it visits under
+// test-results/hub/<flow>/ and runs axe-core there: no serious or critical violation.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { freshDb, onPostgres, type TestDb } from '../helpers/db.js';
+import { startServer, type ServerProcess } from '../helpers/process.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const AXE_SOURCE = fs.readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
+export const SHOTS = path.join(ROOT, 'test-results/hub');
+
+/** Debian's chromium; the suite fails (never skips) without it: .ci/run installs it. */
+export function chromiumPath(): string {
+  try {
+    return execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim();
+  } catch {
+    throw new Error('chromium is not installed: apt-get update && apt-get install -y chromium');
+  }
+}
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+export interface Hub {
+  server: ServerProcess;
+  baseUrl: string;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  /** The store's connection string (PostgreSQL) or data dir (PGlite), for operator commands. */
+  storeEnv: Record<string, string>;
+  /** Screenshot the page as <flow>/<nn>-<name>.png and run axe on it; returns the serious/critical violations. */
+  visit(name: string): Promise<AxeViolation[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * A hub on a fresh store for one flow. `env` adds server settings. The server runs every role
+ * (API and workers), as `npm start` does.
+ */
+export async function openHub(flow: string, env: Record<string, string> = {}): Promise<Hub> {
+  let tdb: TestDb | null = null;
+  let dataDir: string | null = null;
+  const storeEnv: Record<string, string> = {};
+  if (onPostgres()) {
+    tdb = await freshDb();
+    storeEnv.DATABASE_URL = tdb.url!;
+  } else {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-hub-'));
+    storeEnv.SWITCHBOARD_DATA_DIR = dataDir;
+  }
+  const server = await startServer({ ...storeEnv, SWITCHBOARD_POLL_MS: '100', ...env }, 90_000, 'all');
+  const browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const page = await context.newPage();
+  const dir = path.join(SHOTS, flow);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  let n = 0;
+  return {
+    server,
+    baseUrl: server.baseUrl,
+    browser,
+    context,
+    page,
+    storeEnv,
+    async visit(name) {
+      await page.waitForLoadState('networkidle');
+      n += 1;
+      await page.screenshot({ path: path.join(dir, `${String(n).padStart(2, '0')}-${name}.png`), fullPage: true });
+      // Runtime.evaluate is not subject to the page's CSP (script-src 'self'), so axe runs as is.
+      await page.evaluate(AXE_SOURCE);
+      const result = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] })`)) as { violations: AxeViolation[] };
+      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    },
+    async close() {
+      await browser.close().catch(() => {});
+      await server.stop();
+      await tdb?.close();
+      if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
