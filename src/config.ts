@@ -20,6 +20,8 @@ export interface Config {
   /** Deployment-wide early access switch: false answers every /v1 request 404 api_not_available. */
   readonly apiOpen: boolean;
   readonly autoMigrate: boolean;
+  /** The hub (web console at / and its API at /hub/api); false for API-only deployments. */
+  readonly hub: boolean;
   readonly tls: { readonly certFile: string; readonly keyFile: string } | null;
   readonly logLevel: string;
   /** How long an `in_progress` idempotency row may stay locked before its outcome is called unknown. */
@@ -238,6 +240,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: trustProxy(r),
     apiOpen: r.bool('SWITCHBOARD_API_OPEN', true),
     autoMigrate: r.bool('SWITCHBOARD_AUTO_MIGRATE', true),
+    hub: r.bool('SWITCHBOARD_HUB', true),
     tls: certFile && keyFile ? { certFile, keyFile } : null,
     logLevel: logLevel(r),
     idempotencyLockTimeoutMs: r.int('SWITCHBOARD_IDEMPOTENCY_LOCK_TIMEOUT_MS', 120_000, 1_000, 86_400_000),

@@ -23,6 +23,7 @@ import { registerItemRoutes } from '../api/items/routes.js';
 import { registerWorkmgmtRoutes } from '../api/workmgmt/routes.js';
 import { registerUsageRoutes } from '../api/usage/routes.js';
 import { registerHubApi } from '../hub/plugin.js';
+import { registerHubPages, type HubPages } from '../hub/static.js';
 import { Authenticator } from './auth.js';
 import type { AppDeps } from './deps.js';
 import { ApiError } from '../domain/errors.js';
@@ -130,8 +131,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     retirements: deps.retirements ?? RETIREMENTS,
   });
 
-  // Outside /v1 (the pipeline answers /v1 paths itself, before any body is read).
-  app.setNotFoundHandler((request) => {
+  // Outside /v1 (the pipeline answers /v1 paths itself, before any body is read). An app URL of
+  // the hub (a page the browser routes) gets the app's HTML.
+  let hubPages: HubPages | null = null;
+  app.setNotFoundHandler((request, reply) => {
+    if (hubPages?.isAppUrl(request)) return hubPages.sendApp(reply);
     throw routingError(request);
   });
 
@@ -157,7 +161,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
     { prefix: '/v1' },
   );
-  await registerHubApi(app, deps);
+  if (config.hub) {
+    await registerHubApi(app, deps);
+    hubPages = await registerHubPages(app);
+  }
   await app.ready();
   return app;
 }

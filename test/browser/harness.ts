@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { freshDb, onPostgres, type TestDb } from '../helpers/db.js';
-import { startServer, type ServerProcess } from '../helpers/process.js';
+import { runCli, startServer, type ServerProcess } from '../helpers/process.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const AXE_SOURCE = fs.readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
@@ -31,6 +31,10 @@ export interface AxeViolation {
   nodes: { target: string[] }[];
 }
 
+export interface SeedOutput {
+  accounts: Record<string, { id: string; users: Record<string, string>; keys: Record<string, string>; key_ids: Record<string, string>; workflows: Record<string, string>; automations: Record<string, string>; contacts: Record<string, string>; projects: Record<string, string>; [k: string]: unknown }>;
+}
+
 export interface Hub {
   server: ServerProcess;
   baseUrl: string;
@@ -39,6 +43,12 @@ export interface Hub {
   page: Page;
   /** The store's connection string (PostgreSQL) or data dir (PGlite), for operator commands. */
   storeEnv: Record<string, string>;
+  /** Runs a `switchboard` operator command against this server's store (through its admin socket on PGlite). */
+  cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }>;
+  /** Loads a fixture (the `seed` format) and returns `seed --json`'s output: refs → ids, key values. */
+  seed(fixture: unknown): Promise<SeedOutput>;
+  /** Signs the browser in through the hub's API (the sign-in page itself is tested in its own flow). */
+  signIn(email: string, password: string): Promise<void>;
   /** Screenshot the page as <flow>/<nn>-<name>.png and run axe on it; returns the serious/critical violations. */
   visit(name: string): Promise<AxeViolation[]>;
   close(): Promise<void>;
@@ -70,7 +80,29 @@ export async function openHub(flow: string, env: Record<string, string> = {}): P
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   let n = 0;
+  const cli = (args: string[]) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = runCli(args, storeEnv);
+      let stdout = '';
+      let stderr = '';
+      child.stdout!.on('data', (d) => (stdout += String(d)));
+      child.stderr!.on('data', (d) => (stderr += String(d)));
+      child.once('exit', (code) => resolve({ code, stdout, stderr }));
+    });
   return {
+    cli,
+    async seed(fixture) {
+      const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sb-seed-')), 'fixture.json');
+      fs.writeFileSync(file, JSON.stringify(fixture));
+      const out = await cli(['seed', file, '--json']);
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
+      if (out.code !== 0) throw new Error(`seed failed (${out.code}): ${out.stderr}`);
+      return JSON.parse(out.stdout) as SeedOutput;
+    },
+    async signIn(email, password) {
+      const res = await page.request.post(`${server.baseUrl}/hub/api/session`, { data: { email, password }, headers: { origin: server.baseUrl } });
+      if (!res.ok()) throw new Error(`sign-in failed: ${res.status()} ${await res.text()}`);
+    },
     server,
     baseUrl: server.baseUrl,
     browser,

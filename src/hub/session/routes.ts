@@ -1,0 +1,133 @@
+// Sign-in and the session: POST /session signs in (a new session id every time, the old one
+// ended), GET /session says who is signed in with the CSRF token the page sends back,
+// PUT /session/account picks the account, DELETE /session signs out.
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import { USER_ROLES } from '../../domain/account.js';
+import { ApiError, notFound } from '../../domain/errors.js';
+import { SESSION_ABSOLUTE_MS, SESSION_COOKIE } from '../../domain/hub.js';
+import type { AppDeps } from '../../http/deps.js';
+import type { App } from '../../http/route-kit.js';
+import { StringEnum, Uuid } from '../../http/schemas.js';
+import { verifyPassword } from '../../lib/password.js';
+import { hubAccess, hubResponses, hubSessionOf, HUB_TAG, type HubSessionInfo } from '../kit.js';
+import { deleteSession, insertSession, pickAccount } from '../sessions/store.js';
+import { hashToken, isWellFormedToken, newToken } from '../sessions/token.js';
+import { sessionAccounts, signInCandidates } from './store.js';
+
+const SessionAccount = Type.Object({ account_id: Uuid, name: Type.String(), role: StringEnum(USER_ROLES) }, { title: 'HubSessionAccount' });
+export const HubSession = Type.Object(
+  {
+    email: Type.String(),
+    csrf_token: Type.String({ description: 'Send it back as x-csrf-token on every POST, PUT, PATCH and DELETE.' }),
+    accounts: Type.Array(SessionAccount, { description: 'The accounts this sign-in may act in.' }),
+    account: Type.Union([SessionAccount, Type.Null()], { description: 'The account picked; null until one is.' }),
+  },
+  { title: 'HubSession' },
+);
+
+const SignInBody = Type.Object(
+  { email: Type.String({ minLength: 1, maxLength: 320 }), password: Type.String({ minLength: 1, maxLength: 1024 }) },
+  { additionalProperties: false },
+);
+const PickBody = Type.Object({ account_id: Uuid }, { additionalProperties: false });
+
+/** A hash to verify against when the email has no user, so a miss takes as long as a wrong password. */
+const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
+
+function secureCookie(request: FastifyRequest, deps: AppDeps): boolean {
+  return request.protocol === 'https' || deps.config.delivery.publicUrl.startsWith('https:');
+}
+
+export function setSessionCookie(reply: FastifyReply, request: FastifyRequest, deps: AppDeps, token: string): void {
+  reply.setCookie(SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: secureCookie(request, deps),
+    maxAge: Math.floor(SESSION_ABSOLUTE_MS / 1000),
+  });
+}
+
+async function render(deps: AppDeps, s: { email: string; csrfToken: string; userIds: readonly string[]; accountId: string | null }): Promise<Static<typeof HubSession>> {
+  const rows = await sessionAccounts(deps.db, s.userIds);
+  const accounts = rows.map((r) => ({ account_id: r.account_id, name: r.name, role: r.role }));
+  return { email: s.email, csrf_token: s.csrfToken, accounts, account: accounts.find((a) => a.account_id === s.accountId) ?? null };
+}
+
+/**
+ * Starts a session for these users: a new token always (a session id presented before sign-in is
+ * ended, never reused: no fixation), the only account picked when there is just one.
+ */
+export async function startSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: AppDeps,
+  email: string,
+  users: { user_id: string; account_id: string }[],
+): Promise<Static<typeof HubSession>> {
+  const previous = request.cookies?.[SESSION_COOKIE];
+  if (isWellFormedToken(previous)) await deleteSession(deps.db, hashToken(previous));
+  const token = newToken();
+  const only = users.length === 1 ? users[0] : null;
+  const csrfToken = randomBytes(24).toString('base64url');
+  const userIds = users.map((u) => u.user_id);
+  await insertSession(deps.db, { tokenHash: hashToken(token), email, userIds, accountId: only?.account_id ?? null, userId: only?.user_id ?? null, csrfToken });
+  setSessionCookie(reply, request, deps, token);
+  return render(deps, { email, csrfToken, userIds, accountId: only?.account_id ?? null });
+}
+
+export function registerHubSessionRoutes(hub: App, deps: AppDeps): void {
+  hub.post(
+    '/session',
+    {
+      schema: { tags: [HUB_TAG], operationId: 'hubSignIn', summary: 'Sign in with email and password', body: SignInBody, response: hubResponses('public', { 200: HubSession }, [401]) },
+      config: hubAccess('public'),
+    },
+    async (request, reply) => {
+      const email = request.body.email.trim().toLowerCase();
+      const candidates = await signInCandidates(deps.db, email);
+      if (!candidates.length) await verifyPassword(request.body.password, DUMMY_HASH);
+      const matched: typeof candidates = [];
+      for (const c of candidates) if (await verifyPassword(request.body.password, c.password_hash)) matched.push(c);
+      if (!matched.length) throw new ApiError('sign_in_failed', 'Wrong email or password.');
+      return startSession(request, reply, deps, email, matched);
+    },
+  );
+
+  hub.get(
+    '/session',
+    { schema: { tags: [HUB_TAG], operationId: 'hubGetSession', summary: 'Who is signed in', response: hubResponses('signed-in', { 200: HubSession }) }, config: hubAccess('signed-in') },
+    async (request) => {
+      const s: HubSessionInfo = hubSessionOf(request);
+      return render(deps, s);
+    },
+  );
+
+  hub.put(
+    '/session/account',
+    {
+      schema: { tags: [HUB_TAG], operationId: 'hubPickAccount', summary: 'Pick the account to act in', body: PickBody, response: hubResponses('signed-in', { 200: HubSession }, [404]) },
+      config: hubAccess('signed-in'),
+    },
+    async (request) => {
+      const s = hubSessionOf(request);
+      const rows = await sessionAccounts(deps.db, s.userIds);
+      const row = rows.find((r) => r.account_id === request.body.account_id);
+      if (!row) throw notFound('account');
+      await pickAccount(deps.db, Buffer.from(s.sessionId, 'hex'), row.account_id, row.user_id);
+      return render(deps, { ...s, accountId: row.account_id });
+    },
+  );
+
+  hub.delete(
+    '/session',
+    { schema: { tags: [HUB_TAG], operationId: 'hubSignOut', summary: 'Sign out (ends the session everywhere)', response: hubResponses('signed-in', { 204: Type.Null() }) }, config: hubAccess('signed-in') },
+    async (request, reply) => {
+      await deleteSession(deps.db, Buffer.from(hubSessionOf(request).sessionId, 'hex'));
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      return reply.code(204).send();
+    },
+  );
+}

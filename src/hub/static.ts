@@ -1,0 +1,72 @@
+// The hub's pages: the built single-page app (web/dist) at /, with the HTML for every app URL
+// that is not a file (the app routes in the browser), and the security headers every page and
+// asset carries. Paths the server answers itself (/v1, /hub/api, /hooks, /inbound, /openapi.json,
+// /healthz, /readyz) never fall back to the app.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { App } from '../http/route-kit.js';
+
+/** web/dist beside src/ and dist/ alike (this file is src/hub/static.ts or dist/hub/static.js). */
+export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+/**
+ * No inline script anywhere (Vite's build has none); styles may be inline (React style props,
+ * sanitised page HTML in previews); rendered user HTML only in sandboxed iframes; never framed.
+ */
+export const HUB_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: https:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export const HUB_PAGE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'content-security-policy': HUB_CSP,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+  'x-frame-options': 'DENY',
+});
+
+const SERVER_PATHS = /^\/(v1|hub\/api|hooks|inbound|openapi\.json|healthz|readyz)(\/|$|\?)/;
+
+export interface HubPages {
+  /** Whether this unmatched request is an app URL to answer with the app's HTML. */
+  isAppUrl(request: FastifyRequest): boolean;
+  sendApp(reply: FastifyReply): FastifyReply;
+}
+
+/** Registers the built files; null (and nothing registered) when web/dist was not built. */
+export async function registerHubPages(app: App): Promise<HubPages | null> {
+  const index = path.join(WEB_DIST, 'index.html');
+  if (!fs.existsSync(index)) return null;
+  await app.register(fastifyStatic, {
+    root: WEB_DIST,
+    prefix: '/',
+    // Only the files that exist get routes; other paths reach the not-found handler, which sends
+    // the app's HTML for app URLs and the JSON 404 for the rest.
+    wildcard: false,
+    index: ['index.html'],
+    immutable: false,
+    setHeaders: (res, file) => {
+      for (const [k, v] of Object.entries(HUB_PAGE_HEADERS)) res.header(k, v);
+      // Hashed asset names never change content: cache them for a year; the HTML never.
+      res.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  return {
+    isAppUrl: (request) =>
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !SERVER_PATHS.test(request.url) &&
+      !/\.[a-z0-9]+$/i.test(request.url.split('?')[0]) &&
+      (request.headers.accept ?? '').includes('text/html'),
+    sendApp: (reply) => reply.headers(HUB_PAGE_HEADERS).header('cache-control', 'no-cache').sendFile('index.html'),
+  };
+}
