@@ -5,7 +5,7 @@
 import type { Db, Queryable } from '../db/db.js';
 import { accountsWithActiveRows } from '../db/fair-claim.js';
 import { sqlList } from '../db/sql-list.js';
-import type { AccountRow, AccountState, Subscription, Tier } from '../domain/account.js';
+import type { AccountRow, AccountState, Role, Subscription, Tier } from '../domain/account.js';
 import { ACTIVE_AUTOMATION_RUN_STATUSES, UNFINISHED_AUTOMATION_STEP_STATUSES } from '../domain/automation.js';
 import { ACTIVE_RUN_STATUSES, NON_FINAL, UNFINISHED_RUN_STEP_STATUSES } from '../domain/workflow.js';
 import {
@@ -195,4 +195,25 @@ export async function endClosedAccountWork(db: Db, accountId: string): Promise<E
 // output silently, so make the type certain here.
 function normalise(row: AccountRow): AccountRow {
   return { ...row, credit_micros: Number(row.credit_micros) };
+}
+
+/** A new account with the tier's defaults (state active, subscription active, no credit). */
+export async function insertNewAccount(tx: Queryable, id: string, name: string, tier: Tier): Promise<void> {
+  await tx.query(`insert into accounts (id, name, tier) values ($1, $2, $3)`, [id, name, tier]);
+}
+
+export async function insertUser(
+  tx: Queryable,
+  u: { accountId: string; id: string; email: string; name: string; role: Role; passwordHash: string | null },
+): Promise<void> {
+  await tx.query(
+    `insert into users (account_id, id, email, name, role, password_hash) values ($1, $2, $3, $4, $5, $6)`,
+    [u.accountId, u.id, u.email, u.name, u.role, u.passwordHash],
+  );
+}
+
+/** Whether the store holds any account at all (the hub's first-run set-up is open until it does). */
+export async function anyAccount(db: Queryable): Promise<boolean> {
+  const rows = await db.query(`select 1 from accounts limit 1`);
+  return rows.length > 0;
 }
