@@ -35,7 +35,16 @@ export const HUB_PAGE_HEADERS: Readonly<Record<string, string>> = Object.freeze(
   'x-frame-options': 'DENY',
 });
 
-const SERVER_PATHS = /^\/(v1|hub\/api|hooks|inbound|openapi\.json|healthz|readyz)(\/|$|\?)/;
+const SERVER_PATHS = /^\/(v1|hub\/api|hooks|inbound|unsubscribe|openapi\.json|healthz|readyz)(\/|$)/;
+
+/** The path as the router saw it (percent-decoded), or null when it does not decode. */
+function decodedPath(url: string): string | null {
+  try {
+    return decodeURIComponent(url.split('?')[0]);
+  } catch {
+    return null;
+  }
+}
 
 export interface HubPages {
   /** Whether this unmatched request is an app URL to answer with the app's HTML. */
@@ -53,7 +62,9 @@ export async function registerHubPages(app: App): Promise<HubPages | null> {
     // Only the files that exist get routes; other paths reach the not-found handler, which sends
     // the app's HTML for app URLs and the JSON 404 for the rest.
     wildcard: false,
-    index: ['index.html'],
+    // `/` is an app URL like any other: answered by the fallback below, only to a browser asking
+    // for HTML, so an API client's GET / still gets the JSON 404.
+    index: false,
     immutable: false,
     setHeaders: (res, file) => {
       for (const [k, v] of Object.entries(HUB_PAGE_HEADERS)) res.header(k, v);
@@ -62,11 +73,12 @@ export async function registerHubPages(app: App): Promise<HubPages | null> {
     },
   });
   return {
-    isAppUrl: (request) =>
-      (request.method === 'GET' || request.method === 'HEAD') &&
-      !SERVER_PATHS.test(request.url) &&
-      !/\.[a-z0-9]+$/i.test(request.url.split('?')[0]) &&
-      (request.headers.accept ?? '').includes('text/html'),
+    isAppUrl: (request) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+      if (!(request.headers.accept ?? '').includes('text/html')) return false;
+      const p = decodedPath(request.url);
+      return p !== null && !SERVER_PATHS.test(p) && !/\.[a-z0-9]+$/i.test(p);
+    },
     sendApp: (reply) => reply.headers(HUB_PAGE_HEADERS).header('cache-control', 'no-cache').sendFile('index.html'),
   };
 }
