@@ -36,9 +36,11 @@ export class Lister<R> {
     private readonly key: SortKey<R>,
   ) {}
 
-  /** Reads limit and cursor; binds the cursor to account + route + the filters in force. */
-  start(request: FastifyRequest, query: PageQuery, filters: Record<string, unknown>): ListRequest {
-    const accountId = authOf(request).accountId;
+  /**
+   * Reads limit and cursor; binds the cursor to account + route + the filters in force. The
+   * account is the API key's; the hub passes its session's account.
+   */
+  start(request: FastifyRequest, query: PageQuery, filters: Record<string, unknown>, accountId: string = authOf(request).accountId): ListRequest {
     const scope = CursorCodec.scope(accountId, `${request.method} ${request.routeOptions.url}`, filters);
     const limit = query.limit ?? 25;
     const after = query.cursor !== undefined ? this.position(this.codec.decode(scope, query.cursor)) : null;

@@ -46,3 +46,8 @@ create index audit_log_at on audit_log (account_id, at desc, id desc);
 
 -- A rolled key names the key that replaced it (its expiry is then the end of the grace period).
 alter table api_keys add column replaced_by uuid references api_keys (id);
+
+-- The hub's screens read an account's newest runs and messages (Runs, Messages, a contact's
+-- messages) in keyset order: one index each so a page stays an index scan at any size.
+create index workflow_runs_by_account on workflow_runs (account_id, created_at desc, id desc);
+create index outbox_by_time on outbox (account_id, created_at desc, id desc);
