@@ -19,6 +19,7 @@ import { createSender, type Sender } from '../delivery/sender.js';
 import { describeTransports } from '../delivery/transports/index.js';
 import { forgetApiUrl, latestApiUrl, recordApiUrl } from '../delivery/api-url-store.js';
 import { uuidv7 } from '../lib/ids.js';
+import { issueSetupToken } from '../services/setup/service.js';
 
 export const SERVE_USAGE = `Usage:
   switchboard serve [--role api|worker|all]
@@ -131,6 +132,7 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
   }
 
   let address: string | null = null;
+  let setupToken: string | null = null;
   try {
     db = await openDb(config);
     if (config.autoMigrate) {
@@ -173,6 +175,9 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
         'no SWITCHBOARD_PUBLIC_URL and no API process has recorded its URL yet: unsubscribe links use HOST and PORT until one does',
       );
     }
+    // While the store has no account, the hub's set-up page is open: from loopback as is, from
+    // anywhere else only with this token (printed here, its hash stored, void once set-up is done).
+    if (app && config.hub) setupToken = await issueSetupToken(db);
     if (role !== 'api') {
       engine = createEngine(db, config, log.child({ component: 'engine' }));
       await engine.start();
@@ -193,7 +198,10 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
       `; delivery: ${describeTransports(config.delivery)}`
     : 'no engine';
   const head = address ? `switchboard listening on ${address}; role ${role}` : `switchboard worker running (owner ${engine!.owner})`;
-  const banner = `${head}; ${engineNote}; store: ${describeStore(config)}` + (admin ? `; admin socket: ${admin.path}` : '') + '\n';
+  const setupNote = setupToken
+    ? `first-run set-up: open ${recordedUrl(config, address!)}/setup in a browser; from another machine it asks for the set-up token ${setupToken}\n`
+    : '';
+  const banner = `${head}; ${engineNote}; store: ${describeStore(config)}` + (admin ? `; admin socket: ${admin.path}` : '') + '\n' + setupNote;
 
   return new Promise<number>((resolve) => {
     let stopping = false;

@@ -94,4 +94,4 @@ export interface Db extends Queryable {
 }
 
 /** Advisory lock keys used across the code base, declared once. */
-export const LOCKS = Object.freeze({ migrate: 726_001, seed: 726_002 });
+export const LOCKS = Object.freeze({ migrate: 726_001, seed: 726_002, setup: 726_003 });

@@ -1,0 +1,84 @@
+// First-run set-up: GET /setup says whether it is still open (and whether this caller must give
+// the set-up token); POST /setup creates the first account and its owner and signs the owner in.
+// A caller needs the token unless it is a loopback peer with no forwarding header: behind a
+// proxy on the same host every request would look loopback, so any sign of a proxy counts as
+// "from elsewhere".
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from '../../domain/errors.js';
+import type { AppDeps } from '../../http/deps.js';
+import type { App } from '../../http/route-kit.js';
+import { AccountInputError, checkPassword } from '../../services/accounts/create.js';
+import { runFirstSetup, setupDone, setupNeeded, setupTokenValid } from '../../services/setup/service.js';
+import { hubAccess, hubResponses, HUB_TAG } from '../kit.js';
+import { HubSession, startSession } from '../session/routes.js';
+
+const SetupState = Type.Object(
+  {
+    needed: Type.Boolean({ description: 'True while the store has no account.' }),
+    token_required: Type.Boolean({ description: 'True when this caller must give the set-up token serve printed (not a direct loopback peer).' }),
+  },
+  { title: 'HubSetupState' },
+);
+
+const SetupBody = Type.Object(
+  {
+    account_name: Type.String({ minLength: 1, maxLength: 200 }),
+    name: Type.String({ maxLength: 200, description: "The owner's name." }),
+    email: Type.String({ minLength: 1, maxLength: 320 }),
+    password: Type.String({ minLength: 1, maxLength: 1024 }),
+    setup_token: Type.Optional(Type.String({ maxLength: 200, description: 'Needed unless the request comes straight from loopback.' })),
+  },
+  { additionalProperties: false },
+);
+
+const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'];
+
+/** The TCP peer (never a forwarded address) is loopback, and nothing says a proxy relayed the request. */
+export function directLoopback(request: FastifyRequest): boolean {
+  if (FORWARDING_HEADERS.some((h) => request.headers[h] !== undefined)) return false;
+  const peer = (request.raw.socket?.remoteAddress ?? '').replace(/^::ffff:/i, '');
+  return peer === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(peer);
+}
+
+/** The service names the owner's fields as `account create` does; the form names them as this body does. */
+const PARAM_OF: Record<string, string> = { name: 'account_name', owner_email: 'email', password: 'password' };
+
+export function registerHubSetupRoutes(hub: App, deps: AppDeps): void {
+  hub.get(
+    '/setup',
+    { schema: { tags: [HUB_TAG], operationId: 'hubGetSetup', summary: 'Whether first-run set-up is open', response: hubResponses('public', { 200: SetupState }) }, config: hubAccess('public') },
+    async (request) => ({ needed: await setupNeeded(deps.db), token_required: !directLoopback(request) }),
+  );
+
+  hub.post(
+    '/setup',
+    {
+      schema: {
+        tags: [HUB_TAG],
+        operationId: 'hubSetUp',
+        summary: 'Create the first account and its owner, and sign in',
+        body: SetupBody,
+        response: hubResponses('public', { 200: HubSession }, [409]),
+      },
+      config: hubAccess('public'),
+    },
+    async (request, reply) => {
+      const b = request.body;
+      if (!(await setupNeeded(deps.db))) throw setupDone();
+      if (!directLoopback(request) && !(b.setup_token && (await setupTokenValid(deps.db, b.setup_token.trim())))) {
+        throw new ApiError('setup_token_required', 'Set-up from another machine needs the set-up token that `switchboard serve` printed at start.', { param: 'setup_token' });
+      }
+      const email = b.email.trim().toLowerCase();
+      let ids: { accountId: string; ownerId: string };
+      try {
+        checkPassword(b.password);
+        ids = await runFirstSetup(deps.db, { accountName: b.account_name, ownerName: b.name, email, password: b.password, actorLabel: `first-run set-up by ${email}` });
+      } catch (err) {
+        if (err instanceof AccountInputError) throw new ApiError('invalid_field', err.message, { param: PARAM_OF[err.field] ?? err.field });
+        throw err;
+      }
+      return startSession(request, reply, deps, email, [{ user_id: ids.ownerId, account_id: ids.accountId }]);
+    },
+  );
+}
