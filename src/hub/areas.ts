@@ -2,12 +2,16 @@
 // area's routes live in src/hub/<area>/routes.ts and export one registrar.
 import type { AppDeps } from '../http/deps.js';
 import type { App } from '../http/route-kit.js';
+import { registerHubContactRoutes } from './contacts/routes.js';
 import { registerHubSessionRoutes } from './session/routes.js';
 import { registerHubSetupRoutes } from './setup/routes.js';
+import { registerHubUsageRoutes } from './usage/routes.js';
 
 export type HubRegistrar = (hub: App, deps: AppDeps) => void;
 
 export const HUB_AREAS: readonly HubRegistrar[] = [
   registerHubSessionRoutes,
   registerHubSetupRoutes,
+  registerHubContactRoutes,
+  registerHubUsageRoutes,
 ];
