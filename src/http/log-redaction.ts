@@ -19,11 +19,19 @@ function decoded(path: string): string {
   }
 }
 
-/** The URL to log: secret path parameters as `[redacted]`, the query string kept otherwise. */
+/**
+ * A query string with its `token` values redacted: the hub's set-password page carries its
+ * one-time link in `?token=` (the browser asks the server for that page like any other).
+ */
+function loggableQuery(query: string): string {
+  return query.replace(/([?&;](?:%74|t)(?:%6f|o)(?:%6b|k)(?:%65|e)(?:%6e|n)=)[^&;#]*/gi, '$1[redacted]');
+}
+
+/** The URL to log: secret path parameters and `token` query values as `[redacted]`, the query string kept otherwise. */
 export function loggableUrl(request: Pick<FastifyRequest, 'url'> & { routeOptions?: { url?: string } }): string {
   const q = request.url.indexOf('?');
   const path = q < 0 ? request.url : request.url.slice(0, q);
-  const query = q < 0 ? '' : request.url.slice(q);
+  const query = q < 0 ? '' : loggableQuery(request.url.slice(q));
   const pattern = request.routeOptions?.url;
   if (pattern && /:(\w+)/.test(pattern)) {
     const names = [...pattern.matchAll(/:(\w+)/g)].map((m) => m[1]);
@@ -31,7 +39,7 @@ export function loggableUrl(request: Pick<FastifyRequest, 'url'> & { routeOption
       return pattern.replace(/:(\w+)/g, (m, n: string) => (SECRET_PARAMS.has(n) ? '[redacted]' : m)) + query;
     }
   }
-  return SECRET_PREFIX.test(decoded(path)) ? decoded(path).replace(SECRET_PREFIX, '$1[redacted]') + query : request.url;
+  return SECRET_PREFIX.test(decoded(path)) ? decoded(path).replace(SECRET_PREFIX, '$1[redacted]') + query : path + query;
 }
 
 /** fastify's `req` serializer with the URL made loggable. */

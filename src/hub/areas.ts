@@ -4,6 +4,7 @@ import type { AppDeps } from '../http/deps.js';
 import type { App } from '../http/route-kit.js';
 import { registerHubContactRoutes } from './contacts/routes.js';
 import { registerHubSessionRoutes } from './session/routes.js';
+import { registerHubSetPasswordRoutes } from './set-password/routes.js';
 import { registerHubSetupRoutes } from './setup/routes.js';
 import { registerHubUsageRoutes } from './usage/routes.js';
 
@@ -12,6 +13,7 @@ export type HubRegistrar = (hub: App, deps: AppDeps) => void;
 export const HUB_AREAS: readonly HubRegistrar[] = [
   registerHubSessionRoutes,
   registerHubSetupRoutes,
+  registerHubSetPasswordRoutes,
   registerHubContactRoutes,
   registerHubUsageRoutes,
 ];

@@ -1,0 +1,66 @@
+// One-time set-password links (an invited user, a new owner from `account create`): GET says whom
+// a live link is for, POST sets the password, uses the link up, ends the user's other sessions and
+// signs them in. Both are public (the link is the credential); the token is redacted from logs.
+import { Type } from '@sinclair/typebox';
+import { ApiError } from '../../domain/errors.js';
+import type { AppDeps } from '../../http/deps.js';
+import type { App } from '../../http/route-kit.js';
+import { DateTime, Uuid } from '../../http/schemas.js';
+import { AccountInputError } from '../../services/accounts/create.js';
+import { setPasswordLinkTarget, setPasswordWithLink } from '../../services/users/links.js';
+import { hubAccess, hubResponses, HUB_TAG } from '../kit.js';
+import { HubSession, startSession } from '../session/routes.js';
+
+const LinkTarget = Type.Object(
+  { account_id: Uuid, account_name: Type.String(), email: Type.String(), name: Type.String(), expires_at: DateTime },
+  { title: 'HubSetPasswordLink' },
+);
+const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) });
+const SetBody = Type.Object(
+  { token: Type.String({ minLength: 1, maxLength: 200 }), password: Type.String({ minLength: 1, maxLength: 1024 }) },
+  { additionalProperties: false },
+);
+
+export function registerHubSetPasswordRoutes(hub: App, deps: AppDeps): void {
+  hub.get(
+    '/set-password/:token',
+    {
+      schema: {
+        tags: [HUB_TAG],
+        operationId: 'hubGetSetPasswordLink',
+        summary: 'Whom a one-time set-password link is for',
+        params: TokenParams,
+        response: hubResponses('public', { 200: LinkTarget }, [410]),
+      },
+      config: hubAccess('public'),
+    },
+    async (request) => {
+      const t = await setPasswordLinkTarget(deps.db, request.params.token);
+      return { account_id: t.account_id, account_name: t.account_name, email: t.email, name: t.name, expires_at: t.expires_at.toISOString() };
+    },
+  );
+
+  hub.post(
+    '/set-password',
+    {
+      schema: {
+        tags: [HUB_TAG],
+        operationId: 'hubSetPassword',
+        summary: 'Set a password through a one-time link, and sign in',
+        body: SetBody,
+        response: hubResponses('public', { 200: HubSession }, [410]),
+      },
+      config: hubAccess('public'),
+    },
+    async (request, reply) => {
+      let t;
+      try {
+        t = await setPasswordWithLink(deps.db, request.body.token, request.body.password);
+      } catch (err) {
+        if (err instanceof AccountInputError) throw new ApiError('invalid_field', err.message, { param: 'password' });
+        throw err;
+      }
+      return startSession(request, reply, deps, t.email.toLowerCase(), [{ user_id: t.user_id, account_id: t.account_id }]);
+    },
+  );
+}
