@@ -1,6 +1,7 @@
 // OpenAPI 3.1, generated from the route schemas by @fastify/swagger; never written by hand.
 import type { SwaggerOptions } from '@fastify/swagger';
-import { ERROR_CATALOGUE } from '../domain/errors.js';
+import { ERROR_CATALOGUE, HUB_ERROR_CATALOGUE } from '../domain/errors.js';
+import { HUB_TAG } from '../hub/kit.js';
 import { OPTIONAL_BODY } from './route.js';
 
 type Operation = { requestBody?: { required?: boolean; content?: Record<string, { schema?: Record<string, unknown> }> } };
@@ -19,8 +20,8 @@ function markOptionalBodies(doc: Record<string, unknown>): Record<string, unknow
 }
 
 /** The error catalogue as a Markdown table: every code is documented with its status and type. */
-function errorTable(): string {
-  const rows = Object.entries(ERROR_CATALOGUE).map(([code, e]) => `| ${e.status} | ${e.type} | ${code} | ${e.condition} |`);
+function errorTable(catalogue: Record<string, { status: number; type: string; condition: string }> = ERROR_CATALOGUE): string {
+  const rows = Object.entries(catalogue).map(([code, e]) => `| ${e.status} | ${e.type} | ${code} | ${e.condition} |`);
   return ['| Status | type | code | Condition |', '|---|---|---|---|', ...rows].join('\n');
 }
 
@@ -43,6 +44,21 @@ export function openapiOptions(): SwaggerOptions {
         securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'svc_live_… API key' } },
       },
       security: [{ apiKey: [] }],
+      // The hub's own API (/hub/api): a session cookie instead of a key, and a few codes of its own
+      // on top of the catalogue above (kept apart so /v1's stays exactly the spec's).
+      tags: [
+        {
+          name: HUB_TAG,
+          description:
+            "The web hub's API under /hub/api: authenticated by the session cookie (sign in with POST /hub/api/session); " +
+            'every POST, PUT, PATCH and DELETE needs a same-origin Origin and the session\'s x-csrf-token. ' +
+            'Besides the codes above, it answers these:\n\n' +
+            errorTable(HUB_ERROR_CATALOGUE),
+        },
+      ],
+      'x-hub-error-codes': Object.fromEntries(
+        Object.entries(HUB_ERROR_CATALOGUE).map(([code, e]) => [code, { status: e.status, type: e.type, condition: e.condition }]),
+      ),
       'x-error-codes': Object.fromEntries(
         Object.entries(ERROR_CATALOGUE).map(([code, e]) => [code, { status: e.status, type: e.type, condition: e.condition }]),
       ),
