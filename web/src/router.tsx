@@ -39,7 +39,8 @@ export const router = createBrowserRouter([
       </SignedIn>
     ),
     children: [
-      { index: true, element: <Navigate to={SCREENS[0] ? `/${SCREENS[0].path}` : '/accounts'} replace /> },
+      // The first screen is home; with none registered the shell still opens (never back to the picker, which comes here).
+      { index: true, element: SCREENS[0] ? <Navigate to={`/${SCREENS[0].path}`} replace /> : <h1>Switchboard</h1> },
       ...SCREENS.map((s) => ({ path: s.path, element: <LazyScreen load={s.load} /> })),
       { path: '*', element: <ErrorNotice error={new Error('No page at this address.')} /> },
     ],

@@ -1,0 +1,74 @@
+// /setup: the first-run page (the store has no account yet). Creates the first account and its
+// owner and signs the owner in. From another machine (or behind a proxy) the server asks for the
+// set-up token `switchboard serve` printed; the form shows that field only then.
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Navigate, useNavigate } from 'react-router';
+import { Field } from '../../components/controls';
+import { ErrorNotice, Loading } from '../../components/states';
+import { api } from '../../lib/api';
+import type { Session } from '../../lib/session';
+import { AuthFrame } from './AuthFrame';
+import { rememberSession } from './session-cache';
+
+export interface SetupState {
+  needed: boolean;
+  token_required: boolean;
+}
+
+export const SETUP_KEY = ['setup'] as const;
+
+export default function SetupPage() {
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const state = useQuery({ queryKey: SETUP_KEY, queryFn: () => api.get<SetupState>('/hub/api/setup') });
+  const [form, setForm] = useState({ account_name: '', name: '', email: '', password: '', setup_token: '' });
+  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [k]: e.target.value });
+  const setUp = useMutation({
+    mutationFn: () => {
+      const { setup_token, ...rest } = form;
+      return api.post<Session>('/hub/api/setup', state.data?.token_required ? { ...rest, setup_token } : rest);
+    },
+    onSuccess: (s) => {
+      rememberSession(client, s);
+      client.setQueryData(SETUP_KEY, { needed: false, token_required: false });
+      navigate('/', { replace: true });
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setUp.mutate();
+  };
+
+  if (state.isPending) return <AuthFrame title="Set up Switchboard"><Loading what="Checking this hub" /></AuthFrame>;
+  if (state.error) return <AuthFrame title="Set up Switchboard"><ErrorNotice error={state.error} /></AuthFrame>;
+  if (!state.data.needed) return <Navigate to="/sign-in" replace />;
+  return (
+    <AuthFrame title="Set up Switchboard">
+      <p>This hub has no account yet. Create the first account and its owner: you.</p>
+      <form onSubmit={submit} aria-busy={setUp.isPending} noValidate={false}>
+        <Field label="Account name" value={form.account_name} onChange={set('account_name')} required maxLength={200} autoComplete="organization" />
+        <Field label="Your name" value={form.name} onChange={set('name')} maxLength={200} autoComplete="name" />
+        <Field label="Email" type="email" value={form.email} onChange={set('email')} required autoComplete="username" />
+        <Field label="Password" type="password" value={form.password} onChange={set('password')} required minLength={10} autoComplete="new-password" hint="At least 10 characters." />
+        {state.data.token_required && (
+          <Field
+            label="Set-up token"
+            value={form.setup_token}
+            onChange={set('setup_token')}
+            required
+            autoComplete="off"
+            spellCheck={false}
+            hint="You are not on the server's own machine: give the token `switchboard serve` printed when it started."
+          />
+        )}
+        <ErrorNotice error={setUp.error} />
+        <div className="actions">
+          <button type="submit" disabled={setUp.isPending}>
+            {setUp.isPending ? 'Creating…' : 'Create account'}
+          </button>
+        </div>
+      </form>
+    </AuthFrame>
+  );
+}

@@ -1,0 +1,56 @@
+// /sign-in (?next=): email and password. A hub that still needs its first-run set-up sends the
+// visitor to /setup instead (so a fresh server's / leads there); someone already signed in goes on.
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Field } from '../../components/controls';
+import { ErrorNotice, Loading } from '../../components/states';
+import { api } from '../../lib/api';
+import { useSessionQuery, type Session } from '../../lib/session';
+import { AuthFrame } from './AuthFrame';
+import { afterSignIn, rememberSession } from './session-cache';
+import { SETUP_KEY, type SetupState } from './SetupPage';
+
+export default function SignInPage() {
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const next = params.get('next');
+  const setup = useQuery({ queryKey: SETUP_KEY, queryFn: () => api.get<SetupState>('/hub/api/setup') });
+  const session = useSessionQuery();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const signIn = useMutation({
+    mutationFn: () => api.post<Session>('/hub/api/session', { email, password }),
+    onSuccess: (s) => {
+      rememberSession(client, s);
+      navigate(afterSignIn(s, next), { replace: true });
+    },
+    onError: () => setPassword(''),
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    signIn.mutate();
+  };
+
+  if (setup.isPending || session.isPending) return <AuthFrame title="Sign in"><Loading /></AuthFrame>;
+  if (setup.data?.needed) return <Navigate to="/setup" replace />;
+  if (session.data && !signIn.isPending) return <Navigate to={afterSignIn(session.data, next)} replace />;
+  return (
+    <AuthFrame title="Sign in">
+      {/* A failed set-up check is no reason to keep someone from signing in: shown, not blocking. */}
+      <ErrorNotice error={setup.error ?? session.error} />
+      <form onSubmit={submit} aria-busy={signIn.isPending}>
+        <Field label="Email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoComplete="username" autoFocus />
+        <Field label="Password" type="password" value={password} onChange={(e) => setPassword(e.target.value)} required autoComplete="current-password" />
+        <ErrorNotice error={signIn.error} />
+        <div className="actions">
+          <button type="submit" disabled={signIn.isPending}>
+            {signIn.isPending ? 'Signing in…' : 'Sign in'}
+          </button>
+        </div>
+      </form>
+      <p className="muted">Forgot your password? An owner or admin of your account can send you a new set-password link.</p>
+    </AuthFrame>
+  );
+}
