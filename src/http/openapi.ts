@@ -1,6 +1,7 @@
 // OpenAPI 3.1, generated from the route schemas by @fastify/swagger; never written by hand.
 import type { SwaggerOptions } from '@fastify/swagger';
 import { ERROR_CATALOGUE, HUB_ERROR_CATALOGUE } from '../domain/errors.js';
+import { SESSION_COOKIE } from '../domain/hub.js';
 import { HUB_TAG } from '../hub/kit.js';
 import { OPTIONAL_BODY } from './route.js';
 
@@ -41,7 +42,10 @@ export function openapiOptions(): SwaggerOptions {
       },
       servers: [{ url: '/' }],
       components: {
-        securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'svc_live_… API key' } },
+        securitySchemes: {
+          apiKey: { type: 'http', scheme: 'bearer', description: 'svc_live_… API key' },
+          hubSession: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: "The hub's session cookie (set by sign-in; HttpOnly)." },
+        },
       },
       security: [{ apiKey: [] }],
       // The hub's own API (/hub/api): a session cookie instead of a key, and a few codes of its own

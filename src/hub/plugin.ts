@@ -8,6 +8,8 @@ import { HUB_AREAS } from './areas.js';
 import { installHubAuth } from './auth.js';
 
 export const HUB_API_PREFIX = '/hub/api';
+/** The OpenAPI security scheme of hub routes (declared in http/openapi.ts). */
+export const HUB_SESSION_SCHEME = 'hubSession';
 
 /** One hub route as registered: what the security tests walk (every route, whoever added it). */
 export interface HubRouteEntry {
@@ -35,6 +37,8 @@ export async function registerHubApi(app: App, deps: AppDeps): Promise<void> {
         // A route without an access declaration is refused by the hook at request time; here it
         // fails at start instead, so it cannot ship.
         if (!access) throw new Error(`hub route ${String(r.method)} ${r.url} declares no access (config: hubAccess(...))`);
+        // Documented as what it is: the session cookie, not /v1's API key (public routes need neither).
+        if (r.schema) (r.schema as { security?: unknown }).security = access === 'public' ? [] : [{ [HUB_SESSION_SCHEME]: [] }];
         for (const method of [r.method].flat()) {
           if (method !== 'HEAD') table.push({ method, url: r.url, access, operationId: (r.schema as { operationId?: string } | undefined)?.operationId });
         }

@@ -75,11 +75,16 @@ describe('the hub route table', () => {
     expect(routes.find((r) => r.operationId === 'hubSetUp')?.access).toBe('public');
     const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     const documented: string[] = [];
-    for (const [p, item] of Object.entries(doc.paths as Record<string, Record<string, { tags?: string[]; operationId?: string }>>)) {
+    const access = new Map(routes.map((r) => [`${r.method} ${r.url.replace(/:(\w+)/g, '{$1}')}`, r.access]));
+    for (const [p, item] of Object.entries(doc.paths as Record<string, Record<string, { tags?: string[]; security?: unknown }>>)) {
       for (const [method, op] of Object.entries(item)) {
         const isHub = p.startsWith('/hub/api/');
         expect(op.tags?.includes('hub') ?? false, `${method} ${p}`).toBe(isHub);
-        if (isHub) documented.push(`${method.toUpperCase()} ${p}`);
+        if (!isHub) continue;
+        const key = `${method.toUpperCase()} ${p}`;
+        documented.push(key);
+        // Documented with the session cookie (public routes: no credential), never /v1's key.
+        expect(op.security, key).toEqual(access.get(key) === 'public' ? [] : [{ hubSession: [] }]);
       }
     }
     const registered = routes.map((r) => `${r.method} ${r.url.replace(/:(\w+)/g, '{$1}')}`);
