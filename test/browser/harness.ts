@@ -113,7 +113,13 @@ export async function openHub(flow: string, env: Record<string, string> = {}): P
       // Settled: the document loaded and nothing on screen still loading or busy. (networkidle
       // never comes on a page that polls, and waits half a second after every request anyway.)
       await page.waitForLoadState('load');
-      await page.waitForFunction(`!document.querySelector('.state-loading, [aria-busy="true"]') && document.getElementById('root')?.childElementCount > 0`, null, { timeout: 15_000 });
+      // Polled from here: page.waitForFunction polls by eval inside the page, which the hub's CSP
+      // (rightly) refuses; page.evaluate is not subject to it.
+      const deadline = Date.now() + 15_000;
+      while (!(await page.evaluate(`!document.querySelector('.state-loading, [aria-busy="true"]') && document.getElementById('root')?.childElementCount > 0`))) {
+        if (Date.now() > deadline) throw new Error(`${name}: the page is still loading or busy after 15 s`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
       n += 1;
       await page.screenshot({ path: path.join(dir, `${String(n).padStart(2, '0')}-${name}.png`), fullPage: true });
       // Runtime.evaluate is not subject to the page's CSP (script-src 'self'), so axe runs as is.
