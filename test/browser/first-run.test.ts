@@ -49,6 +49,9 @@ describe('first run', { timeout: 180_000 }, () => {
     expect(await hub.visit('sign-in')).toEqual([]);
     await page.goto(`${hub.baseUrl}/setup`);
     await page.waitForURL(/\/sign-in/);
+    // A signed-out visit to a page of the shell goes through sign-in and comes back to it.
+    await page.goto(`${hub.baseUrl}/settings`);
+    await page.waitForURL(/\/sign-in\?next=%2Fsettings$/);
 
     await page.getByLabel('Email').fill(OWNER.email);
     await page.getByLabel('Password').fill('wrong password!!');
@@ -61,9 +64,10 @@ describe('first run', { timeout: 180_000 }, () => {
     await page.getByLabel('Password').fill(OWNER.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/settings');
     expect(await hub.visit('signed-in-again')).toEqual([]);
 
-    // A reload keeps the session (the cookie), and a signed-out visit to a screen comes back to it after sign-in.
+    // A reload keeps the session (the cookie).
     await page.reload();
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
   });
