@@ -1,7 +1,8 @@
-// First run in a real browser: a fresh server's / leads to the set-up page; creating the account
-// and its owner signs the owner in and opens the shell; sign-out leads to the sign-in page, a
-// wrong password is refused there with the server's message, and the right one opens the shell
-// again. Every screen is screenshot and checked with axe (no serious or critical violation).
+// First run in a real browser: a fresh server's / leads to the set-up page (through a proxy it
+// asks for the token serve printed); creating the account and its owner signs the owner in and
+// opens the shell; sign-out leads to the sign-in page, a wrong password is refused there with the
+// server's message, and the right one opens the shell again. Every screen is screenshot and
+// checked with axe (no serious or critical violation).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHub, type Hub } from './harness.js';
 
@@ -17,7 +18,8 @@ describe('first run', { timeout: 180_000 }, () => {
   it('sets up the first account from /, signs in and out, and signs in again', async () => {
     const { page } = hub;
     // serve printed the set-up token while the store had no account.
-    expect(hub.server.output()).toMatch(/first-run set-up: open http:\/\/127\.0\.0\.1:\d+\/setup .*set-up token [A-Za-z0-9_-]{32}/);
+    const printed = /first-run set-up: open http:\/\/127\.0\.0\.1:\d+\/setup .*set-up token ([A-Za-z0-9_-]{32})/.exec(hub.server.output());
+    expect(printed).not.toBeNull();
 
     await page.goto(`${hub.baseUrl}/`);
     await page.waitForURL(/\/setup$/);
@@ -26,18 +28,29 @@ describe('first run', { timeout: 180_000 }, () => {
     expect(await page.getByLabel('Set-up token').count()).toBe(0);
     expect(await hub.visit('setup')).toEqual([]);
 
+    // Through a proxy (a forwarding header) the page asks for the token, and a wrong one is refused.
+    await page.setExtraHTTPHeaders({ 'x-forwarded-for': '203.0.113.5' });
+    await page.reload();
+    const tokenField = page.getByLabel('Set-up token');
+    await tokenField.waitFor();
     await page.getByLabel('Account name').fill(OWNER.account);
     await page.getByLabel('Your name').fill(OWNER.name);
     await page.getByLabel('Email').fill(OWNER.email);
-    await page.getByLabel('Password').fill('too short');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    // The browser's own check (minLength) or the server's 422: either way no account yet.
     await page.getByLabel('Password').fill(OWNER.password);
+    await tokenField.fill('not-the-printed-token');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    const refused = page.getByRole('alert');
+    await refused.waitFor();
+    expect(await refused.textContent()).toMatch(/set-up token.*setup_token_required \(setup_token\).*request id/);
+    expect(await tokenField.getAttribute('aria-invalid')).toBe('true');
+    expect(await hub.visit('setup-token-refused')).toEqual([]);
+    await tokenField.fill(printed![1]);
     await page.getByRole('button', { name: 'Create account' }).click();
 
     // Signed in, in the shell.
     const signOut = page.getByRole('button', { name: 'Sign out' });
     await signOut.waitFor();
+    await page.setExtraHTTPHeaders({});
     expect(await page.getByText(OWNER.account).first().isVisible()).toBe(true);
     expect(await page.getByText(`${OWNER.email} · owner`).isVisible()).toBe(true);
     expect(await hub.visit('shell')).toEqual([]);

@@ -1,5 +1,5 @@
 // A signed-in hub client for inject() tests: a session row made directly in the store (sign-in
-// itself is tested in test/hub/sessions.test.ts), its cookie, CSRF token and a same-origin Origin
+// itself is tested in test/hub/session.test.ts), its cookie, CSRF token and a same-origin Origin
 // on every request. `as` picks the account user the session acts as.
 import { randomBytes } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';

@@ -6,7 +6,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Navigate, useNavigate } from 'react-router';
 import { Field } from '../../components/controls';
 import { ErrorNotice, Loading } from '../../components/states';
-import { api } from '../../lib/api';
+import { api, HubError } from '../../lib/api';
 import type { Session } from '../../lib/session';
 import { AuthFrame } from './AuthFrame';
 import { rememberSession } from './session-cache';
@@ -39,6 +39,8 @@ export default function SetupPage() {
     e.preventDefault();
     setUp.mutate();
   };
+  // The field the server refused (its `param`) is marked invalid for screen readers too.
+  const bad = (param: string) => (setUp.error instanceof HubError && setUp.error.param === param) || undefined;
 
   if (state.isPending) return <AuthFrame title="Set up Switchboard"><Loading what="Checking this hub" /></AuthFrame>;
   if (state.error) return <AuthFrame title="Set up Switchboard"><ErrorNotice error={state.error} /></AuthFrame>;
@@ -47,15 +49,16 @@ export default function SetupPage() {
     <AuthFrame title="Set up Switchboard">
       <p>This hub has no account yet. Create the first account and its owner: you.</p>
       <form onSubmit={submit} aria-busy={setUp.isPending} noValidate={false}>
-        <Field label="Account name" value={form.account_name} onChange={set('account_name')} required maxLength={200} autoComplete="organization" />
+        <Field label="Account name" value={form.account_name} onChange={set('account_name')} aria-invalid={bad('account_name')} required maxLength={200} autoComplete="organization" />
         <Field label="Your name" value={form.name} onChange={set('name')} maxLength={200} autoComplete="name" />
-        <Field label="Email" type="email" value={form.email} onChange={set('email')} required autoComplete="username" />
-        <Field label="Password" type="password" value={form.password} onChange={set('password')} required minLength={10} autoComplete="new-password" hint="At least 10 characters." />
+        <Field label="Email" type="email" value={form.email} onChange={set('email')} aria-invalid={bad('email')} required autoComplete="username" />
+        <Field label="Password" type="password" value={form.password} onChange={set('password')} aria-invalid={bad('password')} required minLength={10} autoComplete="new-password" hint="At least 10 characters." />
         {state.data.token_required && (
           <Field
             label="Set-up token"
             value={form.setup_token}
             onChange={set('setup_token')}
+            aria-invalid={bad('setup_token')}
             required
             autoComplete="off"
             spellCheck={false}
