@@ -12,6 +12,8 @@ import type { Retirement } from './http/retirements.js';
 import { FallbackCounter, type CounterLog } from './limits/fallback-counter.js';
 import { MemoryCounter, PostgresCounter, RedisCounter, type WindowCounter } from './limits/window-counter.js';
 import { deleteExpiredKeys } from './idempotency/store.js';
+import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from './domain/hub.js';
+import { deleteExpiredSessions } from './hub/sessions/store.js';
 import { loadSecrets } from './secrets/store.js';
 import { WorkerPageRenderer } from './lib/page-renderer.js';
 
@@ -126,8 +128,10 @@ export async function createApp(config: Config, db: Db, opts: StartOptions = {})
   refresh.unref();
   // Idempotency keys are remembered for 24 hours; the reaper removes older ones (a lookup also
   // treats an expired row as absent, so the reaper only keeps the table small).
+  // Hub sessions past either expiry are never found by a lookup; the same reaper deletes them.
   const reaper = setInterval(() => {
     deleteExpiredKeys(db).catch((err) => app.log.warn({ err }, 'idempotency reaper failed'));
+    if (config.hub) deleteExpiredSessions(db, SESSION_IDLE_MS, SESSION_ABSOLUTE_MS).catch((err) => app.log.warn({ err }, 'hub session reaper failed'));
   }, IDEMPOTENCY_REAP_MS);
   reaper.unref();
   onClose.push(() => clearInterval(refresh), () => clearInterval(reaper));

@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { configWith, loadConfig } from '../../src/config.js';
-import { SESSION_COOKIE } from '../../src/domain/hub.js';
+import { SESSION_ABSOLUTE_MS, SESSION_COOKIE, SESSION_IDLE_MS } from '../../src/domain/hub.js';
+import { deleteExpiredSessions } from '../../src/hub/sessions/store.js';
 import { createApp } from '../../src/server.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { HUB_ORIGIN } from '../helpers/hub.js';
@@ -134,6 +135,16 @@ describe('the session', () => {
     expect((await who(token)).statusCode).toBe(200);
     await t.db.query(`update hub_sessions set created_at = now() - interval '7 days 1 minute', last_seen_at = now() where email = 'abs@solo.example'`);
     expectError(await who(token), 401, 'authentication', 'not_signed_in');
+    // The reaper deletes expired rows (idle and absolute) and leaves live ones.
+    const live = cookieOf(await signIn('abs@solo.example', PW, { cookie: `${SESSION_COOKIE}=${token}` }))!.value;
+    await t.db.query(`update hub_sessions set created_at = now() - interval '8 days' where email = 'idle@solo.example'`);
+    await t.db.query(
+      `insert into hub_sessions (token_hash, email, user_ids, csrf_token, created_at, last_seen_at) values ('\\x00', 'x@solo.example', '{}', 'c', now() - interval '8 days', now())`,
+    );
+    expect(await deleteExpiredSessions(t.db, SESSION_IDLE_MS, SESSION_ABSOLUTE_MS)).toBeGreaterThanOrEqual(1);
+    const left = await t.db.query<{ email: string }>(`select email from hub_sessions where email in ('abs@solo.example', 'x@solo.example', 'idle@solo.example')`);
+    expect(left).toEqual([{ email: 'abs@solo.example' }]);
+    expect((await who(live)).statusCode).toBe(200);
   });
 
   it('is Secure when the public URL is https', async () => {
