@@ -71,6 +71,13 @@ describe('first-run set-up', () => {
     expect(await issueSetupToken(t.db)).toBeNull();
   });
 
+  it('accepts the token of any process that printed one (several api processes on one store)', async () => {
+    const first = (await issueSetupToken(t.db))!;
+    const second = (await issueSetupToken(t.db))!;
+    expect(first).not.toBe(second);
+    expect((await setUp({ ...BODY, setup_token: first }, REMOTE)).statusCode).toBe(200);
+  });
+
   it('treats a loopback peer behind any forwarding header as remote', async () => {
     const token = (await issueSetupToken(t.db))!;
     for (const h of [{ 'x-forwarded-for': '127.0.0.1' }, { forwarded: 'for=127.0.0.1' }, { 'x-real-ip': '127.0.0.1' }]) {
