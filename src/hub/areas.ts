@@ -3,6 +3,7 @@
 import type { AppDeps } from '../http/deps.js';
 import type { App } from '../http/route-kit.js';
 import { registerHubContactRoutes } from './contacts/routes.js';
+import { registerHubKeyRoutes } from './keys/routes.js';
 import { registerHubSessionRoutes } from './session/routes.js';
 import { registerHubUsageRoutes } from './usage/routes.js';
 
@@ -12,4 +13,5 @@ export const HUB_AREAS: readonly HubRegistrar[] = [
   registerHubSessionRoutes,
   registerHubContactRoutes,
   registerHubUsageRoutes,
+  registerHubKeyRoutes,
 ];
