@@ -40,7 +40,7 @@ describe('keys', { timeout: 180_000 }, () => {
     page.on('pageerror', (e) => console.log('PAGEERROR', e.message));
     await page.goto(`${hub.baseUrl}/keys`);
     await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
-    await page.getByRole('rowheader', { name: 'Seeded' }).waitFor();
+    await page.getByRole('rowheader', { name: /^Seeded/ }).waitFor();
     expect(await hub.visit('keys')).toEqual([]);
 
     // Create a key by clicking; its value is shown once.
@@ -57,7 +57,7 @@ describe('keys', { timeout: 180_000 }, () => {
     expect(value).toMatch(/^svc_live_[0-9A-Za-z]{38}$/);
     await page.getByText('it will not be shown again').waitFor();
     await page.getByRole('button', { name: 'Copy key' }).waitFor();
-    await page.getByRole('rowheader', { name: 'Browser key' }).waitFor();
+    await page.getByRole('rowheader', { name: /^Browser key/ }).waitFor();
     expect(await hub.visit('keys-created')).toEqual([]);
     expect(await workflows(value)).toBe(200);
     await page.getByRole('button', { name: 'Done' }).click();

@@ -12,25 +12,25 @@ export function KeysTable({ keys, onRolled }: { keys: HubKey[]; onRolled: (r: Ro
         <caption className="keys-caption">API keys of this account</caption>
         <thead>
           <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Key</th>
+            <th scope="col">Name and key</th>
             <th scope="col">State</th>
             <th scope="col">Scopes</th>
-            <th scope="col">Created by</th>
             <th scope="col">Created</th>
             <th scope="col">Last used</th>
             <th scope="col">Expires</th>
-            <th scope="col">This month / cap</th>
+            <th scope="col">Spent this month</th>
             <th scope="col">Actions</th>
           </tr>
         </thead>
         <tbody>
           {keys.map((k) => (
             <tr key={k.id}>
-              <th scope="row">{k.name}</th>
-              <td>
-                <code>{k.prefix}…</code>
-              </td>
+              <th scope="row">
+                {k.name}
+                <small className="hint">
+                  <code>{k.prefix}…</code>
+                </small>
+              </th>
               <td>
                 <StatusBadge status={k.state} />
                 {k.replaced_by && (
@@ -45,14 +45,17 @@ export function KeysTable({ keys, onRolled }: { keys: HubKey[]; onRolled: (r: Ro
                 )}
               </td>
               <td>{k.scopes.length ? k.scopes.map((s) => <code key={s} className="scope">{s}</code>) : <span className="muted">none</span>}</td>
-              <td>{who(k)}</td>
               <td>
                 <Time iso={k.created_at} />
+                <small className="hint" title={who(k)}>
+                  by {k.created_by.name || k.created_by.email}
+                </small>
               </td>
               <td>{k.last_used_at ? <Time iso={k.last_used_at} /> : <span className="muted">never</span>}</td>
               <td>{k.expires_at ? <Time iso={k.expires_at} /> : <span className="muted">never</span>}</td>
-              <td>
-                {usd(k.spent_this_month_micros)} / {k.monthly_spend_cap_micros === null ? <span className="muted">no cap</span> : usd(k.monthly_spend_cap_micros)}
+              <td className="spend">
+                {usd(k.spent_this_month_micros)}
+                <small className="hint">of {k.monthly_spend_cap_micros === null ? 'no cap' : usd(k.monthly_spend_cap_micros)}</small>
               </td>
               <td>
                 <KeyActions k={k} onRolled={onRolled} />
