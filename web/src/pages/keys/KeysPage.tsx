@@ -3,11 +3,11 @@
 // refusal (403 role_forbidden), shown as any error is; the menu never offers them the page.
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { CopyButton } from '../../components/controls';
 import { QueryState } from '../../components/states';
 import { api } from '../../lib/api';
 import { CreateKeyForm } from './CreateKeyForm';
 import { KeysTable } from './KeysTable';
-import { OneTimeValue } from './OneTimeValue';
 import type { KeyList } from './types';
 import './keys.css';
 
@@ -61,5 +61,29 @@ export default function KeysPage() {
         )}
       </QueryState>
     </>
+  );
+}
+
+/** A new key's value, shown once: the server keeps only its hash. Done dismisses it; a reload loses it on purpose. */
+function OneTimeValue({ title, value, note, onDone }: { title: string; value: string; note?: string; onDone: () => void }) {
+  return (
+    <section className="card key-value" aria-labelledby="key-value-title">
+      <h2 id="key-value-title">{title}</h2>
+      <p className="notice notice-warn" role="note">
+        Copy this key now: it will not be shown again. Store it where your servers read secrets.
+      </p>
+      {note && <p>{note}</p>}
+      <p className="key-value-row">
+        <code aria-label="New API key value" className="key-secret">
+          {value}
+        </code>
+        <CopyButton text={value} label="Copy key" />
+      </p>
+      <div className="actions">
+        <button type="button" onClick={onDone}>
+          Done
+        </button>
+      </div>
+    </section>
   );
 }
