@@ -102,6 +102,9 @@ describe('keys roll', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--grace must be one of none, 1h, 24h, 7d, got "2h"/);
     expect((await keys('roll', '--account', acct.id)).stderr).toMatch(/--key is required/);
+    const usage = (await keys()).stderr;
+    expect(usage).toMatch(/keys needs an action: create, list, revoke, set-cap, update or roll/);
+    expect(usage).toMatch(/switchboard keys roll --account ID --key KEY_ID \[--grace none\|1h\|24h\|7d\]/);
   });
 });
 
