@@ -31,6 +31,8 @@ Commands:
   keys list --account ID [--json]
   keys revoke --account ID --key KEY_ID
   keys set-cap --account ID --key KEY_ID --cap MICROS|none
+  keys update --account ID --key KEY_ID [--name NAME] [--cap MICROS|none]
+  keys roll --account ID --key KEY_ID [--grace none|1h|24h|7d] [--json]
   account create --name NAME --owner-email EMAIL [--owner-name NAME] [--json]
   account list [--json]
   account show --account ID [--json]

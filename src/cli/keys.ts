@@ -1,8 +1,13 @@
-// `switchboard keys create|list|revoke|set-cap`: what the hub's Account → API keys page does.
-// A key's value is printed once, at creation; listings show only its display prefix.
+// `switchboard keys create|list|revoke|set-cap|update|roll`: what the hub's Account → API keys
+// page does, through the same services (src/services/keys/manage.ts), audited as the operator.
+// A key's value is printed once, at creation or roll; listings show only its display prefix.
 import type { Db } from '../db/db.js';
-import { listKeys, revokeKey, setKeyCap, type KeyListRow } from '../keys/store.js';
-import { createKey } from '../services/keys/service.js';
+import { ApiError } from '../domain/errors.js';
+import { ROLL_GRACES, type RollGrace } from '../domain/hub.js';
+import { keyStateOf } from '../domain/key.js';
+import { listKeys } from '../keys/store.js';
+import { OPERATOR } from '../services/audit/service.js';
+import { createAccountKey, revokeAccountKey, rollAccountKey, updateAccountKey } from '../services/keys/manage.js';
 import type { Scope } from '../lib/scopes.js';
 import { getAccount } from '../accounts/store.js';
 import { diskContext, execute, type OperatorCommand } from './command.js';
@@ -14,11 +19,14 @@ export const KEYS_USAGE = `Usage:
   switchboard keys list --account ID [--json]
   switchboard keys revoke --account ID --key KEY_ID
   switchboard keys set-cap --account ID --key KEY_ID --cap MICROS|none
+  switchboard keys update --account ID --key KEY_ID [--name NAME] [--cap MICROS|none]
+  switchboard keys roll --account ID --key KEY_ID [--grace none|1h|24h|7d] [--json]
 
   --by       an owner or admin user of the account (the key's creator)
   --scopes   comma-separated; none by default
   --expires  ISO 8601 date or date-time with a zone, in the future
-  --cap      monthly spend cap in micros (whole number >= 1); set-cap takes "none" to remove it`;
+  --cap      monthly spend cap in micros (whole number >= 1); set-cap and update take "none" to remove it
+  --grace    how long the rolled key keeps working (default 24h); then it answers 401 api_key_expired`;
 
 const MAX_MICROS = Number.MAX_SAFE_INTEGER;
 
@@ -26,7 +34,14 @@ type KeysArgs =
   | { action: 'create'; accountId: string; by: string; name: string; scopes: Scope[]; expiresAt: Date | null; cap: number | null; json: boolean }
   | { action: 'list'; accountId: string; json: boolean }
   | { action: 'revoke'; accountId: string; keyId: string }
-  | { action: 'set-cap'; accountId: string; keyId: string; cap: number | null };
+  | { action: 'set-cap'; accountId: string; keyId: string; cap: number | null }
+  | { action: 'update'; accountId: string; keyId: string; name?: string; cap?: number | null }
+  | { action: 'roll'; accountId: string; keyId: string; grace: RollGrace; json: boolean };
+
+const capArg = (raw: string): number | null => (raw === 'none' ? null : intArg('cap', raw, 1, MAX_MICROS));
+
+/** The default grace: a day lets every deployment pick up the new key; the hub asks each time. */
+const DEFAULT_GRACE: RollGrace = '24h';
 
 function parse(args: readonly string[]): KeysArgs {
   const [action, ...rest] = args;
@@ -63,19 +78,28 @@ function parse(args: readonly string[]): KeysArgs {
       const keyId = uuidArg(p, 'key');
       const raw = p.strings.get('cap');
       if (raw === undefined) throw new UsageError('--cap is required (a whole number of micros >= 1, or "none")');
-      return { action, accountId, keyId, cap: raw === 'none' ? null : intArg('cap', raw, 1, MAX_MICROS) };
+      return { action, accountId, keyId, cap: capArg(raw) };
+    }
+    case 'update': {
+      const p = parseCommandArgs(rest, { strings: ['account', 'key', 'name', 'cap'] });
+      const accountId = uuidArg(p, 'account');
+      const keyId = uuidArg(p, 'key');
+      const name = p.strings.has('name') ? nameArg(p, 'name') : undefined;
+      const raw = p.strings.get('cap');
+      if (name === undefined && raw === undefined) throw new UsageError('update needs --name, --cap or both');
+      return { action, accountId, keyId, name, ...(raw === undefined ? {} : { cap: capArg(raw) }) };
+    }
+    case 'roll': {
+      const p = parseCommandArgs(rest, { strings: ['account', 'key', 'grace'], flags: ['json'] });
+      const grace = p.strings.get('grace') ?? DEFAULT_GRACE;
+      if (!(ROLL_GRACES as string[]).includes(grace)) throw new UsageError(`--grace must be one of ${ROLL_GRACES.join(', ')}, got ${show(grace)}`);
+      return { action, accountId: uuidArg(p, 'account'), keyId: uuidArg(p, 'key'), grace: grace as RollGrace, json: p.flags.has('json') };
     }
     case undefined:
-      throw new UsageError('keys needs an action: create, list, revoke or set-cap');
+      throw new UsageError('keys needs an action: create, list, revoke, set-cap, update or roll');
     default:
       throw new UsageError(`unknown keys action ${show(action)}`);
   }
-}
-
-export function keyState(k: Pick<KeyListRow, 'revoked_at' | 'expires_at'>, now = Date.now()): 'active' | 'revoked' | 'expired' {
-  if (k.revoked_at) return 'revoked';
-  if (k.expires_at && k.expires_at.getTime() <= now) return 'expired';
-  return 'active';
 }
 
 async function requireAccount(db: Db, accountId: string): Promise<void> {
@@ -84,19 +108,34 @@ async function requireAccount(db: Db, accountId: string): Promise<void> {
 
 const capText = (cap: number | null) => (cap === null ? 'none' : `${cap} micros`);
 
+/** The services' refusals, in the CLI's words: an unknown key names the key and the account. */
+async function refusal(db: Db, a: { accountId: string; keyId?: string }, err: unknown): Promise<never> {
+  if (!(err instanceof ApiError)) throw err;
+  if (err.code === 'resource_not_found' && a.keyId) {
+    await requireAccount(db, a.accountId);
+    throw new CommandError(`no key ${a.keyId} in account ${a.accountId}`);
+  }
+  if (err.code === 'resource_not_found') await requireAccount(db, a.accountId);
+  throw new CommandError(err.message);
+}
+
 async function run(db: Db, a: KeysArgs): Promise<CommandResult> {
+  try {
+    return await act(db, a);
+  } catch (err) {
+    return refusal(db, a, err);
+  }
+}
+
+async function act(db: Db, a: KeysArgs): Promise<CommandResult> {
   switch (a.action) {
     case 'create': {
-      // createKey locks the account row, so concurrent creations cannot pass the limit of 10 together.
-      const key = await db.transaction((tx) =>
-        createKey(tx, {
-          accountId: a.accountId,
-          createdBy: a.by,
-          name: a.name,
-          scopes: a.scopes,
-          expiresAt: a.expiresAt,
-          monthlySpendCapMicros: a.cap,
-        }),
+      // The service locks the account row, so concurrent creations cannot pass the limit of 10 together.
+      const key = await createAccountKey(
+        db,
+        a.accountId,
+        { createdBy: a.by, name: a.name, scopes: a.scopes, expiresAt: a.expiresAt, monthlySpendCapMicros: a.cap },
+        OPERATOR,
       );
       if (a.json) {
         return done(
@@ -131,11 +170,12 @@ async function run(db: Db, a: KeysArgs): Promise<CommandResult> {
               id: k.id,
               name: k.name,
               prefix: k.prefix,
-              state: keyState(k, now),
+              state: keyStateOf(k, now),
               scopes: k.scopes,
               monthly_spend_cap_micros: k.monthly_spend_cap_micros === null ? null : Number(k.monthly_spend_cap_micros),
               expires_at: iso(k.expires_at),
               revoked_at: iso(k.revoked_at),
+              replaced_by: k.replaced_by,
               created_by: k.created_by,
               created_at: iso(k.created_at),
               last_used_at: iso(k.last_used_at),
@@ -147,7 +187,7 @@ async function run(db: Db, a: KeysArgs): Promise<CommandResult> {
       const rows = keys.map((k) => [
         k.id,
         k.prefix + '…',
-        keyState(k, now),
+        keyStateOf(k, now),
         k.monthly_spend_cap_micros === null ? 'none' : String(k.monthly_spend_cap_micros),
         iso(k.expires_at) ?? 'never',
         iso(k.last_used_at) ?? 'never',
@@ -157,20 +197,41 @@ async function run(db: Db, a: KeysArgs): Promise<CommandResult> {
       return done(table(['ID', 'PREFIX', 'STATE', 'CAP_MICROS', 'EXPIRES', 'LAST_USED', 'SCOPES', 'NAME'], rows));
     }
     case 'revoke': {
-      const outcome = await revokeKey(db, a.accountId, a.keyId);
-      if (outcome === 'missing') {
-        await requireAccount(db, a.accountId);
-        throw new CommandError(`no key ${a.keyId} in account ${a.accountId}`);
-      }
+      const { changed } = await revokeAccountKey(db, a.accountId, a.keyId, OPERATOR);
       // Revoking twice is harmless and keeps the first revocation time, so it is not an error.
-      return done(outcome === 'revoked' ? `revoked key ${a.keyId}; it fails from its next request` : `key ${a.keyId} was already revoked`);
+      return done(changed ? `revoked key ${a.keyId}; it fails from its next request` : `key ${a.keyId} was already revoked`);
     }
     case 'set-cap': {
-      if (!(await setKeyCap(db, a.accountId, a.keyId, a.cap))) {
-        await requireAccount(db, a.accountId);
-        throw new CommandError(`no key ${a.keyId} in account ${a.accountId}`);
-      }
+      await updateAccountKey(db, a.accountId, a.keyId, { monthlySpendCapMicros: a.cap }, OPERATOR);
       return done(`key ${a.keyId}: monthly spend cap ${a.cap === null ? 'removed' : `set to ${a.cap} micros`}`);
+    }
+    case 'update': {
+      const k = await updateAccountKey(db, a.accountId, a.keyId, { name: a.name, monthlySpendCapMicros: a.cap }, OPERATOR);
+      return done(`key ${a.keyId}: name ${show(k.name)}; monthly spend cap: ${capText(k.monthly_spend_cap_micros)}`);
+    }
+    case 'roll': {
+      const r = await rollAccountKey(db, a.accountId, a.keyId, a.grace, OPERATOR);
+      if (a.json) {
+        return done(
+          json({
+            id: r.key.id,
+            key: r.value,
+            prefix: r.key.prefix,
+            account_id: a.accountId,
+            name: r.key.name,
+            scopes: r.key.scopes,
+            expires_at: r.key.expires_at,
+            monthly_spend_cap_micros: r.key.monthly_spend_cap_micros,
+            replaces: { id: r.old.id, expires_at: r.old.expires_at },
+          }),
+        );
+      }
+      return done(
+        `rolled key ${r.old.id}: new key ${r.key.id} (${show(r.key.name)}), same scopes, cap and expiry\n` +
+          `the old key works until ${r.old.expires_at}, then answers 401 api_key_expired\n` +
+          `key: ${r.value}\n` +
+          'This is the only time the key value is shown: store it now.',
+      );
     }
   }
 }

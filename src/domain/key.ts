@@ -5,6 +5,23 @@ import type { Role } from './account.js';
 /** DESIGN 1: at most this many active (not revoked, not expired) keys per account. */
 export const MAX_ACTIVE_KEYS = 10;
 
+/** A key in a listing: usable (active, or rolled and in its grace period) or refused for good. */
+export const KEY_STATES = ['active', 'rolled', 'expired', 'revoked'] as const;
+export type KeyState = (typeof KEY_STATES)[number];
+
+/** Revocation wins over expiry; a rolled key is 'rolled' only while its grace lasts. */
+export function keyStateOf(
+  k: { revoked_at: Date | null; expires_at: Date | null; replaced_by?: string | null },
+  now = Date.now(),
+): KeyState {
+  if (k.revoked_at) return 'revoked';
+  if (k.expires_at && k.expires_at.getTime() <= now) return 'expired';
+  return k.replaced_by ? 'rolled' : 'active';
+}
+
+/** Longest key name, in characters. */
+export const MAX_KEY_NAME = 200;
+
 /** Only an owner or admin of the account creates keys (a member cannot). */
 export function mayCreateKeys(role: Role | string): boolean {
   return role === 'owner' || role === 'admin';

@@ -3,6 +3,7 @@
 import type { AppDeps } from '../http/deps.js';
 import type { App } from '../http/route-kit.js';
 import { registerHubContactRoutes } from './contacts/routes.js';
+import { registerHubKeyRoutes } from './keys/routes.js';
 import { registerHubSessionRoutes } from './session/routes.js';
 import { registerHubSetPasswordRoutes } from './set-password/routes.js';
 import { registerHubSetupRoutes } from './setup/routes.js';
@@ -16,4 +17,5 @@ export const HUB_AREAS: readonly HubRegistrar[] = [
   registerHubSetPasswordRoutes,
   registerHubContactRoutes,
   registerHubUsageRoutes,
+  registerHubKeyRoutes,
 ];

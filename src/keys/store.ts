@@ -50,12 +50,16 @@ export async function userRole(tx: Queryable, accountId: string, userId: string)
   return rows[0]?.role ?? null;
 }
 
-/** Keys neither revoked nor expired. */
-export async function countActiveKeys(tx: Queryable, accountId: string): Promise<number> {
+/**
+ * Keys neither revoked nor expired nor rolled: a rolled key in its grace period still works but
+ * does not count, so rolling never needs a free slot. `except` leaves out the key being rolled.
+ */
+export async function countActiveKeys(tx: Queryable, accountId: string, except: string | null = null): Promise<number> {
   const rows = await tx.query<{ n: number }>(
     `select count(*)::int as n from api_keys
-      where account_id = $1 and revoked_at is null and (expires_at is null or expires_at > now())`,
-    [accountId],
+      where account_id = $1 and revoked_at is null and (expires_at is null or expires_at > now()) and replaced_by is null
+        and ($2::uuid is null or id <> $2::uuid)`,
+    [accountId, except],
   );
   return rows[0].n;
 }
@@ -92,11 +96,12 @@ export interface KeyListRow {
   created_by: string;
   created_at: Date;
   last_used_at: Date | null;
+  replaced_by: string | null;
 }
 
 export async function listKeys(db: Queryable, accountId: string): Promise<KeyListRow[]> {
   return db.query<KeyListRow>(
-    `select id, name, prefix, scopes, expires_at, monthly_spend_cap_micros, revoked_at, created_by, created_at, last_used_at
+    `select id, name, prefix, scopes, expires_at, monthly_spend_cap_micros, revoked_at, created_by, created_at, last_used_at, replaced_by
        from api_keys where account_id = $1 order by created_at, id`,
     [accountId],
   );
@@ -112,13 +117,4 @@ export async function revokeKey(db: Queryable, accountId: string, keyId: string)
   );
   if (!rows.length) return 'missing';
   return rows[0].was ? 'already' : 'revoked';
-}
-
-export async function setKeyCap(db: Queryable, accountId: string, keyId: string, capMicros: number | null): Promise<boolean> {
-  const rows = await db.query('update api_keys set monthly_spend_cap_micros = $3 where account_id = $1 and id = $2 returning id', [
-    accountId,
-    keyId,
-    capMicros,
-  ]);
-  return rows.length > 0;
 }

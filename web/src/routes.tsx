@@ -14,4 +14,5 @@ export interface Screen {
 }
 
 export const SCREENS: Screen[] = [
+  { path: 'keys', nav: 'API keys', group: 'Account', admin: true, load: () => import('./pages/keys/KeysPage') },
 ];

@@ -9,6 +9,9 @@ import { countActiveKeys, insertKey, lockAccountForKeys, userRole } from '../../
 /** A key rule refused the creation; the message says which and why. */
 export class KeyRuleError extends Error {}
 
+/** The account already holds MAX_ACTIVE_KEYS active keys. */
+export class KeyLimitError extends KeyRuleError {}
+
 export interface CreateKeyInput {
   accountId: string;
   /** The owner or admin user creating it. */
@@ -19,6 +22,8 @@ export interface CreateKeyInput {
   monthlySpendCapMicros: number | null;
   /** Fixtures load revoked keys as they are. */
   revoked?: boolean;
+  /** The key being rolled: it does not count toward the limit (its successor takes its place). */
+  replacing?: string;
 }
 
 export interface CreatedKey {
@@ -38,8 +43,8 @@ export async function createKey(tx: Queryable, input: CreateKeyInput): Promise<C
   if (!mayCreateKeys(role)) {
     throw new KeyRuleError(`only an owner or admin of the account creates keys; ${input.createdBy} is a ${role}`);
   }
-  if (!input.revoked && (await countActiveKeys(tx, input.accountId)) >= MAX_ACTIVE_KEYS) {
-    throw new KeyRuleError(`the account already has ${MAX_ACTIVE_KEYS} active keys, the most it may have; revoke one first`);
+  if (!input.revoked && (await countActiveKeys(tx, input.accountId, input.replacing ?? null)) >= MAX_ACTIVE_KEYS) {
+    throw new KeyLimitError(`the account already has ${MAX_ACTIVE_KEYS} active keys, the most it may have; revoke one first`);
   }
   const key = generateKey();
   const id = uuidv7();
