@@ -2,10 +2,14 @@
 // area's routes live in src/hub/<area>/routes.ts and export one registrar.
 import type { AppDeps } from '../http/deps.js';
 import type { App } from '../http/route-kit.js';
+import { registerHubRunRoutes } from './runs/routes.js';
 import { registerHubSessionRoutes } from './session/routes.js';
+import { registerHubWorkflowRoutes } from './workflows/routes.js';
 
 export type HubRegistrar = (hub: App, deps: AppDeps) => void;
 
 export const HUB_AREAS: readonly HubRegistrar[] = [
   registerHubSessionRoutes,
+  registerHubRunRoutes,
+  registerHubWorkflowRoutes,
 ];
