@@ -110,7 +110,10 @@ export async function openHub(flow: string, env: Record<string, string> = {}): P
     page,
     storeEnv,
     async visit(name) {
-      await page.waitForLoadState('networkidle');
+      // Settled: the document loaded and nothing on screen still loading or busy. (networkidle
+      // never comes on a page that polls, and waits half a second after every request anyway.)
+      await page.waitForLoadState('load');
+      await page.waitForFunction(`!document.querySelector('.state-loading, [aria-busy="true"]') && document.getElementById('root')?.childElementCount > 0`, null, { timeout: 15_000 });
       n += 1;
       await page.screenshot({ path: path.join(dir, `${String(n).padStart(2, '0')}-${name}.png`), fullPage: true });
       // Runtime.evaluate is not subject to the page's CSP (script-src 'self'), so axe runs as is.

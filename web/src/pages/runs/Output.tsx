@@ -6,7 +6,7 @@ import type { BlockOutput } from './model';
 export function Output({ output, title }: { output: BlockOutput; title: string }) {
   if (output.html !== null) {
     return (
-      <iframe className="sandboxed" sandbox="" srcDoc={output.html} title={title} referrerPolicy="no-referrer" loading="lazy" />
+      <iframe className="sandboxed" sandbox="" srcDoc={output.html} title={title} referrerPolicy="no-referrer" />
     );
   }
   if (output.text === '') return <p className="muted">(empty output)</p>;
