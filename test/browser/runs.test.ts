@@ -112,6 +112,7 @@ describe('runs in the hub', { timeout: 180_000 }, () => {
     await page.goto(`${baseUrl}/runs?workflow_id=${ids.workflows.digest}`);
     await page.locator('tbody tr').first().waitFor();
     await page.reload();
+    await page.locator('tbody tr').first().waitFor();
     await expect(page.getByLabel('Workflow', { exact: true }).inputValue()).resolves.toBe(ids.workflows.digest);
     expect(await page.locator('tbody tr').count()).toBe(1);
     expect(await hub.visit('runs-filtered')).toEqual([]);

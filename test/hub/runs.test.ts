@@ -3,6 +3,7 @@
 // list's filters and cursors, and the security of every route (no session, CSRF, Origin, other
 // account's ids).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runsCommand } from '../../src/cli/runs.js';
 import { Engine } from '../../src/engine/engine.js';
 import { createBlockRegistry } from '../../src/engine/blocks/index.js';
 import { createBilling } from '../../src/engine/billing/index.js';
@@ -162,6 +163,17 @@ describe('Run now → the run page', () => {
     expect(r.statusCode).toBe(200);
     expect(r.json()).toMatchObject({ id, status: 'cancelled', final: true, summary: 'Cancelled' });
     expect(await audit(id)).toEqual([{ action: 'run.cancelled', actor_id: S.a.users.mem, actor_label: 'Mia Member <mem@a.example>' }]);
+  });
+
+  it('the operator\'s cancel goes through the same service and is audited as the operator\'s', async () => {
+    const id = await parkedRun('a');
+    expect((await runsCommand(t.db, ['cancel', id])).code).toBe(0);
+    const [entry] = await t.db.query<{ action: string; actor_kind: string; actor_id: string | null }>(
+      `select action, actor_kind, actor_id from audit_log where object_id = $1`,
+      [id],
+    );
+    expect(entry).toEqual({ action: 'run.cancelled', actor_kind: 'operator', actor_id: null });
+    expectError(await hub.post(`/hub/api/runs/${id}/cancel`), 409, 'conflict', 'run_already_final');
   });
 
   it('refuses a workflow with no blocks (422), an unknown one (404), and an account out of credit (402, no run)', async () => {

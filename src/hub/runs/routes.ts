@@ -11,7 +11,7 @@ import { optionalBody } from '../../http/route.js';
 import type { App } from '../../http/route-kit.js';
 import { ListEnvelope, ListQuery, StringEnum, Uuid } from '../../http/schemas.js';
 import { iso } from '../../lib/time.js';
-import { moveRunAsUser, startRunAsUser, type RunMove } from '../../services/runs/by-user.js';
+import { moveRun, startRunAsUser, type RunMove } from '../../services/runs/by-user.js';
 import { actorOf, hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
 import { renderRunDetail } from './detail.js';
 import { HubRunDetail, HubRunInList, renderHubRun } from './schemas.js';
@@ -115,7 +115,7 @@ export function registerHubRunRoutes(hub: App, deps: AppDeps): void {
       },
       async (request) => {
         const auth = hubAuthOf(request);
-        await moveRunAsUser(deps.db, { accountId: auth.accountId, runId: request.params.id, move, actor: actorOf(auth) });
+        await moveRun(deps.db, { accountId: auth.accountId, runId: request.params.id, move, actor: actorOf(auth) });
         const detail = await renderRunDetail(deps.db, auth.accountId, request.params.id);
         if (!detail) throw notFound('run');
         return detail;

@@ -1,8 +1,9 @@
-// A signed-in person acting on workflow runs (the hub): "Run now", approve, reject, cancel. Each
-// change and its audit entry are one transaction. The start makes the checks the API's start makes
-// for the workflow and the account's credit (checkStartable); the API's per-minute and concurrency
-// limits count `api` runs only, so a manual start meets neither. The moves follow the run state
-// machine, and the UPDATE re-checks the status, so a run that moved in between is refused.
+// A person acting on workflow runs: the hub's "Run now", and approve, reject, cancel from the hub
+// or the operator CLI (the actor says who). Each change and its audit entry are one transaction.
+// The start makes the checks the API's start makes for the workflow and the account's credit
+// (checkStartable); the API's per-minute and concurrency limits count `api` runs only, so a
+// manual start meets neither. The moves follow the run state machine, and the UPDATE re-checks
+// the status, so a run that moved in between is refused.
 import type { Db, Queryable } from '../../db/db.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import { isFinal, type RunStatus } from '../../domain/workflow.js';
@@ -53,8 +54,8 @@ function refusal(move: RunMove, runId: string, status: RunStatus): ApiError | nu
     : new ApiError('run_not_awaiting_approval', `Run ${runId} is ${status}; only a run awaiting approval can be ${move === 'approve' ? 'approved' : 'rejected'}.`);
 }
 
-/** Approves, rejects or cancels a run of the account; returns the status it moved from. */
-export async function moveRunAsUser(db: Db, a: { accountId: string; runId: string; move: RunMove; actor: Actor }): Promise<RunStatus> {
+/** Approves, rejects or cancels a run of the account (hub user or operator); returns the status it moved from. */
+export async function moveRun(db: Db, a: { accountId: string; runId: string; move: RunMove; actor: Actor }): Promise<RunStatus> {
   return db.transaction(async (tx) => {
     const run = await findRun(tx, a.runId, a.accountId);
     if (!run) throw notFound('run');
