@@ -3,8 +3,10 @@
 import type { AppDeps } from '../http/deps.js';
 import type { App } from '../http/route-kit.js';
 import { registerHubRunRoutes } from './runs/routes.js';
-import { registerHubSessionRoutes } from './session/routes.js';
 import { registerHubWorkflowRoutes } from './workflows/routes.js';
+import { registerHubContactRoutes } from './contacts/routes.js';
+import { registerHubSessionRoutes } from './session/routes.js';
+import { registerHubUsageRoutes } from './usage/routes.js';
 
 export type HubRegistrar = (hub: App, deps: AppDeps) => void;
 
@@ -12,4 +14,6 @@ export const HUB_AREAS: readonly HubRegistrar[] = [
   registerHubSessionRoutes,
   registerHubRunRoutes,
   registerHubWorkflowRoutes,
+  registerHubContactRoutes,
+  registerHubUsageRoutes,
 ];
