@@ -1,12 +1,15 @@
 // `switchboard runs start|show|approve|reject|cancel`: what the hub does with workflow runs.
 // Manual starts never count toward the API's run limits (those count `api` runs only). The moves
 // follow the run state machine (src/domain/workflow.ts): a run in a state that cannot move is refused with
-// exit code 1 and says what state it is in.
+// exit code 1 and says what state it is in. Approve, reject and cancel go through the runs service,
+// which records them in the audit log as the operator's.
 import type { Db } from '../db/db.js';
 import { getRun, getRunSteps, pagesCreatedByRun, type RunDetailRow, type RunStepRow } from '../api/runs/store.js';
 import { isUuid } from '../lib/ids.js';
-import { canMove, type RunStatus } from '../domain/workflow.js';
-import { approveRun, cancelRun, findRun, rejectRun, type RunState } from '../engine/scheduler/store.js';
+import { findRun, type RunState } from '../engine/scheduler/store.js';
+import { ApiError } from '../domain/errors.js';
+import { OPERATOR } from '../services/audit/service.js';
+import { moveRun } from '../services/runs/by-user.js';
 import { startManualRun } from '../services/runs/service.js';
 import { diskContext, execute, type OperatorCommand } from './command.js';
 import { parseCommandArgs, show, uuidArg, type ParsedArgs } from './args.js';
@@ -68,14 +71,12 @@ function parse(args: readonly string[]): RunsArgs {
   }
 }
 
-const TARGET: Record<Move, RunStatus> = { approve: 'running', reject: 'rejected', cancel: 'cancelled' };
 const PAST: Record<Move, string> = { approve: 'approved', reject: 'rejected', cancel: 'cancelled' };
 const WHO_CAN: Record<Move, string> = {
   approve: 'only a run awaiting approval can be approved',
   reject: 'only a run awaiting approval can be rejected',
   cancel: 'a run that has ended cannot be cancelled',
 };
-const DO: Record<Move, typeof approveRun> = { approve: approveRun, reject: rejectRun, cancel: cancelRun };
 
 async function requireRun(db: Db, runId: string, accountId: string | null): Promise<RunState> {
   const run = await findRun(db, runId, accountId);
@@ -85,14 +86,17 @@ async function requireRun(db: Db, runId: string, accountId: string | null): Prom
 
 async function move(db: Db, action: Move, runId: string, accountId: string | null): Promise<CommandResult> {
   const run = await requireRun(db, runId, accountId);
-  // The state machine decides; the UPDATE re-checks the status, so a run that moved since the
-  // read above (finished, cancelled elsewhere) is refused rather than overwritten.
-  if (canMove(run.status, TARGET[action]) && (await db.transaction((tx) => DO[action](tx, run.account_id, run.id)))) {
-    const next = action === 'approve' ? '; it continues from its approval block' : '';
-    return done(`run ${run.id} ${PAST[action]}${next}`);
+  // The runs service applies the state machine (and re-checks the status in its UPDATE, so a run
+  // that moved since this read is refused rather than overwritten) and records the audit entry.
+  try {
+    await moveRun(db, { accountId: run.account_id, runId: run.id, move: action, actor: OPERATOR });
+  } catch (err) {
+    if (!(err instanceof ApiError) || (err.code !== 'run_not_awaiting_approval' && err.code !== 'run_already_final')) throw err;
+    const now = await requireRun(db, runId, accountId);
+    throw new CommandError(`run ${run.id} is ${now.status}: ${WHO_CAN[action]}`);
   }
-  const now = await requireRun(db, runId, accountId);
-  throw new CommandError(`run ${run.id} is ${now.status}: ${WHO_CAN[action]}`);
+  const next = action === 'approve' ? '; it continues from its approval block' : '';
+  return done(`run ${run.id} ${PAST[action]}${next}`);
 }
 
 /** `runs show --json`: the run with its steps and the pages it created, timestamps as ISO 8601. */

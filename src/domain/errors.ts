@@ -59,6 +59,8 @@ export const HUB_ERROR_CATALOGUE = {
   setup_done: { status: 409, type: 'conflict', condition: 'The store already has an account; set-up is over.' },
   user_exists: { status: 409, type: 'conflict', condition: 'The account already has a user with that email; resource_id is its id.' },
   last_owner: { status: 409, type: 'conflict', condition: 'The account\'s last owner cannot be removed or lose the owner role.' },
+  run_not_awaiting_approval: { status: 409, type: 'conflict', condition: 'Only a run awaiting approval can be approved or rejected.' },
+  run_already_final: { status: 409, type: 'conflict', condition: 'The run has already ended; it cannot be cancelled.' },
   user_has_keys: { status: 409, type: 'conflict', condition: 'The user created API keys still in use; revoke or roll them first. resource_id is the user.' },
   key_limit_reached: { status: 409, type: 'conflict', condition: 'The account already has 10 active keys; revoke one first.' },
   key_not_active: { status: 409, type: 'conflict', condition: 'Only an active key can be rolled: this one is revoked, expired or already rolled.' },

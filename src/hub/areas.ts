@@ -2,6 +2,8 @@
 // area's routes live in src/hub/<area>/routes.ts and export one registrar.
 import type { AppDeps } from '../http/deps.js';
 import type { App } from '../http/route-kit.js';
+import { registerHubRunRoutes } from './runs/routes.js';
+import { registerHubWorkflowRoutes } from './workflows/routes.js';
 import { registerHubContactRoutes } from './contacts/routes.js';
 import { registerHubKeyRoutes } from './keys/routes.js';
 import { registerHubSessionRoutes } from './session/routes.js';
@@ -15,6 +17,8 @@ export const HUB_AREAS: readonly HubRegistrar[] = [
   registerHubSessionRoutes,
   registerHubSetupRoutes,
   registerHubSetPasswordRoutes,
+  registerHubRunRoutes,
+  registerHubWorkflowRoutes,
   registerHubContactRoutes,
   registerHubUsageRoutes,
   registerHubKeyRoutes,

@@ -1,7 +1,7 @@
 // URLs: the public pages (set-up, sign-in, set-password), the account picker, and every screen
 // of routes.tsx inside the signed-in shell. A signed-out visit to a screen goes to sign-in and
 // comes back after it (?next=).
-import { Suspense, lazy, useMemo, type ReactNode } from 'react';
+import { Suspense, lazy, type ReactNode } from 'react';
 import { createBrowserRouter, Navigate, useLocation } from 'react-router';
 import { Shell } from './components/Shell';
 import { ErrorNotice, Loading } from './components/states';
@@ -20,8 +20,13 @@ function SignedIn({ children }: { children: ReactNode }) {
   return <SessionProvider session={q.data}>{children}</SessionProvider>;
 }
 
+// One lazy component per screen, made once: a lazy() made during render is thrown away with a
+// render that suspends before it commits (a route change is a transition), so the next attempt
+// would make another, suspend again, and the new page would never show.
+const PAGES = new Map(SCREENS.map((s) => [s.load, lazy(s.load)]));
+
 function LazyScreen({ load }: { load: (typeof SCREENS)[number]['load'] }) {
-  const Page = useMemo(() => lazy(load), [load]);
+  const Page = PAGES.get(load)!;
   return (
     <Suspense fallback={<Loading />}>
       <Page />

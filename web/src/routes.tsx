@@ -15,4 +15,9 @@ export interface Screen {
 
 export const SCREENS: Screen[] = [
   { path: 'keys', nav: 'API keys', group: 'Account', admin: true, load: () => import('./pages/keys/KeysPage') },
+  // Runs first: the first screen is the hub's home.
+  { path: 'runs', nav: 'Runs', group: 'Work', load: () => import('./pages/runs/RunsPage') },
+  { path: 'runs/:id', load: () => import('./pages/runs/RunPage') },
+  { path: 'workflows', nav: 'Workflows', group: 'Work', load: () => import('./pages/workflows/WorkflowsPage') },
+  { path: 'workflows/:id', load: () => import('./pages/workflows/WorkflowPage') },
 ];

@@ -9,7 +9,7 @@ import { ApiError, notFound } from '../../domain/errors.js';
 import type { RunTrigger } from '../../domain/workflow.js';
 import { limitsFor } from '../../limits/tiers.js';
 import { enqueueWorkflowRun, type StartedRunRow } from '../../queue/enqueue.js';
-import { apiRunCounts, lockAccountForStart, workflowForStart } from './store.js';
+import { apiRunCounts, lockAccountForStart, workflowForStart, type AccountForStart } from './store.js';
 import { Refusal } from '../refusal.js';
 
 export interface StartInput {
@@ -19,15 +19,25 @@ export interface StartInput {
   startDelayMs: number;
 }
 
-export async function startApiRun(tx: Queryable, input: StartInput): Promise<StartedRunRow> {
-  const wf = await workflowForStart(tx, input.accountId, input.workflowId);
+/**
+ * The checks every start by a caller of the account makes (the API and the hub's "Run now"):
+ * the workflow exists and has blocks, and the account (locked for the rest of the transaction)
+ * has credit left.
+ */
+export async function checkStartable(tx: Queryable, accountId: string, workflowId: string): Promise<AccountForStart> {
+  const wf = await workflowForStart(tx, accountId, workflowId);
   if (!wf) throw notFound('workflow');
   if (wf.blocks === 0) throw new ApiError('workflow_empty', 'This workflow has no blocks, so there is nothing to run.');
 
-  const account = await lockAccountForStart(tx, input.accountId);
-  if (await accountOutOfCredit(tx, input.accountId)) {
+  const account = await lockAccountForStart(tx, accountId);
+  if (await accountOutOfCredit(tx, accountId)) {
     throw new ApiError('account_out_of_credit', 'The account is out of AI credit; no run was started.');
   }
+  return account;
+}
+
+export async function startApiRun(tx: Queryable, input: StartInput): Promise<StartedRunRow> {
+  const account = await checkStartable(tx, input.accountId, input.workflowId);
   if (await keyCapReached(tx, input.accountId, input.keyId)) {
     throw new ApiError('key_spend_cap_reached', "This key has used its monthly spend cap; no run was started.");
   }

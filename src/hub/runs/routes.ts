@@ -1,0 +1,126 @@
+// Runs in the hub: every run of the account (filters in the query, /v1's cursors), one run with
+// its timeline, each block's output and what an approval waits on; "Run now" on a workflow and
+// the approve / reject / cancel moves, each through the runs service with its audit entry.
+import { Type } from '@sinclair/typebox';
+import { notFound } from '../../domain/errors.js';
+import { RUN_STATUSES, RUN_TRIGGERS } from '../../domain/workflow.js';
+import { StartedRun } from '../../api/runs/routes.js';
+import type { AppDeps } from '../../http/deps.js';
+import { listByTime } from '../../http/list.js';
+import { optionalBody } from '../../http/route.js';
+import type { App } from '../../http/route-kit.js';
+import { ListEnvelope, ListQuery, StringEnum, Uuid } from '../../http/schemas.js';
+import { iso } from '../../lib/time.js';
+import { moveRun, startRunAsUser, type RunMove } from '../../services/runs/by-user.js';
+import { actorOf, hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
+import { renderRunDetail } from './detail.js';
+import { HubRunDetail, HubRunInList, renderHubRun } from './schemas.js';
+import { listAccountRuns, type HubRunRow } from './store.js';
+
+const ListRunsQuery = Type.Object(
+  {
+    ...ListQuery,
+    workflow_id: Type.Optional(Uuid),
+    status: Type.Optional(StringEnum(RUN_STATUSES)),
+    trigger: Type.Optional(StringEnum(RUN_TRIGGERS)),
+  },
+  { additionalProperties: false },
+);
+const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
+const EmptyBody = optionalBody(Type.Object({}, { additionalProperties: false, description: 'Empty, or {}.' }));
+
+const MOVE_SUMMARY: Record<RunMove, string> = {
+  approve: 'Approve a run awaiting approval (it continues from its approval block)',
+  reject: 'Reject a run awaiting approval (it ends rejected)',
+  cancel: 'Cancel a queued, running or awaiting run',
+};
+
+export function registerHubRunRoutes(hub: App, deps: AppDeps): void {
+  const runs = listByTime(deps.cursors, (r: HubRunRow) => r.created_at);
+
+  hub.get(
+    '/runs',
+    {
+      schema: {
+        tags: [HUB_TAG],
+        operationId: 'hubListRuns',
+        summary: 'Every run of the account, newest first',
+        querystring: ListRunsQuery,
+        response: hubResponses('member', { 200: ListEnvelope(HubRunInList, 'HubRunList') }),
+      },
+      config: hubAccess('member'),
+    },
+    async (request) => {
+      const q = request.query;
+      const auth = hubAuthOf(request);
+      const page = runs.start(request, q, { workflow_id: q.workflow_id, status: q.status, trigger: q.trigger }, auth.accountId);
+      const rows = await listAccountRuns(deps.db, auth.accountId, { workflowId: q.workflow_id, status: q.status, trigger: q.trigger }, page);
+      return runs.page(page, rows, renderHubRun);
+    },
+  );
+
+  hub.get(
+    '/runs/:id',
+    {
+      schema: {
+        tags: [HUB_TAG],
+        operationId: 'hubGetRun',
+        summary: 'A run: its steps with their outputs, and what an approval waits on',
+        params: IdParams,
+        response: hubResponses('member', { 200: HubRunDetail }),
+      },
+      config: hubAccess('member'),
+    },
+    async (request) => {
+      const detail = await renderRunDetail(deps.db, hubAuthOf(request).accountId, request.params.id);
+      if (!detail) throw notFound('run');
+      return detail;
+    },
+  );
+
+  hub.post(
+    '/workflows/:id/runs',
+    {
+      schema: {
+        tags: [HUB_TAG],
+        operationId: 'hubStartRun',
+        summary: 'Run now: start a manual run of the workflow',
+        description: 'Checks the workflow and the account\'s credit as the API\'s start does; the API\'s run limits count API runs only.',
+        params: IdParams,
+        body: EmptyBody,
+        response: hubResponses('member', { 202: StartedRun }, [402]),
+      },
+      config: hubAccess('member'),
+    },
+    async (request, reply) => {
+      const auth = hubAuthOf(request);
+      const r = await startRunAsUser(deps.db, { accountId: auth.accountId, workflowId: request.params.id, actor: actorOf(auth) });
+      return reply.code(202).send({ id: r.id, workflow_id: r.workflow_id, status: r.status, trigger: r.trigger, created_at: iso(r.created_at) });
+    },
+  );
+
+  for (const move of ['approve', 'reject', 'cancel'] as const) {
+    hub.post(
+      `/runs/:id/${move}`,
+      {
+        schema: {
+          tags: [HUB_TAG],
+          operationId: `hub${move[0].toUpperCase()}${move.slice(1)}Run`,
+          summary: MOVE_SUMMARY[move],
+          params: IdParams,
+          body: EmptyBody,
+          response: hubResponses('member', { 200: HubRunDetail }),
+        },
+        config: hubAccess('member'),
+      },
+      async (request) => {
+        const auth = hubAuthOf(request);
+        await moveRun(deps.db, { accountId: auth.accountId, runId: request.params.id, move, actor: actorOf(auth) });
+        const detail = await renderRunDetail(deps.db, auth.accountId, request.params.id);
+        if (!detail) throw notFound('run');
+        return detail;
+      },
+    );
+  }
+}
+
