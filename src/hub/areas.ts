@@ -3,6 +3,7 @@
 import type { AppDeps } from '../http/deps.js';
 import type { App } from '../http/route-kit.js';
 import { registerHubContactRoutes } from './contacts/routes.js';
+import { registerHubMessageRoutes } from './messages/routes.js';
 import { registerHubSessionRoutes } from './session/routes.js';
 
 export type HubRegistrar = (hub: App, deps: AppDeps) => void;
@@ -10,4 +11,5 @@ export type HubRegistrar = (hub: App, deps: AppDeps) => void;
 export const HUB_AREAS: readonly HubRegistrar[] = [
   registerHubSessionRoutes,
   registerHubContactRoutes,
+  registerHubMessageRoutes,
 ];
