@@ -2,6 +2,7 @@
 // area's routes live in src/hub/<area>/routes.ts and export one registrar.
 import type { AppDeps } from '../http/deps.js';
 import type { App } from '../http/route-kit.js';
+import { registerHubAutomationRoutes } from './automations/routes.js';
 import { registerHubContactRoutes } from './contacts/routes.js';
 import { registerHubMessageRoutes } from './messages/routes.js';
 import { registerHubSessionRoutes } from './session/routes.js';
@@ -12,4 +13,5 @@ export const HUB_AREAS: readonly HubRegistrar[] = [
   registerHubSessionRoutes,
   registerHubContactRoutes,
   registerHubMessageRoutes,
+  registerHubAutomationRoutes,
 ];
