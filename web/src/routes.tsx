@@ -14,4 +14,10 @@ export interface Screen {
 }
 
 export const SCREENS: Screen[] = [
+  { path: 'contacts', nav: 'Contacts', group: 'Audience', load: () => import('./pages/contacts/ContactsPage') },
+  { path: 'contacts/new', load: () => import('./pages/contacts/NewContactPage') },
+  { path: 'contacts/:id', load: () => import('./pages/contacts/ContactPage') },
+  { path: 'messages', nav: 'Messages', group: 'Audience', load: () => import('./pages/messages/MessagesPage') },
+  { path: 'automations', nav: 'Automations', group: 'Work', load: () => import('./pages/automations/AutomationsPage') },
+  { path: 'automations/:id', load: () => import('./pages/automations/AutomationPage') },
 ];
