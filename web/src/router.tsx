@@ -20,8 +20,9 @@ function SignedIn({ children }: { children: ReactNode }) {
   return <SessionProvider session={q.data}>{children}</SessionProvider>;
 }
 
+const LAZY = new Map(SCREENS.map((s) => [s.load, lazy(s.load)]));
 function LazyScreen({ load }: { load: (typeof SCREENS)[number]['load'] }) {
-  const Page = useMemo(() => lazy(load), [load]);
+  const Page = useMemo(() => LAZY.get(load)!, [load]);
   return (
     <Suspense fallback={<Loading />}>
       <Page />
