@@ -17,6 +17,8 @@ import { AUTOMATIONS_USAGE } from './cli/automations.js';
 import { AUTOMATIONS_TEST_USAGE } from './cli/automations-test.js';
 import { AUTOMATION_RUNS_USAGE } from './cli/automation-runs.js';
 import { CONTACTS_USAGE } from './cli/contacts.js';
+import { ACCOUNT_CREATE_USAGE } from './cli/account-create.js';
+import { USERS_USAGE } from './cli/users.js';
 
 const USAGE = `Usage: switchboard <command> [options]
 
@@ -29,6 +31,8 @@ Commands:
   keys list --account ID [--json]
   keys revoke --account ID --key KEY_ID
   keys set-cap --account ID --key KEY_ID --cap MICROS|none
+  account create --name NAME --owner-email EMAIL [--owner-name NAME] [--json]
+  account list [--json]
   account show --account ID [--json]
   account set --account ID [--tier T] [--state S] [--subscription S] [--credit MICROS] [--api-open true|false]
       [--requests-per-minute N|default] [--run-starts-per-minute N|default] [--concurrent-runs N|default]
@@ -39,8 +43,13 @@ Commands:
   automations publish|pause|resume AUTOMATION_ID [--account ID]
   automation-runs stop RUN_ID [--account ID]
   contacts erase CONTACT_ID --account ID
+  users list --account ID [--json]
+  users add --account ID --email EMAIL [--name NAME] [--role owner|admin|member] [--json]
+  users set-role --account ID --user USER_ID --role owner|admin|member
+  users remove --account ID --user USER_ID
   cursor-secret rotate            new list-cursor signing secret (running servers use it after a restart)
   help [COMMAND]                  this text, or a command's
+  --version                       the release's version
 
 Store: PostgreSQL when DATABASE_URL is set, else the embedded store in SWITCHBOARD_DATA_DIR
 (default ./.switchboard). Only one process may open the embedded store: while \`serve\` runs, the
@@ -49,7 +58,7 @@ Exit codes: 0 done, 1 refused or failed, 2 bad usage.`;
 
 const COMMAND_USAGE: Record<string, string> = {
   keys: KEYS_USAGE,
-  account: ACCOUNT_USAGE,
+  account: `${ACCOUNT_USAGE}\n${ACCOUNT_CREATE_USAGE.replace(/^Usage:\n/, '')}`,
   seed: SEED_USAGE,
   migrate: MIGRATE_USAGE,
   'cursor-secret': CURSOR_SECRET_USAGE,
@@ -57,6 +66,7 @@ const COMMAND_USAGE: Record<string, string> = {
   automations: `${AUTOMATIONS_USAGE}\n${AUTOMATIONS_TEST_USAGE.replace(/^Usage:\n/, '')}`,
   'automation-runs': AUTOMATION_RUNS_USAGE,
   contacts: CONTACTS_USAGE,
+  users: USERS_USAGE,
 };
 
 /** How long an operator command waits for a server that holds the data dir but is still starting. */
@@ -76,6 +86,7 @@ function usageError(message: string, usage = USAGE): number {
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   if (cmd === undefined) return usageError('no command given');
+  if (cmd === '--version' || cmd === '-v') return emitHelp(await packageVersion());
   if (cmd === 'help' || cmd === '--help' || cmd === '-h') {
     const topic = rest[0];
     if (topic === 'serve') return emitHelp((await import('./cli/serve.js')).SERVE_USAGE);
@@ -112,6 +123,20 @@ export async function main(argv: string[]): Promise<number> {
   const config = configOrNull();
   if (!config) return 1;
   return emit(await operator(config, argv));
+}
+
+/** package.json's version, read from the installed package (two levels above dist/src or src/). */
+async function packageVersion(): Promise<string> {
+  const { readFile } = await import('node:fs/promises');
+  for (const rel of ['../package.json', '../../package.json']) {
+    try {
+      const pkg = JSON.parse(await readFile(new URL(rel, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'switchboard' && pkg.version) return pkg.version;
+    } catch {
+      // not at this level: try the next one
+    }
+  }
+  return 'unknown';
 }
 
 function emitHelp(text: string): number {

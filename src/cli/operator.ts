@@ -3,6 +3,7 @@
 import type { InputFiles } from '../admin/protocol.js';
 import type { Db } from '../db/db.js';
 import { ACCOUNT } from './account.js';
+import { withCreateList } from './account-create.js';
 import { diskContext, execute, parseOnly, type OperatorCommand } from './command.js';
 import { CURSOR_SECRET_CMD } from './cursor-secret.js';
 import { KEYS } from './keys.js';
@@ -15,10 +16,11 @@ import { withWebhookAction } from './automations-webhook.js';
 import { AUTOMATIONS, automationsInputFile } from './automations.js';
 import { AUTOMATION_RUNS } from './automation-runs.js';
 import { CONTACTS } from './contacts.js';
+import { USERS } from './users.js';
 
 const COMMANDS: Readonly<Record<string, OperatorCommand<any>>> = Object.freeze({
   keys: KEYS,
-  account: ACCOUNT,
+  account: withCreateList(ACCOUNT),
   seed: SEED,
   'cursor-secret': CURSOR_SECRET_CMD,
   migrate: MIGRATE,
@@ -26,6 +28,7 @@ const COMMANDS: Readonly<Record<string, OperatorCommand<any>>> = Object.freeze({
   automations: withWebhookAction(withTestAction(AUTOMATIONS)),
   'automation-runs': AUTOMATION_RUNS,
   contacts: CONTACTS,
+  users: USERS,
 });
 
 export const OPERATOR_COMMAND_NAMES = Object.freeze(Object.keys(COMMANDS));

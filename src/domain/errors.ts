@@ -59,6 +59,7 @@ export const HUB_ERROR_CATALOGUE = {
   setup_done: { status: 409, type: 'conflict', condition: 'The store already has an account; set-up is over.' },
   user_exists: { status: 409, type: 'conflict', condition: 'The account already has a user with that email; resource_id is its id.' },
   last_owner: { status: 409, type: 'conflict', condition: 'The account\'s last owner cannot be removed or lose the owner role.' },
+  user_has_keys: { status: 409, type: 'conflict', condition: 'The user created API keys still in use; revoke or roll them first. resource_id is the user.' },
   key_limit_reached: { status: 409, type: 'conflict', condition: 'The account already has 10 active keys; revoke one first.' },
   invalid_link: { status: 410, type: 'invalid_request', condition: 'The one-time link is unknown, used or expired.' },
   too_many_sign_ins: { status: 429, type: 'rate_limit', condition: 'Too many failed sign-ins from this address or for this email; wait Retry-After seconds.' },

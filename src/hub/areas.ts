@@ -6,6 +6,7 @@ import { registerHubAutomationRoutes } from './automations/routes.js';
 import { registerHubContactRoutes } from './contacts/routes.js';
 import { registerHubMessageRoutes } from './messages/routes.js';
 import { registerHubSessionRoutes } from './session/routes.js';
+import { registerHubUsageRoutes } from './usage/routes.js';
 
 export type HubRegistrar = (hub: App, deps: AppDeps) => void;
 
@@ -14,4 +15,5 @@ export const HUB_AREAS: readonly HubRegistrar[] = [
   registerHubContactRoutes,
   registerHubMessageRoutes,
   registerHubAutomationRoutes,
+  registerHubUsageRoutes,
 ];
