@@ -3,6 +3,8 @@
 // contact gets a welcome email): a contact created through /v1 with a key → the email reaches
 // the sink → the message shows on the Messages screen and on the contact's page; the contact is
 // then erased from its page with the typed confirmation → it is gone from the list and from /v1.
+// Also: a contact created on the New contact page (a taken address refused first), and a waiting
+// run stopped from its automation's page.
 // Every screen: a screenshot and axe.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtp, until, type TestSmtp } from '../delivery/support.js';
@@ -41,7 +43,11 @@ beforeAll(async () => {
             project: 'site',
             status: 'published',
             trigger: { type: 'contact.created', label: 'Contact is created', config: {} },
-            steps: [{ id: 'e1', name: 'Welcome email', type: 'email.send', config: { subject: 'Welcome, {{first_name}}', body: 'Hi {{first_name}}.' } }],
+            steps: [
+              { id: 'e1', name: 'Welcome email', type: 'email.send', config: { subject: 'Welcome, {{first_name}}', body: 'Hi {{first_name}}.' } },
+              { id: 'w1', name: 'Wait a day', type: 'wait', config: { duration: 'P1D' } },
+              { id: 'e2', name: 'Tips email', type: 'email.send', config: { subject: 'Tips', body: 'Some tips.' } },
+            ],
           },
           { ref: 'later', name: 'Later', project: 'site', trigger: { type: 'manual', label: 'Enrolled by hand', config: {} }, steps: [] },
         ],
@@ -98,7 +104,7 @@ describe('audience flows', { timeout: 180_000 }, () => {
     expect(page.url()).toBe(`${hub.baseUrl}/contacts/${contactId}`);
     expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe(NEW_EMAIL);
     const runs = page.getByRole('table', { name: /Automation runs of this contact/ });
-    await expect(runs.innerText()).resolves.toMatch(/Welcome[\s\S]*Completed/);
+    await expect(runs.innerText()).resolves.toMatch(/Welcome[\s\S]*Waiting/);
     const messages = page.getByRole('table', { name: /Messages sent to this contact/ });
     await expect(messages.innerText()).resolves.toMatch(/Email[\s\S]*sent[\s\S]*n\*\*\*@example\.org/);
     expect(await hub.visit('contact')).toEqual([]);
@@ -119,6 +125,16 @@ describe('audience flows', { timeout: 180_000 }, () => {
     await page.goto(`${hub.baseUrl}/contacts/new`);
     await page.getByRole('heading', { name: 'New contact' }).waitFor();
     expect(await hub.visit('contact-new')).toEqual([]);
+    // A taken address is refused with the server's message; a new one opens the contact's page.
+    await page.getByLabel('Email', { exact: true }).fill('KIM@example.org');
+    await page.getByRole('button', { name: 'Create contact' }).click();
+    await page.getByRole('alert').getByText(/contact_exists/).waitFor();
+    expect(await hub.visit('contact-new-refused')).toEqual([]);
+    await page.getByLabel('Email', { exact: true }).fill('lou@example.org');
+    await page.getByLabel('First name').fill('Lou');
+    await page.getByRole('button', { name: 'Create contact' }).click();
+    await page.getByRole('heading', { name: 'Lou', level: 1 }).waitFor();
+    expect(page.url()).toMatch(/\/contacts\/[0-9a-f-]{36}$/);
   });
 
   it('Automations list the welcome automation with its counters; its page shows the run per contact', async () => {
@@ -130,8 +146,14 @@ describe('audience flows', { timeout: 180_000 }, () => {
     expect(await hub.visit('automations')).toEqual([]);
     await page.getByRole('link', { name: 'Welcome' }).click();
     await page.getByRole('heading', { name: 'Welcome', level: 1 }).waitFor();
-    await expect(page.getByRole('table', { name: /Runs of this automation/ }).innerText()).resolves.toMatch(/Nina[\s\S]*Completed/);
+    const runsTable = page.getByRole('table', { name: /Runs of this automation/ });
+    await expect(runsTable.locator('tr', { hasText: 'Nina' }).innerText()).resolves.toMatch(/Waiting/);
     expect(await hub.visit('automation')).toEqual([]);
+    // Stop Nina's waiting run: confirmed, then shown as Stopped with the hub's reason.
+    await page.getByRole('button', { name: 'Stop the run of Nina Newman' }).click();
+    await page.getByRole('dialog', { name: 'Stop the run of Nina Newman?' }).getByRole('button', { name: 'Stop run' }).click();
+    await runsTable.locator('tr', { hasText: 'Nina' }).getByText('Stopped in the hub').waitFor();
+    expect(await hub.visit('automation-run-stopped')).toEqual([]);
     // Pause, then resume, from the page.
     await page.getByRole('button', { name: 'Pause' }).click();
     await page.getByRole('button', { name: 'Resume' }).waitFor();
@@ -157,8 +179,9 @@ describe('audience flows', { timeout: 180_000 }, () => {
     expect(await page.getByRole('link', { name: /Nina/ }).count()).toBe(0);
     expect(await hub.visit('contacts-after-erase')).toEqual([]);
     expect((await v1(`/contacts/${contactId}`)).status).toBe(404);
-    // Its messages went with it.
+    // Its messages went with it; Lou's (created on the New contact page) are still there.
     await page.goto(`${hub.baseUrl}/messages`);
-    await page.getByText('No messages match.').waitFor();
+    await page.locator('tr', { hasText: 'l***@example.org' }).first().waitFor();
+    expect(await page.locator('tr', { hasText: 'n***@example.org' }).count()).toBe(0);
   });
 });

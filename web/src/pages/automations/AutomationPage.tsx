@@ -50,7 +50,7 @@ function RunsTable({ runs }: { runs: AutomationRun[] }) {
   );
 }
 
-function Detail({ id, status }: { id: string; status: string }) {
+function Detail({ id, status, setStatus }: { id: string; status: string; setStatus: (s: string) => void }) {
   const pager = useCursorPager();
   const q = useQuery({
     queryKey: ['hub', 'automations', id, status, pager.cursor],
@@ -84,6 +84,14 @@ function Detail({ id, status }: { id: string; status: string }) {
             <Link to={`/messages?automation_id=${a.id}`}>Messages this automation sent</Link>
           </p>
           <h2>Runs</h2>
+          <form className="filters card" role="search" aria-label="Filter runs" onSubmit={(e) => e.preventDefault()}>
+            <Select
+              label="Run status"
+              value={status}
+              onChange={setStatus}
+              options={[['', 'Any status'], ...RUN_STATUSES.map((s): [string, string] => [s, RUN_STATUS_WORDS[s]])]}
+            />
+          </form>
           {runs.data.length ? <RunsTable runs={runs.data} /> : <p className="state state-empty">{pager.page === 1 ? 'No runs match.' : 'No more runs.'}</p>}
           <Pager pager={pager} nextCursor={runs.next_cursor} label="Runs" />
         </>
@@ -101,15 +109,7 @@ export default function AutomationPage() {
       <p>
         <Link to="/automations">← Automations</Link>
       </p>
-      <form className="filters card" role="search" aria-label="Filter runs" onSubmit={(e) => e.preventDefault()}>
-        <Select
-          label="Run status"
-          value={status}
-          onChange={(v) => setParams(v ? new URLSearchParams({ status: v }) : new URLSearchParams())}
-          options={[['', 'Any status'], ...RUN_STATUSES.map((s): [string, string] => [s, RUN_STATUS_WORDS[s]])]}
-        />
-      </form>
-      <Detail key={status} id={id} status={status} />
+      <Detail key={status} id={id} status={status} setStatus={(v) => setParams(v ? new URLSearchParams({ status: v }) : new URLSearchParams())} />
     </section>
   );
 }
