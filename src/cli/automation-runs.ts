@@ -2,11 +2,13 @@
 // Only a running or waiting run can be stopped; it ends `stopped` with the reason in `error`
 // (DESIGN 9). Any other run is refused with exit code 1 and says what state it is in.
 import type { Db } from '../db/db.js';
-import { findAutomationRun, stopAutomationRun, STOPPED_BY_OPERATOR } from '../services/automation-runs/store.js';
+import { OPERATOR } from '../services/audit/service.js';
+import { STOPPED_BY_OPERATOR } from '../services/automation-runs/store.js';
+import { stopRun } from '../services/automation-runs/service.js';
 import { isUuid } from '../lib/ids.js';
 import { diskContext, execute, type OperatorCommand } from './command.js';
 import { parseCommandArgs, show, uuidArg } from './args.js';
-import { CommandError, UsageError, done, type CommandContext, type CommandResult } from './result.js';
+import { UsageError, done, type CommandContext, type CommandResult } from './result.js';
 
 export const AUTOMATION_RUNS_USAGE = `Usage:
   switchboard automation-runs stop RUN_ID [--account ID]
@@ -33,18 +35,9 @@ function parse(args: readonly string[]): AutomationRunsArgs {
 }
 
 async function run(db: Db, a: AutomationRunsArgs): Promise<CommandResult> {
-  const find = async () => {
-    const r = await findAutomationRun(db, a.runId, a.accountId);
-    if (!r) throw new CommandError(a.accountId ? `no automation run ${a.runId} in account ${a.accountId}` : `no automation run ${a.runId}`);
-    return r;
-  };
-  const found = await find();
-  // The UPDATE re-checks the status, so a run that finished since the read is refused, not overwritten.
-  if (await db.transaction((tx) => stopAutomationRun(tx, found.account_id, found.id, STOPPED_BY_OPERATOR))) {
-    return done(`automation run ${found.id} stopped; it sends nothing more`);
-  }
-  const now = await find();
-  throw new CommandError(`automation run ${found.id} is ${now.status}: only a running or waiting run can be stopped`);
+  // A refusal (unknown run, or already final) is printed by execute() like a CommandError.
+  const found = await stopRun(db, a.runId, a.accountId, STOPPED_BY_OPERATOR, OPERATOR);
+  return done(`automation run ${found.id} stopped; it sends nothing more`);
 }
 
 export const AUTOMATION_RUNS: OperatorCommand<AutomationRunsArgs> = { usage: AUTOMATION_RUNS_USAGE, parse, run: (db, a) => run(db, a) };

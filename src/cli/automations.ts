@@ -5,6 +5,7 @@
 import type { Db } from '../db/db.js';
 import { duplicateKeyAt, FixtureError, ROOT } from '../lib/json-fields.js';
 import { isUuid } from '../lib/ids.js';
+import { OPERATOR } from '../services/audit/service.js';
 import { editDraft, moveAutomation, publishAutomation, type Move } from '../services/automations/service.js';
 import { diskContext, execute, type OperatorCommand } from './command.js';
 import { parseCommandArgs, show, uuidArg, type ParsedArgs } from './args.js';
@@ -98,13 +99,13 @@ async function edit(db: Db, a: Extract<AutomationsArgs, { action: 'edit' }>, ctx
 }
 
 async function publish(db: Db, a: AutomationsArgs): Promise<CommandResult> {
-  const { id, version, status } = await publishAutomation(db, a);
+  const { id, version, status } = await publishAutomation(db, a, OPERATOR);
   if (status === 'paused') return done(`automation ${id}: version ${version} published; it stays paused until resumed`);
   return done(`automation ${id} published as version ${version}`);
 }
 
 async function move(db: Db, action: Move, a: AutomationsArgs): Promise<CommandResult> {
-  const current = await moveAutomation(db, action, a);
+  const current = await moveAutomation(db, action, a, OPERATOR);
   return done(
     action === 'pause'
       ? `automation ${current.id} paused; it takes no enrollments and its waiting runs are held until it is resumed`

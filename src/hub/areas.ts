@@ -6,6 +6,9 @@ import { registerHubRunRoutes } from './runs/routes.js';
 import { registerHubWorkflowRoutes } from './workflows/routes.js';
 import { registerHubContactRoutes } from './contacts/routes.js';
 import { registerHubKeyRoutes } from './keys/routes.js';
+import { registerHubAutomationRoutes } from './automations/routes.js';
+import { registerHubContactRoutes } from './contacts/routes.js';
+import { registerHubMessageRoutes } from './messages/routes.js';
 import { registerHubSessionRoutes } from './session/routes.js';
 import { registerHubSetPasswordRoutes } from './set-password/routes.js';
 import { registerHubSetupRoutes } from './setup/routes.js';
@@ -20,6 +23,8 @@ export const HUB_AREAS: readonly HubRegistrar[] = [
   registerHubRunRoutes,
   registerHubWorkflowRoutes,
   registerHubContactRoutes,
+  registerHubMessageRoutes,
+  registerHubAutomationRoutes,
   registerHubUsageRoutes,
   registerHubKeyRoutes,
 ];

@@ -20,4 +20,10 @@ export const SCREENS: Screen[] = [
   { path: 'runs/:id', load: () => import('./pages/runs/RunPage') },
   { path: 'workflows', nav: 'Workflows', group: 'Work', load: () => import('./pages/workflows/WorkflowsPage') },
   { path: 'workflows/:id', load: () => import('./pages/workflows/WorkflowPage') },
+  { path: 'contacts', nav: 'Contacts', group: 'Audience', load: () => import('./pages/contacts/ContactsPage') },
+  { path: 'contacts/new', load: () => import('./pages/contacts/NewContactPage') },
+  { path: 'contacts/:id', load: () => import('./pages/contacts/ContactPage') },
+  { path: 'messages', nav: 'Messages', group: 'Audience', load: () => import('./pages/messages/MessagesPage') },
+  { path: 'automations', nav: 'Automations', group: 'Work', load: () => import('./pages/automations/AutomationsPage') },
+  { path: 'automations/:id', load: () => import('./pages/automations/AutomationPage') },
 ];

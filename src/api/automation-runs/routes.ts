@@ -64,7 +64,7 @@ type StepOut = Static<typeof AutomationRunDetail>['steps'][number];
 const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
 const ListRunsQuery = Type.Object({ ...ListQuery, status: Type.Optional(RunStatus) }, { additionalProperties: false });
 
-function renderRun(r: AutomationRunRow): RunOut {
+export function renderRun(r: AutomationRunRow): RunOut {
   return {
     id: r.id,
     automation_id: r.automation_id,

@@ -5,6 +5,7 @@
 import type { Db, Queryable } from '../../db/db.js';
 import { releaseHeldRuns } from '../../engine/automations/store.js';
 import { FixtureError, Fields, RefSet, ROOT, type Json, type JsonObject } from '../../lib/json-fields.js';
+import { recordAudit, type Actor } from '../audit/service.js';
 import { Refusal } from '../refusal.js';
 import {
   findAutomationDraft,
@@ -71,8 +72,8 @@ export interface AutomationRef {
 
 async function requireAutomation(db: Queryable, a: AutomationRef, forUpdate = false): Promise<AutomationDraftRow> {
   const found = await findAutomationDraft(db, a.automationId, a.accountId, forUpdate);
-  if (!found) throw new Refusal(a.accountId ? `no automation ${a.automationId} in account ${a.accountId}` : `no automation ${a.automationId}`);
-  if (found.deleted) throw new Refusal(`automation ${a.automationId} was deleted in the hub`);
+  if (!found) throw new Refusal(a.accountId ? `no automation ${a.automationId} in account ${a.accountId}` : `no automation ${a.automationId}`, 'not_found');
+  if (found.deleted) throw new Refusal(`automation ${a.automationId} was deleted in the hub`, 'not_found');
   return found;
 }
 
@@ -97,20 +98,28 @@ export async function editDraft(db: Db, a: AutomationRef, edit: unknown): Promis
   return { ...saved, differsFromPublished: await hasUnpublishedChanges(db, automation.account_id, automation.id) };
 }
 
-/** Snapshots the draft as the next version; a paused automation stays paused until resumed. */
-export async function publishAutomation(db: Db, a: AutomationRef): Promise<{ id: string; version: number; status: AutomationDraftRow['status'] }> {
+/**
+ * Snapshots the draft as the next version; a paused automation stays paused until resumed. The
+ * actor's audit entry (automation.published) is written in the same transaction.
+ */
+export async function publishAutomation(
+  db: Db,
+  a: AutomationRef,
+  actor: Actor,
+): Promise<{ id: string; version: number; status: AutomationDraftRow['status'] }> {
   return db.transaction(async (tx) => {
     const current = await requireAutomation(tx, a, true);
     const id = current.id;
     const trigger = current.trigger as { type?: unknown };
     if (trigger.type === null || trigger.type === undefined) {
-      throw new Refusal(`automation ${id} has no trigger type: choose one (automations edit) before publishing`);
+      throw new Refusal(`automation ${id} has no trigger type: choose one (automations edit) before publishing`, 'incomplete');
     }
-    if (!current.steps.length) throw new Refusal(`automation ${id} has no steps: add steps (automations edit) before publishing`);
+    if (!current.steps.length) throw new Refusal(`automation ${id} has no steps: add steps (automations edit) before publishing`, 'incomplete');
     if (current.published_version > 0 && !(await hasUnpublishedChanges(tx, current.account_id, id))) {
       throw new Refusal(`automation ${id} is ${current.status} and its draft has no unpublished changes: nothing to publish`);
     }
     const { version, status } = await publishDraft(tx, current.account_id, id);
+    await recordAudit(tx, { accountId: current.account_id, actor, action: 'automation.published', objectKind: 'automation', objectId: id, detail: { version } });
     return { id, version, status };
   });
 }
@@ -130,8 +139,8 @@ const WHY_NOT: Record<Move, Record<string, string>> = {
   },
 };
 
-/** Pauses or resumes; the automation as it was before the move. */
-export async function moveAutomation(db: Db, action: Move, a: AutomationRef): Promise<AutomationDraftRow> {
+/** Pauses or resumes (audited as automation.paused or .resumed); the automation as it was before the move. */
+export async function moveAutomation(db: Db, action: Move, a: AutomationRef, actor: Actor): Promise<AutomationDraftRow> {
   const current = await requireAutomation(db, a);
   const id = current.id;
   // The UPDATE re-checks the status: one that moved since the read above is refused, not overwritten.
@@ -141,6 +150,8 @@ export async function moveAutomation(db: Db, action: Move, a: AutomationRef): Pr
       if (!(await moveStatus(tx, current.account_id, id, FROM[action], TO[action]))) return false;
       // Waiting runs that came due while paused were held back: they carry on now, not a minute later.
       if (action === 'resume') await releaseHeldRuns(tx, current.account_id, id);
+      const audit = action === 'pause' ? 'automation.paused' : 'automation.resumed';
+      await recordAudit(tx, { accountId: current.account_id, actor, action: audit, objectKind: 'automation', objectId: id });
       return true;
     }));
   if (moved) return current;

@@ -1,0 +1,158 @@
+// Automations in the hub (read side until the builder): the list with /v1's summary (status,
+// version, counters), an automation's page with its runs per contact in Run history's words, and
+// the moves the operator's commands make: publish the draft, pause, resume, and stop a contact's
+// run. The rules are the services' (src/services/automations, src/services/automation-runs);
+// their refusals become the hub's codes here, and each move is audited in its own transaction.
+import { Type } from '@sinclair/typebox';
+import { ApiError, notFound } from '../../domain/errors.js';
+import type { AppDeps } from '../../http/deps.js';
+import { listByTime } from '../../http/list.js';
+import type { App } from '../../http/route-kit.js';
+import { ListEnvelope, ListQuery, StringEnum, Uuid } from '../../http/schemas.js';
+import { AUTOMATION_RUN_STATUSES } from '../../domain/automation.js';
+import { getAutomation, listAutomations, type AutomationRow } from '../../api/automations/store.js';
+import { Automation, AutomationStatus, renderAutomation } from '../../api/automations/summary.js';
+import { AutomationRun, renderRun } from '../../api/automation-runs/routes.js';
+import { getAutomationRun, listAutomationRuns, type AutomationRunRow } from '../../api/automation-runs/store.js';
+import { stopRun, STOPPED_IN_HUB } from '../../services/automation-runs/service.js';
+import { moveAutomation, publishAutomation } from '../../services/automations/service.js';
+import { Refusal } from '../../services/refusal.js';
+import { actorOf, hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
+
+const ListAutomationsQuery = Type.Object(
+  { ...ListQuery, status: Type.Optional(AutomationStatus), project_id: Type.Optional(Uuid) },
+  { additionalProperties: false },
+);
+const DetailQuery = Type.Object(
+  { ...ListQuery, status: Type.Optional(StringEnum(AUTOMATION_RUN_STATUSES, { description: 'Only runs in this status.' })) },
+  { additionalProperties: false },
+);
+const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
+
+const HubAutomationDetail = Type.Object(
+  {
+    automation: Automation,
+    runs: ListEnvelope(AutomationRun, 'HubAutomationRunPage'),
+  },
+  { title: 'HubAutomationDetail', description: 'The automation and one page of its runs (limit, cursor and status page through them).' },
+);
+
+/** A service's refusal as the hub's error: unknown → 404, a forbidden move → 409, an incomplete draft → 422. */
+function refused(err: unknown, conflict: 'automation_status_conflict' | 'automation_run_not_active', what: string): never {
+  if (!(err instanceof Refusal)) throw err;
+  if (err.kind === 'not_found') throw notFound(what);
+  if (err.kind === 'incomplete') throw new ApiError('automation_not_publishable', err.message);
+  throw new ApiError(conflict, err.message);
+}
+
+export function registerHubAutomationRoutes(hub: App, deps: AppDeps): void {
+  const automations = listByTime(deps.cursors, (r: AutomationRow) => r.updated_at);
+  const runs = listByTime(deps.cursors, (r: AutomationRunRow) => r.started_at);
+
+  hub.get(
+    '/automations',
+    {
+      schema: {
+        tags: [HUB_TAG],
+        operationId: 'hubListAutomations',
+        summary: 'List automations',
+        description: "/v1's summary: status, version, counters; most recently changed first.",
+        querystring: ListAutomationsQuery,
+        response: hubResponses('member', { 200: ListEnvelope(Automation, 'HubAutomationList') }),
+      },
+      config: hubAccess('member'),
+    },
+    async (request) => {
+      const { status, project_id } = request.query;
+      const page = automations.start(request, request.query, { status, project_id }, hubAuthOf(request).accountId);
+      const rows = await listAutomations(deps.db, page.accountId, { status, projectId: project_id }, page);
+      return automations.page(page, rows, renderAutomation);
+    },
+  );
+
+  hub.get(
+    '/automations/:id',
+    {
+      schema: {
+        tags: [HUB_TAG],
+        operationId: 'hubGetAutomation',
+        summary: "An automation's page: its summary and its runs per contact",
+        params: IdParams,
+        querystring: DetailQuery,
+        response: hubResponses('member', { 200: HubAutomationDetail }),
+      },
+      config: hubAccess('member'),
+    },
+    async (request) => {
+      const id = request.params.id;
+      const status = request.query.status;
+      const page = runs.start(request, request.query, { automation_id: id, status }, hubAuthOf(request).accountId);
+      const [row, rows] = await Promise.all([getAutomation(deps.db, page.accountId, id), listAutomationRuns(deps.db, page.accountId, id, status, page)]);
+      if (!row) throw notFound('automation');
+      return { automation: renderAutomation(row), runs: runs.page(page, rows, renderRun) };
+    },
+  );
+
+  const move = (path: 'publish' | 'pause' | 'resume', summary: string, description: string) =>
+    hub.post(
+      `/automations/:id/${path}`,
+      {
+        schema: {
+          tags: [HUB_TAG],
+          operationId: `hub${path[0].toUpperCase()}${path.slice(1)}Automation`,
+          summary,
+          description,
+          params: IdParams,
+          response: hubResponses('member', { 200: Automation }),
+        },
+        config: hubAccess('member'),
+      },
+      async (request) => {
+        const auth = hubAuthOf(request);
+        const ref = { automationId: request.params.id, accountId: auth.accountId };
+        try {
+          if (path === 'publish') await publishAutomation(deps.db, ref, actorOf(auth));
+          else await moveAutomation(deps.db, path, ref, actorOf(auth));
+        } catch (err) {
+          refused(err, 'automation_status_conflict', 'automation');
+        }
+        const row = await getAutomation(deps.db, auth.accountId, ref.automationId);
+        if (!row) throw notFound('automation');
+        return renderAutomation(row);
+      },
+    );
+  move(
+    'publish',
+    'Publish the draft',
+    'The draft becomes the next version that runs; a paused automation stays paused. 422 automation_not_publishable without a trigger ' +
+      'type or steps; 409 automation_status_conflict when the draft has no unpublished changes.',
+  );
+  move('pause', 'Pause', 'Published → paused: it takes no enrollments and its waiting runs are held. 409 automation_status_conflict otherwise.');
+  move('resume', 'Resume', 'Paused → published: held runs carry on. 409 automation_status_conflict otherwise.');
+
+  hub.post(
+    '/automation-runs/:id/stop',
+    {
+      schema: {
+        tags: [HUB_TAG],
+        operationId: 'hubStopAutomationRun',
+        summary: "Stop a contact's automation run",
+        description: `A running or waiting run ends stopped with the error "${STOPPED_IN_HUB}"; 409 automation_run_not_active when it already ended.`,
+        params: IdParams,
+        response: hubResponses('member', { 200: AutomationRun }),
+      },
+      config: hubAccess('member'),
+    },
+    async (request) => {
+      const auth = hubAuthOf(request);
+      try {
+        await stopRun(deps.db, request.params.id, auth.accountId, STOPPED_IN_HUB, actorOf(auth));
+      } catch (err) {
+        refused(err, 'automation_run_not_active', 'automation run');
+      }
+      const run = await getAutomationRun(deps.db, auth.accountId, request.params.id);
+      if (!run) throw notFound('automation run');
+      return renderRun(run);
+    },
+  );
+}

@@ -1,0 +1,49 @@
+// Messages in the hub: GET /messages, every email, SMS and team message of the account from the
+// outbox, newest first, paged with the same cursors as every list, filtered by status, channel,
+// contact and automation. Read-only: what the sender does with a message is the sender's.
+import { Type } from '@sinclair/typebox';
+import type { AppDeps } from '../../http/deps.js';
+import { listByTime } from '../../http/list.js';
+import type { App } from '../../http/route-kit.js';
+import { ListEnvelope, ListQuery, Uuid } from '../../http/schemas.js';
+import { hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
+import { HubMessage, MessageChannel, MessageStatus, renderMessage } from './render.js';
+import { listMessages, type MessageRow } from './store.js';
+
+const ListMessagesQuery = Type.Object(
+  {
+    ...ListQuery,
+    status: Type.Optional(MessageStatus),
+    channel: Type.Optional(MessageChannel),
+    contact_id: Type.Optional(Uuid),
+    automation_id: Type.Optional(Uuid),
+  },
+  { additionalProperties: false },
+);
+
+export function registerHubMessageRoutes(hub: App, deps: AppDeps): void {
+  const messages = listByTime(deps.cursors, (r: MessageRow) => r.created_at);
+  hub.get(
+    '/messages',
+    {
+      schema: {
+        tags: [HUB_TAG],
+        operationId: 'hubListMessages',
+        summary: 'List messages',
+        description:
+          'Every message of the account, newest first: status, the recipient masked as in logs, the automation and contact ' +
+          "of the run that sent it, and the transport's reason for a failure. Never the subject or the body. An unknown " +
+          'contact_id or automation_id (or another account’s) lists nothing.',
+        querystring: ListMessagesQuery,
+        response: hubResponses('member', { 200: ListEnvelope(HubMessage, 'HubMessageList') }),
+      },
+      config: hubAccess('member'),
+    },
+    async (request) => {
+      const { status, channel, contact_id, automation_id } = request.query;
+      const page = messages.start(request, request.query, { status, channel, contact_id, automation_id }, hubAuthOf(request).accountId);
+      const rows = await listMessages(deps.db, page.accountId, { status, channel, contactId: contact_id, automationId: automation_id }, page);
+      return messages.page(page, rows, renderMessage);
+    },
+  );
+}
