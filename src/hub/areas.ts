@@ -4,10 +4,12 @@ import type { AppDeps } from '../http/deps.js';
 import type { App } from '../http/route-kit.js';
 import { registerHubSessionRoutes } from './session/routes.js';
 import { registerHubUsageRoutes } from './usage/routes.js';
+import { registerHubContentRoutes } from './content/routes.js';
 
 export type HubRegistrar = (hub: App, deps: AppDeps) => void;
 
 export const HUB_AREAS: readonly HubRegistrar[] = [
   registerHubSessionRoutes,
   registerHubUsageRoutes,
+  registerHubContentRoutes,
 ];
