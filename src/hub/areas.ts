@@ -5,6 +5,7 @@ import type { App } from '../http/route-kit.js';
 import { registerHubSessionRoutes } from './session/routes.js';
 import { registerHubUsageRoutes } from './usage/routes.js';
 import { registerHubContentRoutes } from './content/routes.js';
+import { registerHubWorkRoutes } from './work/routes.js';
 
 export type HubRegistrar = (hub: App, deps: AppDeps) => void;
 
@@ -12,4 +13,5 @@ export const HUB_AREAS: readonly HubRegistrar[] = [
   registerHubSessionRoutes,
   registerHubUsageRoutes,
   registerHubContentRoutes,
+  registerHubWorkRoutes,
 ];
