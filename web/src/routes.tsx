@@ -14,4 +14,11 @@ export interface Screen {
 }
 
 export const SCREENS: Screen[] = [
+  { path: 'usage', nav: 'Usage', group: 'Account', load: () => import('./pages/usage/UsagePage') },
+  { path: 'content', nav: 'Content', group: 'Content', load: () => import('./pages/content/ContentProjects') },
+  { path: 'content/:projectId', load: () => import('./pages/content/ProjectItems') },
+  { path: 'content/:projectId/new', load: () => import('./pages/content/NewPage') },
+  { path: 'items/:id', load: () => import('./pages/content/ItemPage') },
+  { path: 'work', nav: 'Work management', group: 'Content', load: () => import('./pages/work/WorkProjects') },
+  { path: 'work/:projectId', load: () => import('./pages/work/WorkProject') },
 ];
