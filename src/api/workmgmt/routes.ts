@@ -114,9 +114,8 @@ export function epicNumber(epicKey: string, project: WmProjectRow): number | nul
 }
 
 /** A page of a project's items with the query's filters: the one reading /v1 and the hub share. */
-export async function workItemsPage(deps: AppDeps, items: Lister<WmItemRow>, page: ListRequest, projectId: string, q: ItemsQuery) {
+export async function workItemsPage(deps: AppDeps, items: Lister<WmItemRow>, page: ListRequest, project: WmProjectRow, q: ItemsQuery) {
   const f = itemFilters(q);
-  const project = await projectOr404(deps, page.accountId, projectId);
   const epic = q.epic === undefined ? undefined : epicNumber(q.epic, project);
   // An epic key that names nothing here matches no item: answer the empty page without a query.
   const rows = epic === null ? [] : await listWmItems(deps.db, page.accountId, project.id, { ...f, epicNumber: epic }, page);
@@ -177,7 +176,8 @@ export function registerWorkmgmtRoutes(app: App, deps: AppDeps): void {
       const q = request.query;
       const { limit: _l, cursor: _c, ...filters } = q;
       const page = items.start(request, q, { project_id: request.params.project_id, ...filters });
-      return workItemsPage(deps, items, page, request.params.project_id, q);
+      const project = await projectOr404(deps, page.accountId, request.params.project_id);
+      return workItemsPage(deps, items, page, project, q);
     },
   );
 

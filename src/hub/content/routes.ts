@@ -10,7 +10,6 @@ import type { App } from '../../http/route-kit.js';
 import { ListEnvelope, Uuid } from '../../http/schemas.js';
 import { PAGE_HTML_POLICY, pageBytes } from '../../lib/page.js';
 import { createPage, convertPage, pageSource } from '../../services/pages/service.js';
-import { projectExists } from '../../services/pages/store.js';
 import { CreatePageBody, ListItemsQuery } from '../../api/items/routes.js';
 import { Item, ItemSummary, renderItem, renderItemSummary } from '../../api/items/schemas.js';
 import { getItem, listItems, type ItemRow } from '../../api/items/store.js';
@@ -32,6 +31,11 @@ const Preview = Type.Object(
     bytes: Type.Integer({ description: 'Its size in UTF-8 bytes (a page may have at most 512 KiB).' }),
   },
   { title: 'HubPagePreview' },
+);
+/** A page of a project's items with the project itself: the project's screen in one request. */
+const ProjectItems = Type.Object(
+  { project: Project, ...ListEnvelope(ItemSummary, 'HubItemList').properties },
+  { title: 'HubProjectItems' },
 );
 const MEMBER = hubAccess('member');
 
@@ -59,29 +63,18 @@ export function registerHubContentRoutes(hub: App, deps: AppDeps): void {
   );
 
   hub.get(
-    '/projects/:id',
-    {
-      schema: { tags: [HUB_TAG], operationId: 'hubGetProject', summary: 'A content project', params: IdParams, response: hubResponses('member', { 200: Project }) },
-      config: MEMBER,
-    },
-    async (request) => {
-      const row = await getProject(deps.db, hubAuthOf(request).accountId, request.params.id);
-      if (!row) throw notFound('project');
-      return renderProject(row);
-    },
-  );
-
-  hub.get(
     '/projects/:id/items',
     {
       schema: {
         tags: [HUB_TAG],
         operationId: 'hubListProjectItems',
         summary: "A project's items",
-        description: 'Most recently updated first, paged as in /v1; a page\'s text and html are in the item only.',
+        description:
+          "Most recently updated first, paged as in /v1 (a page's text and html are in the item only), with the project " +
+          'itself: the screen needs one request.',
         params: IdParams,
         querystring: ListItemsQuery,
-        response: hubResponses('member', { 200: ListEnvelope(ItemSummary, 'HubItemList') }),
+        response: hubResponses('member', { 200: ProjectItems }),
       },
       config: MEMBER,
     },
@@ -89,9 +82,11 @@ export function registerHubContentRoutes(hub: App, deps: AppDeps): void {
       const projectId = request.params.id;
       const { kind, updated_since } = request.query;
       const page = items.start(request, request.query, { project: projectId.toLowerCase(), kind, updated_since }, hubAuthOf(request).accountId);
-      if (!(await projectExists(deps.db, page.accountId, projectId))) throw notFound('project');
+      const project = await getProject(deps.db, page.accountId, projectId);
+      if (!project) throw notFound('project');
       const since = updated_since === undefined ? undefined : new Date(updated_since);
-      return items.page(page, await listItems(deps.db, page.accountId, projectId, { kind, updatedSince: since }, page), renderItemSummary);
+      const rows = await listItems(deps.db, page.accountId, projectId, { kind, updatedSince: since }, page);
+      return { project: renderProject(project), ...items.page(page, rows, renderItemSummary) };
     },
   );
 

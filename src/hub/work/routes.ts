@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../http/deps.js';
 import { listByNumber, listByTime } from '../../http/list.js';
 import type { App } from '../../http/route-kit.js';
-import { ListEnvelope } from '../../http/schemas.js';
+import { ListEnvelope, NoQuery } from '../../http/schemas.js';
 import {
   ItemParams,
   ListItemsQuery,
@@ -19,8 +19,12 @@ import { renderProject, renderSprint, Sprint, WorkItem, WorkItemDetail, WorkProj
 import { listSprints, listWmProjects, type SprintRow, type WmItemRow, type WmProjectRow } from '../../api/workmgmt/store.js';
 import { hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
 
+/** A page of a project's items with the project itself: the project's screen needs no second read of it. */
+const ProjectItems = Type.Object(
+  { project: WorkProject, ...ListEnvelope(WorkItem, 'HubWorkItemList').properties },
+  { title: 'HubWorkProjectItems' },
+);
 const MEMBER = hubAccess('member');
-const NoQuery = Type.Object({}, { additionalProperties: false });
 
 export function registerHubWorkRoutes(hub: App, deps: AppDeps): void {
   const projects = listByTime(deps.cursors, (r: WmProjectRow) => r.created_at);
@@ -47,32 +51,18 @@ export function registerHubWorkRoutes(hub: App, deps: AppDeps): void {
   );
 
   hub.get(
-    '/workmgmt/projects/:project_id',
-    {
-      schema: {
-        tags: [HUB_TAG],
-        operationId: 'hubGetWorkProject',
-        summary: 'A work-management project',
-        params: ProjectParams,
-        querystring: NoQuery,
-        response: hubResponses('member', { 200: WorkProject }),
-      },
-      config: MEMBER,
-    },
-    async (request) => renderProject(await projectOr404(deps, hubAuthOf(request).accountId, request.params.project_id)),
-  );
-
-  hub.get(
     '/workmgmt/projects/:project_id/items',
     {
       schema: {
         tags: [HUB_TAG],
         operationId: 'hubListWorkItems',
         summary: 'Work items',
-        description: "A project's items in key order, with /v1's filters (status, type, sprint, assignee, epic, label, words, changed since).",
+        description:
+          "A project's items in key order, with /v1's filters (status, type, sprint, assignee, epic, label, words, changed since), " +
+          'and the project itself.',
         params: ProjectParams,
         querystring: ListItemsQuery,
-        response: hubResponses('member', { 200: ListEnvelope(WorkItem, 'HubWorkItemList') }),
+        response: hubResponses('member', { 200: ProjectItems }),
       },
       config: MEMBER,
     },
@@ -80,7 +70,8 @@ export function registerHubWorkRoutes(hub: App, deps: AppDeps): void {
       const q = request.query;
       const { limit: _l, cursor: _c, ...filters } = q;
       const page = items.start(request, q, { project_id: request.params.project_id, ...filters }, hubAuthOf(request).accountId);
-      return workItemsPage(deps, items, page, request.params.project_id, q);
+      const project = await projectOr404(deps, page.accountId, request.params.project_id);
+      return { project: renderProject(project), ...(await workItemsPage(deps, items, page, project, q)) };
     },
   );
 

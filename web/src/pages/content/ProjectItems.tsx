@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { Pager, Select, Time, useCursorPager } from '../../components/controls';
-import { ErrorNotice, QueryState } from '../../components/states';
+import { QueryState } from '../../components/states';
 import { api, qs } from '../../lib/api';
 import { ITEM_KINDS, type Item, type Page, type Project } from './shared';
 
@@ -14,19 +14,20 @@ export default function ProjectItems() {
   const [params, setParams] = useSearchParams();
   const kind = params.get('kind') ?? '';
   const pager = useCursorPager();
-  const project = useQuery({ queryKey: ['content-project', projectId], queryFn: () => api.get<Project>(`/hub/api/projects/${projectId}`) });
+  // One request: the page of items comes with the project itself.
   const items = useQuery({
     queryKey: ['content-items', projectId, kind, pager.cursor],
-    queryFn: () => api.get<Page<Item>>(`/hub/api/projects/${projectId}/items${qs({ kind, cursor: pager.cursor })}`),
+    queryFn: () => api.get<Page<Item> & { project: Project }>(`/hub/api/projects/${projectId}/items${qs({ kind, cursor: pager.cursor })}`),
+    placeholderData: (previous) => (previous?.project.id === projectId ? previous : undefined),
   });
+  const project = items.data?.project;
   return (
     <>
       <p>
         <Link to="/content">← Content</Link>
       </p>
-      <h1>{project.data?.name ?? 'Project'}</h1>
-      <ErrorNotice error={project.error} />
-      {project.data?.description && <p className="muted">{project.data.description}</p>}
+      <h1>{project?.name ?? 'Project'}</h1>
+      {project?.description && <p className="muted">{project.description}</p>}
       <div className="filters">
         <Select
           label="Kind"

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { Field, Pager, Select, StatusBadge, useCursorPager } from '../../components/controls';
-import { ErrorNotice, QueryState } from '../../components/states';
+import { QueryState } from '../../components/states';
 import { api, qs } from '../../lib/api';
 import { SprintTable } from './SprintTable';
 import { WM_STATUSES, WM_TYPES, type Page, type WorkItem, type WorkProject as Project } from './types';
@@ -28,11 +28,14 @@ export default function WorkProject() {
     else next.delete(key);
     setParams(next);
   };
-  const project = useQuery({ queryKey: ['work-project', projectId], queryFn: () => api.get<Project>(`/hub/api/workmgmt/projects/${projectId}`) });
+  // The page of items comes with the project itself; the sprints are their own list.
   const items = useQuery({
     queryKey: ['work-items', projectId, status, type, words, pager.cursor],
-    queryFn: () => api.get<Page<WorkItem>>(`/hub/api/workmgmt/projects/${projectId}/items${qs({ status, type, q: words, cursor: pager.cursor })}`),
+    queryFn: () =>
+      api.get<Page<WorkItem> & { project: Project }>(`/hub/api/workmgmt/projects/${projectId}/items${qs({ status, type, q: words, cursor: pager.cursor })}`),
+    placeholderData: (previous) => (previous?.project.project_id === projectId ? previous : undefined),
   });
+  const project = items.data?.project;
   const search = (e: FormEvent) => {
     e.preventDefault();
     set('q', typed.trim());
@@ -42,8 +45,7 @@ export default function WorkProject() {
       <p>
         <Link to="/work">← Work management</Link>
       </p>
-      <h1>{project.data ? `${project.data.name} (${project.data.key_prefix})` : 'Project'}</h1>
-      <ErrorNotice error={project.error} />
+      <h1>{project ? `${project.name} (${project.key_prefix})` : 'Project'}</h1>
       <h2>Items</h2>
       <form className="filters" onSubmit={search} role="search" aria-label="Filter items">
         <Select label="Status" value={status} onChange={(v) => set('status', v)} options={STATUS_OPTIONS} />
