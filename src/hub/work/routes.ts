@@ -1,5 +1,5 @@
-// Work management in the hub, read-only: the projects that opened it, one project, its items with
-// /v1's filters, an item by key with its history, and its sprints with totals. Every read is
+// Work management in the hub, read-only: the projects that opened it, a project's items with /v1's
+// filters (and the project itself), an item by key with its history, and its sprints with totals. Every read is
 // /v1's (api/workmgmt), on the session's account; a project without the area is 404, as in /v1.
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../http/deps.js';
