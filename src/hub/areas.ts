@@ -13,6 +13,8 @@ import { registerHubSessionRoutes } from './session/routes.js';
 import { registerHubSetPasswordRoutes } from './set-password/routes.js';
 import { registerHubSetupRoutes } from './setup/routes.js';
 import { registerHubUsageRoutes } from './usage/routes.js';
+import { registerHubContentRoutes } from './content/routes.js';
+import { registerHubWorkRoutes } from './work/routes.js';
 
 export type HubRegistrar = (hub: App, deps: AppDeps) => void;
 
@@ -27,4 +29,6 @@ export const HUB_AREAS: readonly HubRegistrar[] = [
   registerHubAutomationRoutes,
   registerHubUsageRoutes,
   registerHubKeyRoutes,
+  registerHubContentRoutes,
+  registerHubWorkRoutes,
 ];

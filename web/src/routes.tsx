@@ -26,4 +26,11 @@ export const SCREENS: Screen[] = [
   { path: 'messages', nav: 'Messages', group: 'Audience', load: () => import('./pages/messages/MessagesPage') },
   { path: 'automations', nav: 'Automations', group: 'Work', load: () => import('./pages/automations/AutomationsPage') },
   { path: 'automations/:id', load: () => import('./pages/automations/AutomationPage') },
+  { path: 'usage', nav: 'Usage', group: 'Account', load: () => import('./pages/usage/UsagePage') },
+  { path: 'content', nav: 'Content', group: 'Content', load: () => import('./pages/content/ContentProjects') },
+  { path: 'content/:projectId', load: () => import('./pages/content/ProjectItems') },
+  { path: 'content/:projectId/new', load: () => import('./pages/content/NewPage') },
+  { path: 'items/:id', load: () => import('./pages/content/ItemPage') },
+  { path: 'work', nav: 'Work management', group: 'Content', load: () => import('./pages/work/WorkProjects') },
+  { path: 'work/:projectId', load: () => import('./pages/work/WorkProject') },
 ];

@@ -1,32 +1,22 @@
 // Content items: GET /projects/{id}/items, GET /items/{id}, and page creation
 // (POST /projects/{id}/items). The route file is the contract; the item shapes are in schemas.ts.
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../http/deps.js';
-import { ApiError, notFound } from '../../domain/errors.js';
+import { notFound } from '../../domain/errors.js';
 import { listByTime } from '../../http/list.js';
 import { meta, v1Responses } from '../../http/route.js';
 import { authOf, type App } from '../../http/route-kit.js';
 import { ListEnvelope, ListQuery, StringEnum, Uuid } from '../../http/schemas.js';
 import { idempotent } from '../../idempotency/index.js';
-import { uuidv7 } from '../../lib/ids.js';
-import {
-  MAX_PAGE_BYTES,
-  MAX_PAGE_TITLE_LENGTH,
-  PAGE_HTML_POLICY,
-  pageBytes,
-  PageRenderError,
-  type PageSource,
-  type RenderedPage,
-} from '../../lib/page.js';
-import type { PageRenderer } from '../../lib/page-renderer.js';
-import { textProblem } from '../../lib/text.js';
+import { MAX_PAGE_BYTES, MAX_PAGE_TITLE_LENGTH, PAGE_HTML_POLICY } from '../../lib/page.js';
 import { ITEM_KINDS } from '../../domain/project.js';
-import { projectExists } from '../projects/store.js';
+import { convertPage, insertConvertedPage, pageInput } from '../../services/pages/service.js';
+import { projectExists } from '../../services/pages/store.js';
 import { Item, ItemSummary, renderItem, renderItemSummary } from './schemas.js';
-import { getItem, insertPage, listItems, type ItemRow } from './store.js';
+import { getItem, listItems, type ItemRow } from './store.js';
 
 const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
-const ListItemsQuery = Type.Object(
+export const ListItemsQuery = Type.Object(
   {
     ...ListQuery,
     kind: Type.Optional(StringEnum(ITEM_KINDS, { description: 'Only items of this kind.' })),
@@ -36,7 +26,7 @@ const ListItemsQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-const CreatePageBody = Type.Object(
+export const CreatePageBody = Type.Object(
   {
     // One line once trimmed (checked in pageInput: a trailing newline is trimmed, not refused).
     title: Type.String({
@@ -52,63 +42,11 @@ const CreatePageBody = Type.Object(
     examples: [{ title: 'Release notes', markdown: '# Release notes\n\n- Faster search\n- [Docs](https://docs.example.com/)' }],
   },
 );
-type CreatePage = Static<typeof CreatePageBody>;
 const CreatePageHeaders = Type.Object({
   'idempotency-key': Type.Optional(
     Type.String({ description: 'Optional: 8 to 64 printable characters without spaces. Without it, every request makes a new page.' }),
   ),
 });
-
-/** Exactly one of markdown and html; the title trimmed and not blank. */
-function pageInput(body: CreatePage): { title: string; source: PageSource; field: 'markdown' | 'html' } {
-  if (body.markdown !== undefined && body.html !== undefined) {
-    throw new ApiError('invalid_field', 'Send the page as markdown or as html, not both.', { param: 'html' });
-  }
-  if (body.markdown === undefined && body.html === undefined) {
-    throw new ApiError('missing_field', 'The field markdown (or html) is required.', { param: 'markdown' });
-  }
-  const title = body.title.trim();
-  if (title === '') throw new ApiError('invalid_field', 'The field title must not be blank.', { param: 'title' });
-  const problem = textProblem(title, 'single-line');
-  if (problem !== null) throw new ApiError('invalid_field', `The field title ${problem}.`, { param: 'title' });
-  return body.markdown !== undefined
-    ? { title, source: { markdown: body.markdown }, field: 'markdown' }
-    : { title, source: { html: body.html! }, field: 'html' };
-}
-
-const BUSY_RETRY_S = 3;
-
-/** Converts and sanitises before anything is written: a refusal here leaves nothing behind. */
-async function convert(pages: PageRenderer, accountId: string, source: PageSource, field: 'markdown' | 'html'): Promise<RenderedPage> {
-  let page: RenderedPage;
-  try {
-    page = await pages.render(source, { owner: accountId, bounded: true });
-  } catch (err) {
-    if (!(err instanceof PageRenderError)) throw err;
-    switch (err.reason) {
-      case 'too_large':
-        throw new ApiError('page_too_large', `The page would be far over ${MAX_PAGE_BYTES} bytes (512 KiB) once converted to HTML.`, { param: field });
-      case 'busy':
-        // The account's conversions share the workers with every other account's: past a few
-        // waiting, it waits its turn outside the server.
-        throw new ApiError('rate_limited', `Too many pages of this account are being converted; wait ${BUSY_RETRY_S} s.`, {
-          headers: { 'retry-after': String(BUSY_RETRY_S) },
-        });
-      case 'timeout':
-      case 'failed':
-        throw new ApiError('invalid_field', `The ${field} could not be converted to a page: ${err.message}.`, { param: field });
-    }
-  }
-  const bytes = pageBytes(page);
-  if (bytes > MAX_PAGE_BYTES) {
-    throw new ApiError(
-      'page_too_large',
-      `The page is ${bytes} bytes once converted to HTML; the limit is ${MAX_PAGE_BYTES} bytes (512 KiB).`,
-      { param: field },
-    );
-  }
-  return page;
-}
 
 export function registerItemRoutes(app: App, deps: AppDeps): void {
   const items = listByTime(deps.cursors, (r: ItemRow) => r.updated_at);
@@ -190,22 +128,13 @@ export function registerItemRoutes(app: App, deps: AppDeps): void {
       const { id } = request.params;
       const input = pageInput(request.body);
       const auth = authOf(request);
-      const page = await convert(deps.pages, auth.accountId, input.source, input.field);
+      const page = await convertPage(deps.pages, auth.accountId, input.source, input.field);
       return idempotent(
         request,
         reply,
         { db: deps.db, accountId: auth.accountId, lockTimeoutMs: deps.config.idempotencyLockTimeoutMs, required: false },
         async (tx) => {
-          if (!(await projectExists(tx, auth.accountId, id, true))) throw notFound('project');
-          const row = await insertPage(tx, {
-            accountId: auth.accountId,
-            id: uuidv7(),
-            projectId: id,
-            title: input.title,
-            text: page.text,
-            html: page.html,
-            keyId: auth.keyId,
-          });
+          const row = await insertConvertedPage(tx, { accountId: auth.accountId, projectId: id, title: input.title, page, keyId: auth.keyId });
           return { status: 201, body: renderItem(row) };
         },
       );

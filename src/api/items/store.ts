@@ -4,23 +4,10 @@
 // Lists never read a page's text or html: those are detail only.
 import type { Queryable } from '../../db/db.js';
 import type { ItemKind } from '../../domain/project.js';
+import type { ItemDetailRow, ItemRow } from '../../services/pages/store.js';
 import { KeysetOrder, ListSql, type KeysetPage } from '../../db/keyset.js';
 
-export interface ItemRow {
-  id: string;
-  project_id: string;
-  kind: ItemKind;
-  title: string;
-  /** The kind's small fields (and internal markers such as an engine step's effect_key). */
-  attrs: Record<string, unknown>;
-  created_at: Date;
-  updated_at: Date;
-}
-
-export interface ItemDetailRow extends ItemRow {
-  text: string | null;
-  html: string | null;
-}
+export type { ItemDetailRow, ItemRow } from '../../services/pages/store.js';
 
 const COLUMNS = 'i.id, i.project_id, i.kind, i.title, i.attrs, i.created_at, i.updated_at';
 
@@ -50,24 +37,4 @@ export async function getItem(db: Queryable, accountId: string, id: string): Pro
     [accountId, id],
   );
   return rows[0] ?? null;
-}
-
-export interface NewPage {
-  accountId: string;
-  id: string;
-  projectId: string;
-  title: string;
-  text: string;
-  html: string;
-  keyId: string;
-}
-
-export async function insertPage(db: Queryable, p: NewPage): Promise<ItemDetailRow> {
-  const rows = await db.query<ItemDetailRow>(
-    `insert into content_items (account_id, id, project_id, kind, title, text, html, created_by_key)
-     values ($1, $2, $3, 'page', $4, $5, $6, $7)
-     returning id, project_id, kind, title, attrs, created_at, updated_at, text, html`,
-    [p.accountId, p.id, p.projectId, p.title, p.text, p.html, p.keyId],
-  );
-  return rows[0];
 }

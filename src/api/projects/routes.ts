@@ -34,7 +34,7 @@ export const Project = Type.Object(
 );
 type ProjectOut = Static<typeof Project>;
 
-const ListProjectsQuery = Type.Object({ ...ListQuery }, { additionalProperties: false });
+export const ListProjectsQuery = Type.Object({ ...ListQuery }, { additionalProperties: false });
 const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
 
 export function renderProject(r: ProjectRow): ProjectOut {

@@ -24,15 +24,3 @@ export async function getProject(db: Queryable, accountId: string, id: string): 
   const rows = await db.query<ProjectRow>(`${SELECT} where p.account_id = $1 and p.id = $2`, [accountId, id]);
   return rows[0] ?? null;
 }
-
-/**
- * Whether the project exists in the account. `lock` holds it (FOR KEY SHARE) until the
- * transaction ends, so an item inserted into it cannot lose its project in between.
- */
-export async function projectExists(db: Queryable, accountId: string, id: string, lock = false): Promise<boolean> {
-  const rows = await db.query(
-    `select 1 from projects where account_id = $1 and id = $2${lock ? ' for key share' : ''}`,
-    [accountId, id],
-  );
-  return rows.length > 0;
-}

@@ -4,7 +4,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { AppDeps } from '../../http/deps.js';
 import { notFound } from '../../domain/errors.js';
-import { listByNumber, listByTime } from '../../http/list.js';
+import { listByNumber, listByTime, type Lister, type ListRequest } from '../../http/list.js';
 import { meta, v1Responses } from '../../http/route.js';
 import { WM_STATUSES, WM_TYPES } from '../../domain/work-item.js';
 import { authOf, type App } from '../../http/route-kit.js';
@@ -39,16 +39,16 @@ import {
 const TAGS = ['Work management'];
 const READ = meta({ scope: 'workmgmt:read', write: false });
 
-const ProjectParams = Type.Object({ project_id: Uuid }, { additionalProperties: false });
-const ItemParams = Type.Object(
+export const ProjectParams = Type.Object({ project_id: Uuid }, { additionalProperties: false });
+export const ItemParams = Type.Object(
   {
     project_id: Uuid,
     key: Type.String({ pattern: KEY_PATTERN, description: '`<PREFIX>-<number>`; a previous prefix of the project also finds the item.', examples: ['WEB-12'] }),
   },
   { additionalProperties: false },
 );
-const ListOnlyQuery = Type.Object(ListQuery, { additionalProperties: false });
-const ListItemsQuery = Type.Object(
+export const ListOnlyQuery = Type.Object(ListQuery, { additionalProperties: false });
+export const ListItemsQuery = Type.Object(
   {
     ...ListQuery,
     status: Type.Optional(StringEnum(WM_STATUSES)),
@@ -83,7 +83,7 @@ const ListItemsQuery = Type.Object(
 type ItemsQuery = Static<typeof ListItemsQuery>;
 
 /** The project named in the path, if it opened the area; else 404 like an unknown id. */
-async function projectOr404(deps: AppDeps, accountId: string, projectId: string): Promise<WmProjectRow> {
+export async function projectOr404(deps: AppDeps, accountId: string, projectId: string): Promise<WmProjectRow> {
   const project = await getWmProject(deps.db, accountId, projectId);
   if (!project) throw notFound('project with work management');
   return project;
@@ -93,7 +93,7 @@ async function projectOr404(deps: AppDeps, accountId: string, projectId: string)
  * The filters as SQL takes them, checked before any lookup (a bad value is 400 even on an unknown
  * project, as the schema's own checks are). The epic is resolved later, against the project.
  */
-function itemFilters(q: ItemsQuery): WmItemFilters {
+export function itemFilters(q: ItemsQuery): WmItemFilters {
   const changedSince = q.changed_since === undefined ? undefined : new Date(q.changed_since);
   return {
     status: q.status,
@@ -108,9 +108,29 @@ function itemFilters(q: ItemsQuery): WmItemFilters {
 }
 
 /** The epic's number in this project, or null when the key names no epic here (any of its prefixes). */
-function epicNumber(epicKey: string, project: WmProjectRow): number | null {
+export function epicNumber(epicKey: string, project: WmProjectRow): number | null {
   const epic = parseKey(epicKey);
   return epic && ownsPrefix(project, epic.prefix) ? epic.number : null;
+}
+
+/** A page of a project's items with the query's filters: the one reading /v1 and the hub share. */
+export async function workItemsPage(deps: AppDeps, items: Lister<WmItemRow>, page: ListRequest, project: WmProjectRow, q: ItemsQuery) {
+  const f = itemFilters(q);
+  const epic = q.epic === undefined ? undefined : epicNumber(q.epic, project);
+  // An epic key that names nothing here matches no item: answer the empty page without a query.
+  const rows = epic === null ? [] : await listWmItems(deps.db, page.accountId, project.id, { ...f, epicNumber: epic }, page);
+  return items.page(page, rows, (r) => renderItem(project.wm_prefix, r));
+}
+
+/** One item by its key (any of the project's prefixes) with its linked documents and history. */
+export async function workItemDetail(deps: AppDeps, accountId: string, projectId: string, key: string): Promise<Static<typeof WorkItemDetail>> {
+  const project = await projectOr404(deps, accountId, projectId);
+  const parsed = parseKey(key);
+  if (!parsed || !ownsPrefix(project, parsed.prefix)) throw notFound('work item');
+  const item = await getWmItem(deps.db, accountId, project.id, parsed.number);
+  if (!item) throw notFound('work item');
+  const [docs, history] = await Promise.all([getLinkedDocuments(deps.db, accountId, item.linked_documents), getHistory(deps.db, accountId, item.id)]);
+  return renderItemDetail(project.wm_prefix, item, docs, history);
 }
 
 export function registerWorkmgmtRoutes(app: App, deps: AppDeps): void {
@@ -155,14 +175,9 @@ export function registerWorkmgmtRoutes(app: App, deps: AppDeps): void {
     async (request) => {
       const q = request.query;
       const { limit: _l, cursor: _c, ...filters } = q;
-      const { project_id } = request.params;
-      const page = items.start(request, q, { project_id, ...filters });
-      const f = itemFilters(q);
-      const project = await projectOr404(deps, page.accountId, project_id);
-      const epic = q.epic === undefined ? undefined : epicNumber(q.epic, project);
-      // An epic key that names nothing here matches no item: answer the empty page without a query.
-      const rows = epic === null ? [] : await listWmItems(deps.db, page.accountId, project.id, { ...f, epicNumber: epic }, page);
-      return items.page(page, rows, (r) => renderItem(project.wm_prefix, r));
+      const page = items.start(request, q, { project_id: request.params.project_id, ...filters });
+      const project = await projectOr404(deps, page.accountId, request.params.project_id);
+      return workItemsPage(deps, items, page, project, q);
     },
   );
 
@@ -181,20 +196,7 @@ export function registerWorkmgmtRoutes(app: App, deps: AppDeps): void {
         response: v1Responses({ 200: WorkItemDetail }),
       },
     },
-    async (request) => {
-      const { project_id, key } = request.params;
-      const accountId = authOf(request).accountId;
-      const project = await projectOr404(deps, accountId, project_id);
-      const parsed = parseKey(key);
-      if (!parsed || !ownsPrefix(project, parsed.prefix)) throw notFound('work item');
-      const item = await getWmItem(deps.db, accountId, project.id, parsed.number);
-      if (!item) throw notFound('work item');
-      const [docs, history] = await Promise.all([
-        getLinkedDocuments(deps.db, accountId, item.linked_documents),
-        getHistory(deps.db, accountId, item.id),
-      ]);
-      return renderItemDetail(project.wm_prefix, item, docs, history);
-    },
+    async (request) => workItemDetail(deps, authOf(request).accountId, request.params.project_id, request.params.key),
   );
 
   app.get(

@@ -1,0 +1,158 @@
+// Content in the hub: projects and their items (the /v1 reads and shapes, on the session's
+// account), creating a page from Markdown or HTML (the same service and sanitiser as POST
+// /v1/projects/{id}/items, with a page.created audit entry), and a preview of the sanitised HTML
+// that saves nothing. The page shows a page's HTML only in a sandboxed iframe.
+import { Type } from '@sinclair/typebox';
+import { notFound } from '../../domain/errors.js';
+import type { AppDeps } from '../../http/deps.js';
+import { listByTime } from '../../http/list.js';
+import type { App } from '../../http/route-kit.js';
+import { ListEnvelope, Uuid } from '../../http/schemas.js';
+import { PAGE_HTML_POLICY, pageBytes } from '../../lib/page.js';
+import { createPage, convertPage, pageSource } from '../../services/pages/service.js';
+import { CreatePageBody, ListItemsQuery } from '../../api/items/routes.js';
+import { Item, ItemSummary, renderItem, renderItemSummary } from '../../api/items/schemas.js';
+import { getItem, listItems, type ItemRow } from '../../api/items/store.js';
+import { ListProjectsQuery, Project, renderProject } from '../../api/projects/routes.js';
+import { getProject, listProjects, type ProjectRow } from '../../api/projects/store.js';
+import { actorOf, hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
+
+const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
+const PreviewBody = Type.Object(
+  {
+    markdown: Type.Optional(Type.String({ description: 'The page as Markdown. Send this or html, not both.' })),
+    html: Type.Optional(Type.String({ description: 'The page as HTML. Send this or markdown, not both.' })),
+  },
+  { additionalProperties: false },
+);
+const Preview = Type.Object(
+  {
+    html: Type.String({ description: 'The sanitised HTML the page would store; nothing is saved. Show it only in a sandboxed iframe.' }),
+    bytes: Type.Integer({ description: 'Its size in UTF-8 bytes (a page may have at most 512 KiB).' }),
+  },
+  { title: 'HubPagePreview' },
+);
+/** A page of a project's items with the project itself: the project's screen in one request. */
+const ProjectItems = Type.Object(
+  { project: Project, ...ListEnvelope(ItemSummary, 'HubItemList').properties },
+  { title: 'HubProjectItems' },
+);
+const MEMBER = hubAccess('member');
+
+export function registerHubContentRoutes(hub: App, deps: AppDeps): void {
+  const projects = listByTime(deps.cursors, (r: ProjectRow) => r.created_at);
+  const items = listByTime(deps.cursors, (r: ItemRow) => r.updated_at);
+
+  hub.get(
+    '/projects',
+    {
+      schema: {
+        tags: [HUB_TAG],
+        operationId: 'hubListProjects',
+        summary: 'Content projects',
+        description: 'Every project of the account, newest first.',
+        querystring: ListProjectsQuery,
+        response: hubResponses('member', { 200: ListEnvelope(Project, 'HubProjectList') }),
+      },
+      config: MEMBER,
+    },
+    async (request) => {
+      const page = projects.start(request, request.query, {}, hubAuthOf(request).accountId);
+      return projects.page(page, await listProjects(deps.db, page.accountId, page), renderProject);
+    },
+  );
+
+  hub.get(
+    '/projects/:id/items',
+    {
+      schema: {
+        tags: [HUB_TAG],
+        operationId: 'hubListProjectItems',
+        summary: "A project's items",
+        description:
+          "Most recently updated first, paged as in /v1 (a page's text and html are in the item only), with the project " +
+          'itself: the screen needs one request.',
+        params: IdParams,
+        querystring: ListItemsQuery,
+        response: hubResponses('member', { 200: ProjectItems }),
+      },
+      config: MEMBER,
+    },
+    async (request) => {
+      const projectId = request.params.id;
+      const { kind, updated_since } = request.query;
+      const page = items.start(request, request.query, { project: projectId.toLowerCase(), kind, updated_since }, hubAuthOf(request).accountId);
+      const project = await getProject(deps.db, page.accountId, projectId);
+      if (!project) throw notFound('project');
+      const since = updated_since === undefined ? undefined : new Date(updated_since);
+      const rows = await listItems(deps.db, page.accountId, projectId, { kind, updatedSince: since }, page);
+      return { project: renderProject(project), ...items.page(page, rows, renderItemSummary) };
+    },
+  );
+
+  hub.get(
+    '/items/:id',
+    {
+      schema: {
+        tags: [HUB_TAG],
+        operationId: 'hubGetItem',
+        summary: 'A content item',
+        description: "Any item with its kind's fields; a page also has its text and sanitised html (shown only in a sandboxed iframe).",
+        params: IdParams,
+        response: hubResponses('member', { 200: Item }),
+      },
+      config: MEMBER,
+    },
+    async (request) => {
+      const row = await getItem(deps.db, hubAuthOf(request).accountId, request.params.id);
+      if (!row) throw notFound('item');
+      return renderItem(row);
+    },
+  );
+
+  hub.post(
+    '/projects/:id/pages',
+    {
+      schema: {
+        tags: [HUB_TAG],
+        operationId: 'hubCreatePage',
+        summary: 'Create a page',
+        description:
+          'A page from {title, markdown} or {title, html}, exactly one of the two, with the same rules and limits as ' +
+          'POST /v1/projects/{id}/items (413 page_too_large, 429 rate_limited while the account\'s conversions wait). ' +
+          'Audited as page.created.\n\n' +
+          PAGE_HTML_POLICY,
+        params: IdParams,
+        body: CreatePageBody,
+        response: hubResponses('member', { 201: Item }, [413, 429]),
+      },
+      config: MEMBER,
+    },
+    async (request, reply) => {
+      const auth = hubAuthOf(request);
+      const row = await createPage(deps.db, deps.pages, { accountId: auth.accountId, projectId: request.params.id, body: request.body, actor: actorOf(auth) });
+      return reply.code(201).send(renderItem(row));
+    },
+  );
+
+  hub.post(
+    '/pages/preview',
+    {
+      schema: {
+        tags: [HUB_TAG],
+        operationId: 'hubPreviewPage',
+        summary: 'Preview a page',
+        description: 'The sanitised HTML a page from this Markdown or HTML would have, through the same converter; nothing is saved.',
+        body: PreviewBody,
+        response: hubResponses('member', { 200: Preview }, [413, 429]),
+      },
+      config: MEMBER,
+    },
+    async (request) => {
+      const auth = hubAuthOf(request);
+      const { source, field } = pageSource(request.body);
+      const page = await convertPage(deps.pages, auth.accountId, source, field);
+      return { html: page.html, bytes: pageBytes(page) };
+    },
+  );
+}

@@ -1,0 +1,89 @@
+// Usage (Account): a month of billed spend — the chart by day with its text alternative, totals by
+// feature, the balance, and for owners and admins each key's spend against its cap. The month is
+// in the URL (?month=YYYY-MM) so a view can be bookmarked.
+import { useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
+import { Select } from '../../components/controls';
+import { QueryState } from '../../components/states';
+import { api, qs } from '../../lib/api';
+import { KeySpendTable } from './KeySpendTable';
+import { dollars, monthName, recentMonths, type Usage } from './model';
+import { DaysTable, UsageChart } from './UsageChart';
+import './usage.css';
+
+const utcToday = () => new Date().toISOString().slice(0, 10);
+
+function summaryOf(u: Usage, today: string): string {
+  const todays = u.by_day.find((d) => d.date === today);
+  const top = u.by_day.reduce<{ date: string; micros: number } | null>((a, d) => (d.micros > (a?.micros ?? 0) ? d : a), null);
+  const parts = [`Spend by day in ${monthName(u.month)}: ${dollars(u.total_micros)} in all`];
+  if (todays) parts.push(`today (${today}) ${dollars(todays.micros)}`);
+  if (top) parts.push(`highest ${dollars(top.micros)} on ${top.date}`);
+  return `${parts.join('; ')}.`;
+}
+
+export default function UsagePage() {
+  const [params, setParams] = useSearchParams();
+  const today = utcToday();
+  const month = params.get('month') ?? today.slice(0, 7);
+  const q = useQuery({ queryKey: ['usage', month], queryFn: () => api.get<Usage>(`/hub/api/usage${qs({ month })}`) });
+  const months = recentMonths(today.slice(0, 7));
+  const options = (months.includes(month) ? months : [month, ...months]).map((m) => [m, monthName(m)] as const);
+  return (
+    <>
+      <h1>Usage</h1>
+      <div className="filters">
+        <Select label="Month" value={month} onChange={(m) => setParams(m === today.slice(0, 7) ? {} : { month: m })} options={options} />
+      </div>
+      <QueryState q={q}>
+        {(u) => (
+          <>
+            <dl className="usage-totals">
+              <div className="card">
+                <dt>Billed in {monthName(u.month)}</dt>
+                <dd data-testid="usage-total">{dollars(u.total_micros)}</dd>
+              </div>
+              <div className="card">
+                <dt>Balance (AI credit left)</dt>
+                <dd>{dollars(u.balance_micros)}</dd>
+              </div>
+            </dl>
+            <h2>By day</h2>
+            {u.by_day.length ? (
+              <>
+                <UsageChart days={u.by_day} summary={summaryOf(u, today)} />
+                <DaysTable days={u.by_day} today={today} />
+              </>
+            ) : (
+              <p className="state state-empty">This month has not started yet.</p>
+            )}
+            <h2>By feature</h2>
+            {u.by_feature.length ? (
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Feature</th>
+                    <th scope="col">Billed</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {u.by_feature.map((f) => (
+                    <tr key={f.feature}>
+                      <td>
+                        <code>{f.feature}</code>
+                      </td>
+                      <td>{dollars(f.micros)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            ) : (
+              <p className="state state-empty">Nothing billed in this month.</p>
+            )}
+            {u.keys && <KeySpendTable keys={u.keys} />}
+          </>
+        )}
+      </QueryState>
+    </>
+  );
+}
