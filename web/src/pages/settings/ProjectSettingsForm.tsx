@@ -27,7 +27,7 @@ export function ProjectSettingsForm({ project, editable }: { project: ProjectSet
     <section className="project-settings" aria-labelledby={headingId}>
       <h3 id={headingId}>{project.name}</h3>
       <form className="settings-form" onSubmit={submit}>
-        <div className="field checkbox">
+        <div className="checkbox project-consent">
           <input id={consentId} type="checkbox" checked={consent} disabled={!editable} onChange={(e) => setConsent(e.target.checked)} />
           <label htmlFor={consentId}>Texts only to contacts who agreed to them (SMS consent required)</label>
         </div>
