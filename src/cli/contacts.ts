@@ -3,6 +3,7 @@
 // fine and says so. Like every operator command it runs in this process or, while `serve` holds
 // the embedded store, inside the server through the admin socket, with the same answer.
 import type { Db } from '../db/db.js';
+import { OPERATOR } from '../services/audit/service.js';
 import { eraseContact, STOPPED_BY_ERASURE } from '../services/contacts/erase.js';
 import { isUuid } from '../lib/ids.js';
 import { parseCommandArgs, show, uuidArg } from './args.js';
@@ -38,7 +39,7 @@ function parse(args: readonly string[]): ContactsArgs {
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 async function run(db: Db, a: ContactsArgs): Promise<CommandResult> {
-  const out = await eraseContact(db, a.accountId, a.contactId);
+  const out = await eraseContact(db, a.accountId, a.contactId, OPERATOR);
   if (out.status === 'not_found') throw new CommandError(`no contact ${a.contactId} in account ${a.accountId}`);
   const swept = `${plural(out.runsStopped, 'automation run', 'automation runs')} stopped, ${plural(out.messagesDeleted, 'message', 'messages')} deleted`;
   if (out.status === 'already_erased') {

@@ -32,3 +32,7 @@ export const ROLL_GRACES = Object.keys(ROLL_GRACE) as RollGrace[];
 
 /** Shortest password the hub and the CLI accept. */
 export const MIN_PASSWORD_LENGTH = 10;
+
+/** Sign-in attempts allowed per minute for one email (any case) and from one client address. */
+export const SIGN_INS_PER_EMAIL_PER_MINUTE = 5;
+export const SIGN_INS_PER_ADDRESS_PER_MINUTE = 20;

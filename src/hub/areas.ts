@@ -6,6 +6,9 @@ import { registerHubAuditRoutes } from './audit/routes.js';
 import { registerHubSessionRoutes } from './session/routes.js';
 import { registerHubSettingsRoutes } from './settings/routes.js';
 import { registerHubUserRoutes } from './users/routes.js';
+import { registerHubContactRoutes } from './contacts/routes.js';
+import { registerHubSessionRoutes } from './session/routes.js';
+import { registerHubUsageRoutes } from './usage/routes.js';
 
 export type HubRegistrar = (hub: App, deps: AppDeps) => void;
 
@@ -14,4 +17,6 @@ export const HUB_AREAS: readonly HubRegistrar[] = [
   registerHubUserRoutes,
   registerHubSettingsRoutes,
   registerHubAuditRoutes,
+  registerHubContactRoutes,
+  registerHubUsageRoutes,
 ];

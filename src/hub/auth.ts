@@ -43,7 +43,8 @@ export function installHubAuth(hub: App, deps: { db: Db; config: Config }): void
     const row = isWellFormedToken(token) ? await touchSession(deps.db, hashToken(token), SESSION_IDLE_MS, SESSION_ABSOLUTE_MS) : null;
     if (row) {
       const info: HubSessionInfo = {
-        sessionId: row.token_hash.toString('hex'),
+        // PGlite hands bytea back as a Uint8Array, whose toString ignores 'hex'.
+        sessionId: Buffer.from(row.token_hash).toString('hex'),
         email: row.email,
         userIds: row.user_ids,
         csrfToken: row.csrf_token,

@@ -31,13 +31,16 @@ export interface AutomationRunRow {
   failed_step_id: string | null;
 }
 
-const SELECT = `
-  select r.id, r.automation_id, r.contact_id,
-         case when r.contact_id is null then null
+/** A contact's display name from the contact row aliased `c` (null when there is no contact). */
+export const CONTACT_NAME_SQL = `case when c.id is null then null
               when c.erased_at is not null then 'Erased contact'
               else coalesce(nullif(trim(concat_ws(' ', nullif(trim(c.first_name), ''), nullif(trim(c.last_name), ''))), ''),
                             nullif(c.email, ''), 'Unnamed contact')
-         end as contact_name,
+         end`;
+
+const SELECT = `
+  select r.id, r.automation_id, r.contact_id,
+         ${CONTACT_NAME_SQL} as contact_name,
          r.status, r.started_by, r.test, r.version, r.started_at, r.finished_at, r.next_at, r.error, r.failed_step_id
     from automation_runs r
     left join contacts c on c.account_id = r.account_id and c.id = r.contact_id`;

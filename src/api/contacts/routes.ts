@@ -80,16 +80,16 @@ const BODY_FIELDS = {
   tags: Type.Optional(Nullable(Type.Array(Tag, { maxItems: 100, uniqueItems: true }))),
 };
 // No assignee: contacts created through the API are unassigned (sending one is 422 unknown_field).
-const CreateBody = Type.Object(
+export const CreateBody = Type.Object(
   { email: Email, ...BODY_FIELDS },
   { additionalProperties: false, examples: [{ email: 'ann.lee@example.org', first_name: 'Ann', last_name: 'Lee', lifecycle_stage: 'lead', tags: ['newsletter'] }] },
 );
-const UpdateBody = Type.Object(
+export const UpdateBody = Type.Object(
   { email: Type.Optional(Email), ...BODY_FIELDS, assignee: Type.Optional(Nullable(Type.String({ format: 'uuid', description: 'A user of the account, or null.' }))) },
   { additionalProperties: false, examples: [{ lifecycle_stage: 'customer', phone: null, email_opt_out: true }] },
 );
 
-const ListContactsQuery = Type.Object(
+export const ListContactsQuery = Type.Object(
   {
     ...ListQuery,
     q: Type.Optional(

@@ -15,6 +15,7 @@ import { hubAccess, hubResponses, hubSessionOf, HUB_TAG, type HubSessionInfo } f
 import { deleteSession, insertSession, pickAccount } from '../sessions/store.js';
 import { hashToken, isWellFormedToken, newToken } from '../sessions/token.js';
 import { sessionAccounts, signInCandidates } from './store.js';
+import { countSignIn } from './throttle.js';
 
 const SessionAccount = Type.Object({ account_id: Uuid, name: Type.String(), role: StringEnum(USER_ROLES) }, { title: 'HubSessionAccount' });
 export const HubSession = Type.Object(
@@ -82,11 +83,12 @@ export function registerHubSessionRoutes(hub: App, deps: AppDeps): void {
   hub.post(
     '/session',
     {
-      schema: { tags: [HUB_TAG], operationId: 'hubSignIn', summary: 'Sign in with email and password', body: SignInBody, response: hubResponses('public', { 200: HubSession }, [401]) },
+      schema: { tags: [HUB_TAG], operationId: 'hubSignIn', summary: 'Sign in with email and password', body: SignInBody, response: hubResponses('public', { 200: HubSession }, [401, 429]) },
       config: hubAccess('public'),
     },
     async (request, reply) => {
       const email = request.body.email.trim().toLowerCase();
+      await countSignIn(deps.counters.failedAuth, email, request.ip);
       const candidates = await signInCandidates(deps.db, email);
       if (!candidates.length) await verifyPassword(request.body.password, DUMMY_HASH);
       const matched: typeof candidates = [];

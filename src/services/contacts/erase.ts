@@ -4,6 +4,7 @@
 import type { Db } from '../../db/db.js';
 import { ERASURE_SECRET, erasedEmailHmac } from '../../secrets/one-way.js';
 import { loadSecrets } from '../../secrets/store.js';
+import { recordAudit, type Actor } from '../audit/service.js';
 import { stopAutomationRun } from '../automation-runs/store.js';
 import {
   activeRunIds,
@@ -21,7 +22,8 @@ export type ErasureOutcome =
   | { status: 'not_found' }
   | { status: 'erased' | 'already_erased'; erasedAt: Date | null; runsStopped: number; messagesDeleted: number };
 
-export async function eraseContact(db: Db, accountId: string, contactId: string): Promise<ErasureOutcome> {
+/** Erases the contact; with an actor, the audit log records it (counts only) in the same transaction. */
+export async function eraseContact(db: Db, accountId: string, contactId: string, actor?: Actor): Promise<ErasureOutcome> {
   // Read (and created on first use) outside the transaction; the newest version keys new HMACs.
   const [secret] = await loadSecrets(db, ERASURE_SECRET);
   return db.transaction(async (tx) => {
@@ -37,6 +39,10 @@ export async function eraseContact(db: Db, accountId: string, contactId: string)
     await deleteStoredAnswers(tx, accountId, c.id);
     if (c.erased_at) return { status: 'already_erased', erasedAt: c.erased_at, runsStopped, messagesDeleted } as const;
     await clearContact(tx, accountId, c.id);
+    if (actor) {
+      const detail = { runs_stopped: runsStopped, messages_deleted: messagesDeleted };
+      await recordAudit(tx, { accountId, actor, action: 'contact.erased', objectKind: 'contact', objectId: c.id, detail });
+    }
     return { status: 'erased', erasedAt: null, runsStopped, messagesDeleted } as const;
   });
 }

@@ -8,6 +8,7 @@ import { ApiError } from '../../domain/errors.js';
 import { checkEmail, normaliseEmail } from '../../lib/email.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { erasedEmailHmac, erasureHmacs } from '../../secrets/one-way.js';
+import { recordAudit, type Actor } from '../audit/service.js';
 import type { LifecycleStage, LiveContactRow, SmsConsent } from '../../domain/contact.js';
 import {
   contactIdByEmail,
@@ -161,6 +162,7 @@ async function patchInTx(
   id: string,
   input: ContactInput,
   email: CheckedEmail | null,
+  actor: Actor | undefined,
 ): Promise<LiveContactRow | null> {
   const row = await getContact(tx, accountId, id, true);
   if (!row) return null;
@@ -189,6 +191,11 @@ async function patchInTx(
     throw new ApiError('invalid_field', 'The field assignee is not a user of this account.', { param: 'assignee' });
   }
   if (Object.keys(changes).length === 0) return row;
+  // The audit entry names the fields changed, never their values (they are the person's data).
+  if (actor) {
+    const fields = Object.keys(changes).filter((f) => f !== 'email_normalized').sort();
+    await recordAudit(tx, { accountId, actor, action: 'contact.updated', objectKind: 'contact', objectId: id, detail: { fields } });
+  }
   return updateContact(tx, accountId, id, changes);
 }
 
@@ -200,7 +207,8 @@ function isEmailTaken(err: unknown): boolean {
 
 /**
  * Applies a PATCH in one transaction under the contact's row lock: concurrent PATCHes queue on
- * it, so none is lost. Null when the contact is not found (404).
+ * it, so none is lost. Null when the contact is not found (404). With an actor (the hub), a
+ * change that changes something is recorded in the audit log in the same transaction.
  */
 export async function patchContact(
   db: Db,
@@ -208,12 +216,13 @@ export async function patchContact(
   id: string,
   input: ContactInput,
   email: CheckedEmail | null,
+  actor?: Actor,
 ): Promise<LiveContactRow | null> {
   // Ids are compared as text below: an upper-case spelling of the same user is no change.
   if (typeof input.assignee === 'string') input = { ...input, assignee: input.assignee.toLowerCase() };
   for (let attempt = 0; ; attempt++) {
     try {
-      return await db.transaction((tx) => patchInTx(tx, accountId, id, input, email));
+      return await db.transaction((tx) => patchInTx(tx, accountId, id, input, email, actor));
     } catch (err) {
       // Another contact took the address between our check and our write (the transaction rolled
       // back): answer with its id, or try again if it has already let go of it.

@@ -1,0 +1,57 @@
+// Messages, read side: the account's outbox newest first, walking outbox_by_time (0022), each row
+// with the automation and contact its run names. The body, subject and headers are never selected:
+// the hub shows what happened to a message, not what it said.
+import type { Queryable } from '../../db/db.js';
+import { KeysetOrder, ListSql, type KeysetPage } from '../../db/keyset.js';
+import type { Channel, OutboxStatus } from '../../domain/message.js';
+import { CONTACT_NAME_SQL } from '../../api/automation-runs/store.js';
+
+export interface MessageRow {
+  id: string;
+  channel: Channel;
+  status: OutboxStatus;
+  to_address: string;
+  automation_run_id: string | null;
+  automation_id: string | null;
+  automation_name: string | null;
+  contact_id: string | null;
+  contact_name: string | null;
+  attempts: number;
+  created_at: Date;
+  sent_at: Date | null;
+  error: string | null;
+}
+
+export interface MessageFilters {
+  status?: OutboxStatus;
+  channel?: Channel;
+  contactId?: string;
+  automationId?: string;
+}
+
+const ORDER = new KeysetOrder('o.created_at', 'o.id', 'desc');
+
+const SELECT = `
+  select o.id, o.channel, o.status, o.to_address, o.automation_run_id, r.automation_id, a.name as automation_name,
+         r.contact_id, ${CONTACT_NAME_SQL} as contact_name, o.attempts, o.created_at, o.sent_at, o.error
+    from outbox o
+    left join automation_runs r on r.account_id = o.account_id and r.id = o.automation_run_id
+    left join automations a on a.account_id = r.account_id and a.id = r.automation_id
+    left join contacts c on c.account_id = r.account_id and c.id = r.contact_id`;
+
+// A contact's or an automation's messages are those of its runs: the runs are found by their own
+// indexes (automation_runs_by_contact, automation_runs_by_automation), the messages by outbox_by_step.
+const OF_CONTACT = (slot: string) =>
+  `o.automation_run_id in (select x.id from automation_runs x where x.account_id = $1 and x.contact_id = ${slot})`;
+const OF_AUTOMATION = (slot: string) =>
+  `o.automation_run_id in (select x.id from automation_runs x where x.account_id = $1 and x.automation_id = ${slot})`;
+
+export async function listMessages(db: Queryable, accountId: string, f: MessageFilters, page: KeysetPage): Promise<MessageRow[]> {
+  const w = new ListSql([accountId], ['o.account_id = $1'])
+    .eq('o.status', f.status)
+    .eq('o.channel', f.channel)
+    .where(f.contactId, OF_CONTACT)
+    .where(f.automationId, OF_AUTOMATION)
+    .after(ORDER, page);
+  return db.query<MessageRow>(`${SELECT} where ${w.sql} ${w.tail(ORDER, page)}`, w.params);
+}

@@ -1,0 +1,122 @@
+// GET /usage: one month of the account's billed usage for the Usage screen: micros by day (the
+// chart), totals by feature, the balance, and, for owners and admins only, each key's spend
+// against its monthly cap (members never see keys).
+import { Type, type Static } from '@sinclair/typebox';
+import { ApiError } from '../../domain/errors.js';
+import { mayAdminister } from '../../domain/hub.js';
+import type { AppDeps } from '../../http/deps.js';
+import type { App } from '../../http/route-kit.js';
+import { Nullable, Uuid } from '../../http/schemas.js';
+import { balanceAndToday, usageSums } from '../../api/usage/store.js';
+import { hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
+import { keySpend } from './store.js';
+
+const Micros = (description: string) => Type.Integer({ description: `${description} In micros; 1,000,000 micros = US$1.` });
+
+const UsageQuery = Type.Object(
+  {
+    month: Type.Optional(
+      Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'The UTC month, YYYY-MM. Default: the current month.', examples: ['2026-03'] }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const KeySpend = Type.Object(
+  {
+    id: Uuid,
+    name: Type.String(),
+    prefix: Type.String({ description: "The key's visible prefix (never its value)." }),
+    monthly_spend_cap_micros: Nullable(Micros('The monthly cap; null when the key has none.')),
+    spent_micros: Micros('Spent through this key in the month.'),
+    revoked: Type.Boolean(),
+  },
+  { title: 'HubKeySpend' },
+);
+
+export const HubUsage = Type.Object(
+  {
+    month: Type.String({ description: 'The month shown, YYYY-MM (UTC).' }),
+    currency: Type.Literal('usd'),
+    balance_micros: Micros('AI credit left now.'),
+    total_micros: Micros('Billed in the month.'),
+    by_day: Type.Array(Type.Object({ date: Type.String({ format: 'date' }), micros: Micros('Billed that day.') }), {
+      description: 'Every day of the month up to today (UTC), oldest first, days without usage included with 0; empty for a month to come.',
+    }),
+    by_feature: Type.Array(Type.Object({ feature: Type.String(), micros: Micros('Billed for it in the month.') }), {
+      description: 'Features billed in the month, biggest first (ties by name).',
+    }),
+    keys: Nullable(
+      Type.Array(KeySpend, {
+        description:
+          "Each key's spend in the month against its cap: every key not revoked, and revoked keys that spent in the month. " +
+          'Only for owners and admins: null for a member, who never sees keys.',
+      }),
+    ),
+  },
+  { title: 'HubUsage' },
+);
+type HubUsageOut = Static<typeof HubUsage>;
+
+const DAY_MS = 86_400_000;
+const toMs = (day: string) => Date.parse(`${day}T00:00:00Z`);
+const toDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** The month's last day: the day before the next month's first. */
+function lastDayOf(month: string): string {
+  const [y, m] = month.split('-').map(Number);
+  return toDay(Date.UTC(y, m, 1) - DAY_MS);
+}
+
+export function registerHubUsageRoutes(hub: App, deps: AppDeps): void {
+  hub.get(
+    '/usage',
+    {
+      schema: {
+        tags: [HUB_TAG],
+        operationId: 'hubGetUsage',
+        summary: "A month's usage",
+        description:
+          'Billed micros by day for the month (up to today), totals by feature, the balance, and each key\'s spend against its cap. ' +
+          'Members see everything but the keys (keys is null for them).',
+        querystring: UsageQuery,
+        response: hubResponses('member', { 200: HubUsage }),
+      },
+      config: hubAccess('member'),
+    },
+    async (request): Promise<HubUsageOut> => {
+      const auth = hubAuthOf(request);
+      const { balance, today } = await balanceAndToday(deps.db, auth.accountId);
+      const month = request.query.month ?? today.slice(0, 7);
+      if (month < '1970-01') throw new ApiError('invalid_parameter', `The month ${month} is before 1970-01.`, { param: 'month' });
+      const from = `${month}-01`;
+      const last = lastDayOf(month);
+      const to = last < today ? last : today;
+      const days = Math.max(0, (toMs(to) - toMs(from)) / DAY_MS + 1);
+      const [sums, keys] = await Promise.all([
+        days > 0 ? usageSums(deps.db, auth.accountId, from, to) : Promise.resolve({ total: 0, byDay: new Map<string, number>(), byFeature: [] }),
+        mayAdminister(auth.role) ? keySpend(deps.db, auth.accountId, month) : Promise.resolve(null),
+      ]);
+      return {
+        month,
+        currency: 'usd',
+        balance_micros: balance,
+        total_micros: sums.total,
+        by_day: Array.from({ length: days }, (_, i) => {
+          const date = toDay(toMs(from) + i * DAY_MS);
+          return { date, micros: sums.byDay.get(date) ?? 0 };
+        }),
+        by_feature: sums.byFeature,
+        keys:
+          keys?.map((k) => ({
+            id: k.id,
+            name: k.name,
+            prefix: k.prefix,
+            monthly_spend_cap_micros: k.monthly_spend_cap_micros === null ? null : Number(k.monthly_spend_cap_micros),
+            spent_micros: Number(k.spent_micros),
+            revoked: k.revoked,
+          })) ?? null,
+      };
+    },
+  );
+}
