@@ -7,7 +7,6 @@ import { registerHubSessionRoutes } from './session/routes.js';
 import { registerHubSettingsRoutes } from './settings/routes.js';
 import { registerHubUserRoutes } from './users/routes.js';
 import { registerHubContactRoutes } from './contacts/routes.js';
-import { registerHubSessionRoutes } from './session/routes.js';
 import { registerHubUsageRoutes } from './usage/routes.js';
 
 export type HubRegistrar = (hub: App, deps: AppDeps) => void;
