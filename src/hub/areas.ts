@@ -12,6 +12,11 @@ import { registerHubMessageRoutes } from './messages/routes.js';
 import { registerHubSessionRoutes } from './session/routes.js';
 import { registerHubSetPasswordRoutes } from './set-password/routes.js';
 import { registerHubSetupRoutes } from './setup/routes.js';
+import { registerHubAuditRoutes } from './audit/routes.js';
+import { registerHubSessionRoutes } from './session/routes.js';
+import { registerHubSettingsRoutes } from './settings/routes.js';
+import { registerHubUserRoutes } from './users/routes.js';
+import { registerHubContactRoutes } from './contacts/routes.js';
 import { registerHubUsageRoutes } from './usage/routes.js';
 import { registerHubContentRoutes } from './content/routes.js';
 import { registerHubWorkRoutes } from './work/routes.js';
@@ -24,6 +29,9 @@ export const HUB_AREAS: readonly HubRegistrar[] = [
   registerHubSetPasswordRoutes,
   registerHubRunRoutes,
   registerHubWorkflowRoutes,
+  registerHubUserRoutes,
+  registerHubSettingsRoutes,
+  registerHubAuditRoutes,
   registerHubContactRoutes,
   registerHubMessageRoutes,
   registerHubAutomationRoutes,

@@ -41,7 +41,7 @@ describe('users add', () => {
     const [u] = await t.db.query<{ password_hash: string | null; name: string }>(`select password_hash, name from users where id = $1`, [out.user_id]);
     expect(u).toEqual({ password_hash: null, name: 'New Person' });
     expect(await audit(a.id)).toEqual([
-      { action: 'user.invited', actor_kind: 'operator', object_id: out.user_id, detail: { email: 'New.Person@Test.example', role: 'admin', emailed: false } },
+      { action: 'user.added', actor_kind: 'operator', object_id: out.user_id, detail: { email: 'New.Person@Test.example', role: 'admin', emailed: false } },
     ]);
     // The text form says the link is shown once; the default role is member.
     const text = await users('add', '--account', a.id, '--email', 'plain@test.example');

@@ -33,4 +33,7 @@ export const SCREENS: Screen[] = [
   { path: 'items/:id', load: () => import('./pages/content/ItemPage') },
   { path: 'work', nav: 'Work management', group: 'Content', load: () => import('./pages/work/WorkProjects') },
   { path: 'work/:projectId', load: () => import('./pages/work/WorkProject') },
+  { path: 'users', nav: 'Users', group: 'Account', admin: true, load: () => import('./pages/users/UsersPage') },
+  { path: 'settings', nav: 'Settings', group: 'Account', load: () => import('./pages/settings/SettingsPage') },
+  { path: 'audit', nav: 'Audit log', group: 'Account', admin: true, load: () => import('./pages/audit/AuditPage') },
 ];

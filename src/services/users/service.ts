@@ -64,7 +64,8 @@ export async function inviteUser(db: Db, accountId: string, input: InviteInput, 
     const link = await issueSetPasswordLink(tx, accountId, id);
     const emailed = config.delivery.emailTransport === 'smtp';
     if (emailed) await queueInvitation(tx, accountId, id, checked.email, link.url);
-    await recordAudit(tx, { accountId, actor, action: 'user.invited', objectKind: 'user', objectId: id, detail: { email: checked.email, role, emailed } });
+    // The operator adds users (`users add`); a hub user invites them.
+    await recordAudit(tx, { accountId, actor, action: actor.kind === 'operator' ? 'user.added' : 'user.invited', objectKind: 'user', objectId: id, detail: { email: checked.email, role, emailed } });
     const user = (await userByEmail(tx, accountId, checked.email))!;
     return { user, link: link.url, emailed };
   });

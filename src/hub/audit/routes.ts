@@ -1,0 +1,68 @@
+// Account → Audit log (owners and admins): who changed what and when, newest first, paged with the
+// same cursors as every list, optionally one action's or one actor's entries.
+import { Type, type Static } from '@sinclair/typebox';
+import { AUDIT_ACTOR_KINDS } from '../../domain/hub.js';
+import type { AppDeps } from '../../http/deps.js';
+import { listByTime } from '../../http/list.js';
+import type { App } from '../../http/route-kit.js';
+import { DateTime, ListEnvelope, ListQuery, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
+import { iso } from '../../lib/time.js';
+import { AUDIT_ACTIONS } from '../../services/audit/service.js';
+import type { AuditRow } from '../../services/audit/store.js';
+import { hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
+import { listAudit } from './store.js';
+
+const AuditEntry = Type.Object(
+  {
+    id: Uuid,
+    at: DateTime,
+    actor: Type.Object({
+      kind: StringEnum(AUDIT_ACTOR_KINDS),
+      id: Nullable(Uuid),
+      label: Type.String({ description: '"Name <email>" of the user, or "operator (CLI)".' }),
+    }),
+    action: Type.String({ description: `One of ${AUDIT_ACTIONS.join(', ')}.` }),
+    object: Type.Object({ kind: Type.String(), id: Type.String() }),
+    detail: Type.Record(Type.String(), Type.Unknown(), { description: 'What changed; never a secret or a message body.' }),
+  },
+  { title: 'HubAuditEntry' },
+);
+const AuditQuery = Type.Object(
+  {
+    ...ListQuery,
+    action: Type.Optional(StringEnum(AUDIT_ACTIONS)),
+    actor: Type.Optional(Type.Union([Uuid, Type.Literal('operator')], { description: "A user's id, or operator." })),
+  },
+  { additionalProperties: false },
+);
+
+function render(r: AuditRow): Static<typeof AuditEntry> {
+  return {
+    id: r.id,
+    at: iso(r.at),
+    actor: { kind: r.actor_kind, id: r.actor_id, label: r.actor_label },
+    action: r.action,
+    object: { kind: r.object_kind, id: r.object_id },
+    detail: r.detail,
+  };
+}
+
+export function registerHubAuditRoutes(hub: App, deps: AppDeps): void {
+  const entries = listByTime(deps.cursors, (r: AuditRow) => r.at);
+  hub.get(
+    '/audit',
+    {
+      schema: {
+        tags: [HUB_TAG], operationId: 'hubListAudit', summary: 'The audit log, newest first',
+        querystring: AuditQuery, response: hubResponses('admin', { 200: ListEnvelope(AuditEntry, 'HubAuditList') }, [400]),
+      },
+      config: hubAccess('admin'),
+    },
+    async (request) => {
+      const { action, actor } = request.query;
+      const page = entries.start(request, request.query, { action, actor }, hubAuthOf(request).accountId);
+      const rows = await listAudit(deps.db, page.accountId, { action, actor }, page);
+      return entries.page(page, rows, render);
+    },
+  );
+}

@@ -1,0 +1,112 @@
+// Account → Settings: the account's name and each project's settings (SMS consent required,
+// automations per contact), which owners and admins change; tier, limits, subscription and state,
+// which only the operator changes (`account set`) and which are read-only here: a PATCH naming one
+// is 422 unknown_field. Members may read the settings (they build automations under them).
+import { Type, type Static } from '@sinclair/typebox';
+import { ACCOUNT_STATES, ACCOUNT_TIERS, SUBSCRIPTIONS } from '../../domain/account.js';
+import type { AppDeps } from '../../http/deps.js';
+import type { App } from '../../http/route-kit.js';
+import { DateTime, Line, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
+import { iso } from '../../lib/time.js';
+import { limitsFor } from '../../limits/tiers.js';
+import { changeProjectSettings, readSettings, renameAccountBy, type AccountSettings, type ProjectWithSettings } from '../../services/settings/service.js';
+import { actorOf, hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
+
+const Limit = Nullable(Type.Integer({ description: 'null: by contract, no fixed limit.' }));
+const ProjectSettings = Type.Object(
+  {
+    id: Uuid,
+    name: Type.String(),
+    sms_consent_required: Type.Boolean({ description: 'Texts go only to contacts who agreed to them (default true).' }),
+    max_automations_per_contact: Type.Integer({ minimum: 1, description: 'Automations one contact may be in at once (default 5).' }),
+  },
+  { title: 'HubProjectSettings' },
+);
+const Settings = Type.Object(
+  {
+    account: Type.Object({
+      id: Uuid,
+      name: Type.String(),
+      tier: StringEnum(ACCOUNT_TIERS, { description: 'Set by the operator.' }),
+      state: StringEnum(ACCOUNT_STATES, { description: 'Set by the operator.' }),
+      subscription: StringEnum(SUBSCRIPTIONS, { description: 'Set by the operator.' }),
+      credit_micros: Type.Integer(),
+      api_open: Type.Boolean(),
+      limits: Type.Object(
+        { requests_per_minute: Limit, run_starts_per_minute: Limit, concurrent_runs: Limit },
+        { description: "The tier's limits with the operator's overrides applied." },
+      ),
+      created_at: DateTime,
+    }),
+    projects: Type.Array(ProjectSettings, { description: 'Every project, oldest first.' }),
+  },
+  { title: 'HubSettings' },
+);
+const AccountBody = Type.Object({ name: Type.Optional(Line({ minLength: 1, maxLength: 200 })) }, { additionalProperties: false });
+const ProjectBody = Type.Object(
+  {
+    sms_consent_required: Type.Optional(Type.Boolean()),
+    max_automations_per_contact: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })),
+  },
+  { additionalProperties: false },
+);
+const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
+
+function renderProject(p: ProjectWithSettings): Static<typeof ProjectSettings> {
+  return { id: p.id, name: p.name, ...p.settings };
+}
+
+function render(s: AccountSettings): Static<typeof Settings> {
+  const a = s.account;
+  const limits = limitsFor(a.tier, a);
+  return {
+    account: {
+      id: a.id, name: a.name, tier: a.tier, state: a.state, subscription: a.subscription, credit_micros: a.credit_micros, api_open: a.api_open,
+      limits: { requests_per_minute: limits.requestsPerMinute, run_starts_per_minute: limits.runStartsPerMinute, concurrent_runs: limits.concurrentRuns },
+      created_at: iso(a.created_at),
+    },
+    projects: s.projects.map(renderProject),
+  };
+}
+
+export function registerHubSettingsRoutes(hub: App, deps: AppDeps): void {
+  hub.get(
+    '/settings',
+    {
+      schema: { tags: [HUB_TAG], operationId: 'hubGetSettings', summary: "The account's settings", response: hubResponses('member', { 200: Settings }) },
+      config: hubAccess('member'),
+    },
+    async (request) => render(await readSettings(deps.db, hubAuthOf(request).accountId)),
+  );
+
+  hub.patch(
+    '/settings',
+    {
+      schema: {
+        tags: [HUB_TAG], operationId: 'hubUpdateSettings', summary: "Change the account's name (tier, limits, subscription and state are the operator's)",
+        body: AccountBody, response: hubResponses('admin', { 200: Settings }),
+      },
+      config: hubAccess('admin'),
+    },
+    async (request) => {
+      const auth = hubAuthOf(request);
+      if (request.body.name !== undefined) await renameAccountBy(deps.db, auth.accountId, request.body.name, actorOf(auth));
+      return render(await readSettings(deps.db, auth.accountId));
+    },
+  );
+
+  hub.patch(
+    '/settings/projects/:id',
+    {
+      schema: {
+        tags: [HUB_TAG], operationId: 'hubUpdateProjectSettings', summary: "Change a project's settings",
+        params: IdParams, body: ProjectBody, response: hubResponses('admin', { 200: ProjectSettings }),
+      },
+      config: hubAccess('admin'),
+    },
+    async (request) => {
+      const auth = hubAuthOf(request);
+      return renderProject(await changeProjectSettings(deps.db, auth.accountId, request.params.id, request.body, actorOf(auth)));
+    },
+  );
+}

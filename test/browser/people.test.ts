@@ -1,0 +1,126 @@
+// Account → Users, Settings and Audit log in a real browser: an owner invites a user and sees the
+// one-time link, changes their role, removes them, renames the account and changes a project's
+// settings, then finds each change in the audit log. Every screen: a screenshot and axe.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openHub, type Hub } from './harness.js';
+
+const OWNER = { email: 'olivia@acme.example', password: 'correct horse battery staple' };
+const MEMBER = { email: 'max@acme.example', password: 'a member passphrase' };
+
+let hub: Hub;
+beforeAll(async () => {
+  hub = await openHub('people');
+  await hub.seed({
+    accounts: [
+      {
+        ref: 'acme',
+        name: 'Acme Ltd',
+        users: [
+          { ref: 'olivia', email: OWNER.email, role: 'owner', password: OWNER.password, name: 'Olivia Owner' },
+          { ref: 'max', email: MEMBER.email, role: 'member', password: MEMBER.password },
+        ],
+        projects: [{ ref: 'site', name: 'Website' }],
+      },
+    ],
+  });
+  await hub.signIn(OWNER.email, OWNER.password);
+}, 180_000);
+afterAll(() => hub?.close());
+
+describe('people', { timeout: 180_000 }, () => {
+  it('invites a user, changes their role, removes them; renames the account and changes a project; sees it all in the audit log', async () => {
+    const { page } = hub;
+    await page.goto(`${hub.baseUrl}/users`);
+    await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Remove olivia@acme.example' }).waitFor();
+    expect(await hub.visit('users')).toEqual([]);
+
+    // Invite: the link is shown once, with a copy button.
+    await page.getByLabel('Email', { exact: true }).fill('nina@acme.example');
+    await page.getByLabel('Name (optional)').fill('Nina New');
+    await page.getByLabel('Role', { exact: true }).selectOption('member');
+    await page.getByRole('button', { name: 'Invite' }).click();
+    const link = page.getByLabel('Set-password link');
+    await link.waitFor();
+    expect(await link.textContent()).toMatch(/\/set-password\?token=[A-Za-z0-9_-]{43}$/);
+    await page.getByRole('button', { name: 'Copy link' }).waitFor();
+    expect(await hub.visit('users-invited')).toEqual([]);
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByLabel('Set-password link').waitFor({ state: 'detached' });
+
+    // Change the role; the list reloads with it.
+    const role = page.getByLabel('Role of nina@acme.example');
+    await role.selectOption('admin');
+    await page.waitForResponse((r) => r.url().endsWith('/hub/api/users') && r.request().method() === 'GET');
+    await expect.poll(() => role.inputValue()).toBe('admin');
+
+    // The last owner cannot be demoted: the server's message and request id show.
+    await page.getByLabel('Role of olivia@acme.example').selectOption('member');
+    const refusal = page.getByRole('alert').filter({ hasText: 'last owner' });
+    await refusal.waitFor();
+    expect(await refusal.textContent()).toMatch(/last_owner.*request id/);
+
+    // Remove, after confirming in the dialog.
+    await page.getByRole('button', { name: 'Remove nina@acme.example' }).click();
+    const dialog = page.getByRole('dialog', { name: /Remove Nina New/ });
+    await dialog.waitFor();
+    expect(await hub.visit('users-remove-dialog')).toEqual([]);
+    await dialog.getByRole('button', { name: 'Remove user' }).click();
+    await page.getByRole('button', { name: 'Remove nina@acme.example' }).waitFor({ state: 'detached' });
+
+    // Settings: rename the account, change the project's settings.
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    const name = page.getByLabel('Account name');
+    await expect.poll(() => name.inputValue()).toBe('Acme Ltd');
+    expect(await page.getByText('Set by the operator').count()).toBe(1);
+    expect(await hub.visit('settings')).toEqual([]);
+    await name.fill('Acme Group');
+    await page.getByRole('button', { name: 'Save name' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).first().waitFor();
+    await page.getByLabel(/SMS consent required/).uncheck();
+    await page.getByLabel('Automations per contact').fill('3');
+    await page.getByRole('button', { name: 'Save settings of Website' }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved.' }).count()).toBe(2);
+    // The top bar shows the new name (from the session).
+    await page.locator('.account-name', { hasText: 'Acme Group' }).waitFor();
+
+    // The audit log: each change, newest first, with its actor.
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await page.getByRole('heading', { name: 'Audit log', level: 1 }).waitFor();
+    await page.getByRole('cell', { name: 'project.settings_changed' }).waitFor();
+    const actions = await page.locator('.audit-table tbody tr td:nth-child(3)').allTextContents();
+    expect(actions.slice(0, 5)).toEqual(['project.settings_changed', 'account.settings_changed', 'user.removed', 'user.role_changed', 'user.invited']);
+    const actors = (await page.locator('.audit-table tbody tr td:nth-child(2)').allTextContents()).slice(0, 5);
+    expect(new Set(actors)).toEqual(new Set(['Olivia Owner <olivia@acme.example>']));
+    expect(await hub.visit('audit')).toEqual([]);
+
+    // A filter is in the URL and survives a reload.
+    await page.getByLabel('Action').selectOption('user.role_changed');
+    await page.waitForURL(/action=user\.role_changed/);
+    await page.reload();
+    await page.getByRole('cell', { name: 'user.role_changed' }).waitFor();
+    expect(await page.locator('.audit-table tbody tr').count()).toBe(1);
+    expect(await page.getByRole('cell', { name: /admin/ }).count()).toBeGreaterThan(0);
+    expect(await hub.visit('audit-filtered')).toEqual([]);
+  });
+
+  it('a member reads the settings but cannot change them, and has no Users or Audit log', async () => {
+    const { page } = hub;
+    await hub.signIn(MEMBER.email, MEMBER.password);
+    await page.goto(`${hub.baseUrl}/settings`);
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    await page.getByText('Only owners and admins change these settings.').waitFor();
+    expect(await page.getByLabel('Account name').getAttribute('readonly')).not.toBeNull();
+    expect(await page.getByRole('button', { name: /Save/ }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Users' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Audit log' }).count()).toBe(0);
+    expect(await hub.visit('settings-member')).toEqual([]);
+    // Typed in by hand, the Users page shows the server's refusal with its request id.
+    await page.goto(`${hub.baseUrl}/users`);
+    const refusal = page.getByRole('alert').filter({ hasText: 'role_forbidden' });
+    await refusal.waitFor();
+    expect(await refusal.textContent()).toMatch(/request id/);
+    expect(await hub.visit('users-member')).toEqual([]);
+  });
+});
