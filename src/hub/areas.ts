@@ -2,41 +2,43 @@
 // area's routes live in src/hub/<area>/routes.ts and export one registrar.
 import type { AppDeps } from '../http/deps.js';
 import type { App } from '../http/route-kit.js';
-import { registerHubRunRoutes } from './runs/routes.js';
-import { registerHubWorkflowRoutes } from './workflows/routes.js';
-import { registerHubContactRoutes } from './contacts/routes.js';
-import { registerHubKeyRoutes } from './keys/routes.js';
+import { registerHubAuditRoutes } from './audit/routes.js';
 import { registerHubAutomationRoutes } from './automations/routes.js';
 import { registerHubContactRoutes } from './contacts/routes.js';
+import { registerHubContentRoutes } from './content/routes.js';
+import { registerHubKeyRoutes } from './keys/routes.js';
 import { registerHubMessageRoutes } from './messages/routes.js';
+import { registerHubRunRoutes } from './runs/routes.js';
 import { registerHubSessionRoutes } from './session/routes.js';
 import { registerHubSetPasswordRoutes } from './set-password/routes.js';
-import { registerHubSetupRoutes } from './setup/routes.js';
-import { registerHubAuditRoutes } from './audit/routes.js';
-import { registerHubSessionRoutes } from './session/routes.js';
 import { registerHubSettingsRoutes } from './settings/routes.js';
-import { registerHubUserRoutes } from './users/routes.js';
-import { registerHubContactRoutes } from './contacts/routes.js';
+import { registerHubSetupRoutes } from './setup/routes.js';
 import { registerHubUsageRoutes } from './usage/routes.js';
-import { registerHubContentRoutes } from './content/routes.js';
+import { registerHubUserRoutes } from './users/routes.js';
 import { registerHubWorkRoutes } from './work/routes.js';
+import { registerHubWorkflowRoutes } from './workflows/routes.js';
 
 export type HubRegistrar = (hub: App, deps: AppDeps) => void;
 
 export const HUB_AREAS: readonly HubRegistrar[] = [
+  // the front door
   registerHubSessionRoutes,
   registerHubSetupRoutes,
   registerHubSetPasswordRoutes,
+  // Work
   registerHubRunRoutes,
   registerHubWorkflowRoutes,
-  registerHubUserRoutes,
-  registerHubSettingsRoutes,
-  registerHubAuditRoutes,
+  registerHubAutomationRoutes,
+  // Audience
   registerHubContactRoutes,
   registerHubMessageRoutes,
-  registerHubAutomationRoutes,
-  registerHubUsageRoutes,
-  registerHubKeyRoutes,
+  // Content
   registerHubContentRoutes,
   registerHubWorkRoutes,
+  // Account
+  registerHubKeyRoutes,
+  registerHubUserRoutes,
+  registerHubSettingsRoutes,
+  registerHubUsageRoutes,
+  registerHubAuditRoutes,
 ];

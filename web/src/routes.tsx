@@ -14,7 +14,6 @@ export interface Screen {
 }
 
 export const SCREENS: Screen[] = [
-  { path: 'keys', nav: 'API keys', group: 'Account', admin: true, load: () => import('./pages/keys/KeysPage') },
   // Runs first: the first screen is the hub's home.
   { path: 'runs', nav: 'Runs', group: 'Work', load: () => import('./pages/runs/RunsPage') },
   { path: 'runs/:id', load: () => import('./pages/runs/RunPage') },
@@ -33,6 +32,7 @@ export const SCREENS: Screen[] = [
   { path: 'items/:id', load: () => import('./pages/content/ItemPage') },
   { path: 'work', nav: 'Work management', group: 'Content', load: () => import('./pages/work/WorkProjects') },
   { path: 'work/:projectId', load: () => import('./pages/work/WorkProject') },
+  { path: 'keys', nav: 'API keys', group: 'Account', admin: true, load: () => import('./pages/keys/KeysPage') },
   { path: 'users', nav: 'Users', group: 'Account', admin: true, load: () => import('./pages/users/UsersPage') },
   { path: 'settings', nav: 'Settings', group: 'Account', load: () => import('./pages/settings/SettingsPage') },
   { path: 'audit', nav: 'Audit log', group: 'Account', admin: true, load: () => import('./pages/audit/AuditPage') },
