@@ -1,5 +1,6 @@
 // Account → Users, Settings and Audit log in a real browser: an owner invites a user and sees the
-// one-time link, changes their role, removes them, renames the account and changes a project's
+// one-time link, changes their role; the user sets a password through the link in a browser of
+// their own; the owner removes them, renames the account and changes a project's
 // settings, then finds each change in the audit log. Every screen: a screenshot and axe.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHub, type Hub } from './harness.js';
@@ -42,7 +43,8 @@ describe('people', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Invite' }).click();
     const link = page.getByLabel('Set-password link');
     await link.waitFor();
-    expect(await link.textContent()).toMatch(/\/set-password\?token=[A-Za-z0-9_-]{43}$/);
+    const url = (await link.textContent())!;
+    expect(url).toMatch(/\/set-password\?token=[A-Za-z0-9_-]{43}$/);
     await page.getByRole('button', { name: 'Copy link' }).waitFor();
     expect(await hub.visit('users-invited')).toEqual([]);
     await page.getByRole('button', { name: 'Done' }).click();
@@ -59,6 +61,28 @@ describe('people', { timeout: 180_000 }, () => {
     const refusal = page.getByRole('alert').filter({ hasText: 'last owner' });
     await refusal.waitFor();
     expect(await refusal.textContent()).toMatch(/last_owner.*request id/);
+
+    // Nina opens the link in a browser of her own, sets a password and is signed in; the owner
+    // then sees her password set.
+    const ninas = await hub.browser.newContext({ viewport: { width: 1280, height: 860 } });
+    try {
+      const p2 = await ninas.newPage();
+      await p2.goto(url);
+      await p2.getByText('nina@acme.example').first().waitFor();
+      await p2.getByLabel('New password', { exact: true }).fill('ninas own long passphrase');
+      await p2.getByLabel('New password again').fill('ninas own long passphrase');
+      await p2.getByRole('button', { name: 'Set password and sign in' }).click();
+      await p2.waitForURL((u) => !u.pathname.startsWith('/set-password'));
+      await p2.locator('.user', { hasText: 'nina@acme.example' }).waitFor();
+      // The link is used up.
+      await p2.goto(url);
+      await p2.getByRole('alert').filter({ hasText: 'invalid_link' }).waitFor();
+    } finally {
+      await ninas.close();
+    }
+    await page.reload();
+    const ninaRow = page.getByRole('row').filter({ hasText: 'nina@acme.example' });
+    await ninaRow.getByRole('cell', { name: 'Set', exact: true }).waitFor();
 
     // Remove, after confirming in the dialog.
     await page.getByRole('button', { name: 'Remove nina@acme.example' }).click();
@@ -90,9 +114,10 @@ describe('people', { timeout: 180_000 }, () => {
     await page.getByRole('heading', { name: 'Audit log', level: 1 }).waitFor();
     await page.getByRole('cell', { name: 'project.settings_changed' }).waitFor();
     const actions = await page.locator('.audit-table tbody tr td:nth-child(3)').allTextContents();
-    expect(actions.slice(0, 5)).toEqual(['project.settings_changed', 'account.settings_changed', 'user.removed', 'user.role_changed', 'user.invited']);
-    const actors = (await page.locator('.audit-table tbody tr td:nth-child(2)').allTextContents()).slice(0, 5);
-    expect(new Set(actors)).toEqual(new Set(['Olivia Owner <olivia@acme.example>']));
+    expect(actions.slice(0, 6)).toEqual(['project.settings_changed', 'account.settings_changed', 'user.removed', 'user.password_set', 'user.role_changed', 'user.invited']);
+    const actors = (await page.locator('.audit-table tbody tr td:nth-child(2)').allTextContents()).slice(0, 6);
+    expect(actors[3]).toMatch(/nina@acme\.example/);
+    expect(new Set([...actors.slice(0, 3), ...actors.slice(4)])).toEqual(new Set(['Olivia Owner <olivia@acme.example>']));
     expect(await hub.visit('audit')).toEqual([]);
 
     // A filter is in the URL and survives a reload.
