@@ -2,11 +2,15 @@
 // No inline script or style in the output (the hub's CSP is script-src 'self').
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 
 export default defineConfig({
   root: import.meta.dirname,
   base: '/',
   plugins: [react()],
+  // The server's enums and status lists (src/domain: plain data, no Node import), declared once
+  // and imported by the pages, never retyped.
+  resolve: { alias: { '@domain': fileURLToPath(new URL('../src/domain', import.meta.url)) } },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

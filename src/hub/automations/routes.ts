@@ -38,11 +38,11 @@ const HubAutomationDetail = Type.Object(
 );
 
 /** A service's refusal as the hub's error: unknown → 404, a forbidden move → 409, an incomplete draft → 422. */
-function refused(err: unknown, conflict: 'automation_status_conflict' | 'automation_run_not_active', what: string): never {
+function refused(err: unknown, what: string, conflict: (message: string) => ApiError): never {
   if (!(err instanceof Refusal)) throw err;
   if (err.kind === 'not_found') throw notFound(what);
   if (err.kind === 'incomplete') throw new ApiError('automation_not_publishable', err.message);
-  throw new ApiError(conflict, err.message);
+  throw conflict(err.message);
 }
 
 export function registerHubAutomationRoutes(hub: App, deps: AppDeps): void {
@@ -114,7 +114,7 @@ export function registerHubAutomationRoutes(hub: App, deps: AppDeps): void {
           if (path === 'publish') await publishAutomation(deps.db, ref, actorOf(auth));
           else await moveAutomation(deps.db, path, ref, actorOf(auth));
         } catch (err) {
-          refused(err, 'automation_status_conflict', 'automation');
+          refused(err, 'automation', (m) => new ApiError('automation_status_conflict', m));
         }
         const row = await getAutomation(deps.db, auth.accountId, ref.automationId);
         if (!row) throw notFound('automation');
@@ -148,7 +148,7 @@ export function registerHubAutomationRoutes(hub: App, deps: AppDeps): void {
       try {
         await stopRun(deps.db, request.params.id, auth.accountId, STOPPED_IN_HUB, actorOf(auth));
       } catch (err) {
-        refused(err, 'automation_run_not_active', 'automation run');
+        refused(err, 'automation run', (m) => new ApiError('automation_run_not_active', m));
       }
       const run = await getAutomationRun(deps.db, auth.accountId, request.params.id);
       if (!run) throw notFound('automation run');

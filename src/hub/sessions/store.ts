@@ -73,10 +73,8 @@ export async function deleteSession(db: Queryable, tokenHash: Buffer): Promise<v
   await db.query(`delete from hub_sessions where token_hash = $1`, [tokenHash]);
 }
 
-/** Ends every session of a user (removed from the account, or a password set anew). */
-export async function deleteUserSessions(db: Queryable, userId: string): Promise<void> {
-  await db.query(`delete from hub_sessions where $1::uuid = any (user_ids)`, [userId]);
-}
+// Ending every session of a user (removed, or a password set anew) is the users service's
+// endSessionsOf (src/services/users/store.ts), inside that change's transaction.
 
 /** Sessions past either expiry; the reaper keeps the table small (a lookup already ignores them). */
 export async function deleteExpiredSessions(db: Queryable, idleMs: number, absoluteMs: number): Promise<number> {

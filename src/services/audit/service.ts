@@ -3,40 +3,16 @@
 // exactly when the change does. The action names are declared once here.
 import type { Queryable } from '../../db/db.js';
 import { uuidv7 } from '../../lib/ids.js';
+import type { AuditAction } from '../../domain/audit.js';
 import { insertAudit } from './store.js';
+
+export { AUDIT_ACTIONS, type AuditAction } from '../../domain/audit.js';
 
 /** Who acts: a hub user (id and "Name <email>") or the operator CLI. */
 export type Actor = { kind: 'user'; id: string; label: string } | { kind: 'operator'; label?: string };
 
 export const OPERATOR: Actor = { kind: 'operator', label: 'operator (CLI)' };
 
-export const AUDIT_ACTIONS = [
-  'account.created',
-  'account.settings_changed',
-  'key.created',
-  'key.rolled',
-  'key.revoked',
-  'key.updated',
-  'user.invited',
-  'user.added',
-  'user.role_changed',
-  'user.removed',
-  'user.password_set',
-  'automation.published',
-  'automation.paused',
-  'automation.resumed',
-  'automation_run.stopped',
-  'run.started',
-  'run.approved',
-  'run.rejected',
-  'run.cancelled',
-  'contact.created',
-  'contact.updated',
-  'contact.erased',
-  'project.settings_changed',
-  'page.created',
-] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export interface AuditEntry {
   accountId: string;

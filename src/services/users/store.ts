@@ -77,9 +77,9 @@ export async function deleteUser(tx: Queryable, accountId: string, userId: strin
 }
 
 /**
- * Ends every hub session that may act as this user, in the removal's transaction. The same
- * statement as the hub's deleteUserSessions (src/hub/sessions/store.ts), which services may not
- * import: a removed user is signed out on every process at once.
+ * Ends every hub session that may act as this user, in the removal's (or new password's)
+ * transaction: the user is signed out on every process at once. The one place sessions are
+ * ended for a user.
  */
 export async function endSessionsOf(tx: Queryable, userId: string): Promise<void> {
   await tx.query(`delete from hub_sessions where $1::uuid = any (user_ids)`, [userId]);

@@ -14,11 +14,5 @@ export interface AuditPage {
   next_cursor: string | null;
 }
 
-/** The server's action names (src/services/audit/service.ts), for the filter. */
-export const AUDIT_ACTIONS = [
-  'account.created', 'account.settings_changed', 'key.created', 'key.rolled', 'key.revoked', 'key.updated',
-  'user.invited', 'user.added', 'user.role_changed', 'user.removed', 'user.password_set',
-  'automation.published', 'automation.paused', 'automation.resumed', 'automation_run.stopped',
-  'run.started', 'run.approved', 'run.rejected', 'run.cancelled',
-  'contact.created', 'contact.updated', 'contact.erased', 'project.settings_changed', 'page.created',
-] as const;
+import { AUDIT_ACTIONS } from '@domain/audit';
+export { AUDIT_ACTIONS };

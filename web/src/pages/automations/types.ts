@@ -1,7 +1,7 @@
 // The shapes the automations screens read (src/hub/automations/routes.ts, /v1's Automation and
 // AutomationRun): status, version and counters; runs per contact with Run history's words.
-export const AUTOMATION_STATUSES = ['draft', 'published', 'paused'] as const;
-export const RUN_STATUSES = ['running', 'waiting', 'succeeded', 'failed', 'stopped', 'skipped'] as const;
+import { AUTOMATION_STATUSES, AUTOMATION_RUN_STATUSES as RUN_STATUSES } from '@domain/automation';
+export { AUTOMATION_STATUSES, RUN_STATUSES };
 
 export interface Automation {
   id: string;

@@ -8,10 +8,8 @@ export interface Page<T> {
   next_cursor: string | null;
 }
 
-export const LIFECYCLE_STAGES = [
-  'subscriber', 'lead', 'marketing_qualified', 'sales_qualified', 'opportunity', 'customer', 'evangelist', 'other',
-] as const;
-export const SMS_CONSENT = ['granted', 'none', 'revoked'] as const;
+import { LIFECYCLE_STAGES, SMS_CONSENT } from '@domain/contact';
+export { LIFECYCLE_STAGES, SMS_CONSENT };
 
 export const stageWord = (s: string | null) => (s ? s.replace(/_/g, ' ') : '—');
 export const SMS_CONSENT_WORDS: Record<(typeof SMS_CONSENT)[number], string> = {

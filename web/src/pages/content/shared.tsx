@@ -9,7 +9,8 @@ export interface Project {
   updated_at: string;
 }
 
-export const ITEM_KINDS = ['page', 'file', 'dataset', 'image', 'link'] as const;
+import { ITEM_KINDS } from '@domain/project';
+export { ITEM_KINDS };
 export type ItemKind = (typeof ITEM_KINDS)[number];
 
 /** An item: the common fields, then its kind's own (a page's text and html in detail only). */

@@ -1,7 +1,7 @@
 // The Message as /hub/api/messages gives it (src/hub/messages/render.ts): what happened to one
 // email or SMS, the recipient masked, never its subject or body.
-export const MESSAGE_STATUSES = ['queued', 'sending', 'sent', 'failed', 'unknown'] as const;
-export const MESSAGE_CHANNELS = ['email', 'sms', 'team'] as const;
+import { OUTBOX_STATUSES as MESSAGE_STATUSES, MESSAGE_CHANNELS } from '@domain/message';
+export { MESSAGE_STATUSES, MESSAGE_CHANNELS };
 
 export interface Message {
   id: string;

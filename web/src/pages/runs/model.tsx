@@ -3,8 +3,8 @@
 import { Link } from 'react-router';
 import { StatusBadge, Time } from '../../components/controls';
 
-export const RUN_STATUSES = ['queued', 'running', 'awaiting_approval', 'succeeded', 'failed', 'partial', 'rejected', 'cancelled'] as const;
-export const RUN_TRIGGERS = ['api', 'manual', 'schedule', 'chat'] as const;
+import { RUN_STATUSES, RUN_TRIGGERS } from '@domain/workflow';
+export { RUN_STATUSES, RUN_TRIGGERS };
 
 export interface RunInList {
   id: string;

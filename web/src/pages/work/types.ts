@@ -6,8 +6,8 @@ export interface WorkProject {
   previous_prefixes: string[];
 }
 
-export const WM_STATUSES = ['todo', 'in_progress', 'in_review', 'done'] as const;
-export const WM_TYPES = ['story', 'task', 'bug', 'epic'] as const;
+import { WM_STATUSES, WM_TYPES } from '@domain/work-item';
+export { WM_STATUSES, WM_TYPES };
 
 export interface WorkItem {
   key: string;

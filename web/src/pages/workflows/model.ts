@@ -1,7 +1,8 @@
 // The shapes /hub/api/workflows answers with.
 import type { RunInList } from '../runs/model';
 
-export const WORKFLOW_STATUSES = ['draft', 'active', 'paused'] as const;
+import { WORKFLOW_STATUSES } from '@domain/workflow';
+export { WORKFLOW_STATUSES };
 
 export interface WorkflowInList {
   id: string;
