@@ -2,10 +2,15 @@
 // SWITCHBOARD_PUBLIC_URL to build links into messages.
 import type { Queryable } from '../db/db.js';
 
-/** Records an API process's URL; the newest recorded is the one links use. */
+/**
+ * Records an API process's URL; the newest recorded is the one links use. Its time is strictly
+ * after every row's: two records within one clock tick (PGlite's clock is coarse) still order
+ * as they were made.
+ */
 export async function recordApiUrl(db: Queryable, processId: string, url: string): Promise<void> {
   await db.query(
-    `insert into api_urls (process_id, url, recorded_at) values ($1, $2, clock_timestamp())
+    `insert into api_urls (process_id, url, recorded_at)
+     values ($1, $2, greatest(clock_timestamp(), (select max(recorded_at) + interval '1 microsecond' from api_urls)))
      on conflict (process_id) do update set url = excluded.url, recorded_at = excluded.recorded_at`,
     [processId, url],
   );
