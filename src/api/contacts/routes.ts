@@ -3,7 +3,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { AppDeps } from '../../http/deps.js';
 import { notFound } from '../../domain/errors.js';
-import { listByTime } from '../../http/list.js';
+import { listByTime, type Lister, type Page } from '../../http/list.js';
+import type { FastifyRequest } from 'fastify';
 import { meta, v1Responses } from '../../http/route.js';
 import { authOf, type App } from '../../http/route-kit.js';
 import { DateTime, Line, ListEnvelope, ListQuery, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
@@ -129,6 +130,38 @@ export function renderContact(r: LiveContactRow): ContactOut {
   };
 }
 
+/**
+ * One page of the account's contacts for the list query (search, filters, cursor): /v1's
+ * listContacts and the hub's contact list are this one read.
+ */
+export async function contactsPage(
+  deps: Pick<AppDeps, 'db'>,
+  contacts: Lister<LiveContactRow>,
+  request: FastifyRequest,
+  q: Static<typeof ListContactsQuery>,
+  accountId: string,
+): Promise<Page<Static<typeof Contact>>> {
+  const filters = {
+    q: q.q,
+    email: q.email === undefined ? undefined : normaliseEmail(q.email),
+    lifecycle_stage: q.lifecycle_stage,
+    changed_since: q.changed_since === undefined ? undefined : iso(q.changed_since),
+  };
+  const page = contacts.start(request, q, filters, accountId);
+  const rows = await listContacts(
+    deps.db,
+    page.accountId,
+    {
+      q: filters.q,
+      emailNormalized: filters.email,
+      lifecycleStage: filters.lifecycle_stage,
+      changedSince: filters.changed_since === undefined ? undefined : new Date(filters.changed_since),
+    },
+    page,
+  );
+  return contacts.page(page, rows, renderContact);
+}
+
 export function registerContactRoutes(app: App, deps: AppDeps): void {
   const contacts = listByTime(deps.cursors, (r: LiveContactRow) => r.updated_at);
   app.get(
@@ -144,28 +177,7 @@ export function registerContactRoutes(app: App, deps: AppDeps): void {
         response: v1Responses({ 200: ListEnvelope(Contact, 'ContactList') }),
       },
     },
-    async (request) => {
-      const q = request.query;
-      const filters = {
-        q: q.q,
-        email: q.email === undefined ? undefined : normaliseEmail(q.email),
-        lifecycle_stage: q.lifecycle_stage,
-        changed_since: q.changed_since === undefined ? undefined : iso(q.changed_since),
-      };
-      const page = contacts.start(request, q, filters);
-      const rows = await listContacts(
-        deps.db,
-        page.accountId,
-        {
-          q: filters.q,
-          emailNormalized: filters.email,
-          lifecycleStage: filters.lifecycle_stage,
-          changedSince: filters.changed_since === undefined ? undefined : new Date(filters.changed_since),
-        },
-        page,
-      );
-      return contacts.page(page, rows, renderContact);
-    },
+    async (request) => contactsPage(deps, contacts, request, request.query, authOf(request).accountId),
   );
 
   app.get(

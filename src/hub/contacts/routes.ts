@@ -13,7 +13,7 @@ import { normaliseEmail } from '../../lib/email.js';
 import { iso, isoOrNull } from '../../lib/time.js';
 import { AUTOMATION_RUN_STATUSES } from '../../domain/automation.js';
 import type { LiveContactRow } from '../../domain/contact.js';
-import { Contact, CreateBody, ListContactsQuery, renderContact, UpdateBody } from '../../api/contacts/routes.js';
+import { Contact, contactsPage, CreateBody, ListContactsQuery, renderContact, UpdateBody } from '../../api/contacts/routes.js';
 import { listContacts } from '../../api/contacts/store.js';
 import { STATUS_LABELS } from '../../api/automation-runs/store.js';
 import { recordAudit } from '../../services/audit/service.js';
@@ -88,28 +88,7 @@ export function registerHubContactRoutes(hub: App, deps: AppDeps): void {
       },
       config: hubAccess('member'),
     },
-    async (request) => {
-      const q = request.query;
-      const filters = {
-        q: q.q,
-        email: q.email === undefined ? undefined : normaliseEmail(q.email),
-        lifecycle_stage: q.lifecycle_stage,
-        changed_since: q.changed_since === undefined ? undefined : iso(q.changed_since),
-      };
-      const page = contacts.start(request, q, filters, hubAuthOf(request).accountId);
-      const rows = await listContacts(
-        deps.db,
-        page.accountId,
-        {
-          q: filters.q,
-          emailNormalized: filters.email,
-          lifecycleStage: filters.lifecycle_stage,
-          changedSince: filters.changed_since === undefined ? undefined : new Date(filters.changed_since),
-        },
-        page,
-      );
-      return contacts.page(page, rows, renderContact);
-    },
+    async (request) => contactsPage(deps, contacts, request, request.query, hubAuthOf(request).accountId),
   );
 
   hub.get(

@@ -38,9 +38,11 @@ function ContactsList({ q, stage }: { q: string; stage: string }) {
                   </td>
                   <td>{c.email ?? <span className="muted">—</span>}</td>
                   <td>{stageWord(c.lifecycle_stage)}</td>
-                  <td className="contact-flags">
-                    {c.do_not_contact && <StatusBadge status="do_not_contact" />}
-                    {c.email_opt_out && <StatusBadge status="email_opted_out" />}
+                  <td>
+                    <span className="contact-flags">
+                      {c.do_not_contact && <StatusBadge status="do_not_contact" />}
+                      {c.email_opt_out && <StatusBadge status="email_opted_out" />}
+                    </span>
                   </td>
                   <td>
                     <Time iso={c.updated_at} />

@@ -17,8 +17,9 @@ export function EraseContact({ contact }: { contact: Contact }) {
     mutationFn: () => api.post(`/hub/api/contacts/${contact.id}/erase`, { confirm: confirmText }),
     onSuccess: () => {
       setOpen(false);
-      client.removeQueries({ queryKey: ['hub', 'contacts', contact.id] });
-      void client.invalidateQueries({ queryKey: ['hub', 'contacts'] });
+      // Dropped, not just marked stale: a stale list would show the erased contact for a moment
+      // before its refetch; a dropped one loads afresh.
+      client.removeQueries({ queryKey: ['hub', 'contacts'] });
       void client.invalidateQueries({ queryKey: ['hub', 'messages'] });
       navigate('/contacts', { replace: true });
     },

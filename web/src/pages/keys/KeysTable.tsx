@@ -2,7 +2,8 @@
 // the row's actions. A rolled key names its successor by prefix.
 import { StatusBadge, Time } from '../../components/controls';
 import { KeyActions } from './KeyActions';
-import { usd, who, type HubKey, type Rolled } from './types';
+import { dollars } from '../../lib/money';
+import { who, type HubKey, type Rolled } from './types';
 
 export function KeysTable({ keys, onRolled }: { keys: HubKey[]; onRolled: (r: Rolled) => void }) {
   const byId = new Map(keys.map((k) => [k.id, k]));
@@ -54,8 +55,8 @@ export function KeysTable({ keys, onRolled }: { keys: HubKey[]; onRolled: (r: Ro
               <td>{k.last_used_at ? <Time iso={k.last_used_at} /> : <span className="muted">never</span>}</td>
               <td>{k.expires_at ? <Time iso={k.expires_at} /> : <span className="muted">never</span>}</td>
               <td className="spend">
-                {usd(k.spent_this_month_micros)}
-                <small className="hint">of {k.monthly_spend_cap_micros === null ? 'no cap' : usd(k.monthly_spend_cap_micros)}</small>
+                {dollars(k.spent_this_month_micros)}
+                <small className="hint">{k.monthly_spend_cap_micros === null ? 'no cap' : `cap ${dollars(k.monthly_spend_cap_micros)}`}</small>
               </td>
               <td>
                 <KeyActions k={k} onRolled={onRolled} />

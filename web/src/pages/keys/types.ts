@@ -49,11 +49,6 @@ export const GRACES = [
 
 const MICROS_PER_USD = 1_000_000;
 
-/** 2500000 → "$2.50". */
-export function usd(micros: number): string {
-  return `$${(micros / MICROS_PER_USD).toFixed(2)}`;
-}
-
 /**
  * A dollar amount typed by the user ("" = no cap) as micros; null for "no cap", NaN when it is
  * not a positive amount (the form says so before sending).

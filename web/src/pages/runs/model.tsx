@@ -62,8 +62,7 @@ export function duration(ms: number | null): string {
   return `${Math.floor(s / 60)} min ${s % 60} s`;
 }
 
-/** Micros as dollars: 1,000,000 micros = US$1. */
-export const dollars = (micros: number): string => `$${(micros / 1_000_000).toFixed(4)}`;
+export { dollars } from '../../lib/money';
 
 export function RunsTable({ runs, caption, showWorkflow = true }: { runs: RunInList[]; caption: string; showWorkflow?: boolean }) {
   return (

@@ -20,14 +20,7 @@ export interface Usage {
   keys: KeySpend[] | null;
 }
 
-// Micros as dollars (1,000,000 micros = US$1): at least two decimals, up to six so that a
-// fraction of a cent (one LLM call) never shows as $0.00.
-export function dollars(micros: number): string {
-  const sign = micros < 0 ? '-' : '';
-  const fixed = (Math.abs(micros) / 1_000_000).toFixed(6).replace(/(\.\d\d\d*?)0+$/, '$1');
-  const [whole, frac] = fixed.split('.');
-  return `${sign}$${Number(whole).toLocaleString('en-US')}.${frac}`;
-}
+export { dollars } from '../../lib/money';
 
 /** "2026-03" → "March 2026", in UTC so the month never shifts with the viewer's zone. */
 export function monthName(month: string): string {
