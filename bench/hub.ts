@@ -1,6 +1,6 @@
 // `npm run bench:hub`: each hub screen's one request, timed on the process users run
 // (`node bin/switchboard.js serve`, default logging), with 10,000 runs and 10,000 contacts in the
-// account, on PGlite and PostgreSQL. Sequential requests from one signed-in client (a person at
+// account (and 10,000 automation runs and messages), on PGlite and PostgreSQL. Sequential requests from one signed-in client (a person at
 // a browser): p50 and p95 per screen, against the issue's 100 ms p50. Also prints the initial JS
 // of the built hub (gzipped). Needs `npm run build` (npm ci runs it).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -29,6 +29,8 @@ interface Seeded {
   workflowId: string;
   runId: string;
   contactId: string;
+  automationId: string;
+  projectId: string;
 }
 
 async function seed(db: Db): Promise<Seeded> {
@@ -44,6 +46,16 @@ async function seed(db: Db): Promise<Seeded> {
         projects: [{ ref: 'p', name: 'Main' }],
         workflows: [
           { ref: 'w', name: 'Digest', project: 'p', status: 'active', blocks: [{ id: 'b1', kind: 'source.text', config: { text: 'hello' } }], edges: [] },
+        ],
+        automations: [
+          {
+            ref: 'au',
+            name: 'Welcome',
+            project: 'p',
+            status: 'published',
+            trigger: { type: 'manual', label: 'Enrolled by hand', config: {} },
+            steps: [{ id: 'e1', name: 'Welcome email', type: 'email.send', config: { subject: 'Welcome', body: 'Hi.' } }],
+          },
         ],
       },
     ],
@@ -71,10 +83,25 @@ async function seed(db: Db): Promise<Seeded> {
                     now() - (((i * 7919) % 525600) * interval '1 minute') as ts from generate_series(1, $2::int) i) g`,
     [accountId, CONTACTS],
   );
+  // One finished automation run per contact, each with the email it sent: what Messages, an
+  // automation's page and a contact's page read.
+  const automationId = acct.automations.au;
+  await db.query(
+    `with r as (
+       insert into automation_runs (account_id, id, automation_id, contact_id, status, started_by, version, started_at, finished_at, run_at)
+       select c.account_id, gen_random_uuid(), $2, c.id, 'succeeded', 'manual', 1, c.created_at, c.created_at + interval '1 second', c.created_at
+         from contacts c where c.account_id = $1
+       returning account_id, id, contact_id, started_at
+     )
+     insert into outbox (account_id, id, channel, status, to_address, subject, body, message_id, automation_run_id, step_id, created_at, sent_at, run_at)
+     select r.account_id, gen_random_uuid(), 'email', 'sent', c.email, 'Welcome', 'Hi.', gen_random_uuid()::text || '@bench', r.id, 'e1', r.started_at, r.started_at, r.started_at
+       from r join contacts c on c.account_id = r.account_id and c.id = r.contact_id`,
+    [accountId, automationId],
+  );
   await db.exec('analyze');
   const [run] = await db.query<{ id: string }>(`select id from workflow_runs where account_id = $1 order by created_at desc limit 1 offset 17`, [accountId]);
   const [contact] = await db.query<{ id: string }>(`select id from contacts where account_id = $1 order by id limit 1 offset 4321`, [accountId]);
-  return { accountId, workflowId, runId: run.id, contactId: contact.id };
+  return { accountId, workflowId, runId: run.id, contactId: contact.id, automationId, projectId: acct.projects.p };
 }
 
 /** Each screen's request (what its page loads first). */
@@ -90,7 +117,12 @@ function screens(s: Seeded): [string, string][] {
     ['contacts ?q=', '/hub/api/contacts?q=person4321'],
     ['contact', `/hub/api/contacts/${s.contactId}`],
     ['messages', '/hub/api/messages'],
+    ['messages ?status=failed', '/hub/api/messages?status=failed'],
     ['automations', '/hub/api/automations'],
+    ['automation', `/hub/api/automations/${s.automationId}`],
+    ['content', '/hub/api/projects'],
+    ['content project', `/hub/api/projects/${s.projectId}/items`],
+    ['work management', '/hub/api/workmgmt/projects'],
     ['keys', '/hub/api/keys'],
     ['users', '/hub/api/users'],
     ['settings', '/hub/api/settings'],
@@ -197,18 +229,16 @@ async function onStore(store: 'pglite' | 'postgres'): Promise<void> {
   }
 }
 
-function initialJs(): void {
-  const out = fs.existsSync(path.join(ROOT, 'scripts/check-web-size.mjs'))
-    ? spawn(process.execPath, [path.join(ROOT, 'scripts/check-web-size.mjs')], { stdio: 'inherit' })
-    : null;
-  if (!out) log('scripts/check-web-size.mjs is missing');
+async function initialJs(): Promise<void> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/web-size.mjs')], { stdio: 'inherit' });
+  await new Promise((r) => child.once('exit', r));
 }
 
 async function main(): Promise<void> {
   if (!fs.existsSync(path.join(ROOT, 'dist/main.js')) || !fs.existsSync(path.join(ROOT, 'web/dist/index.html'))) {
     throw new Error('build first: npm run build');
   }
-  initialJs();
+  await initialJs();
   const only = process.argv.includes('--store') ? process.argv[process.argv.indexOf('--store') + 1] : null;
   for (const store of ['pglite', 'postgres'] as const) if (!only || only === store) await onStore(store);
 }

@@ -4,7 +4,7 @@
 // preview in the sandboxed iframe, creates it and sees the item; then the work-management
 // screens. Every screen: a screenshot and axe.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dollars } from '../../web/src/pages/usage/model.js';
+import { dollars } from '../../web/src/lib/money.js';
 import { openHub, type Hub, type SeedOutput } from './harness.js';
 
 const OWNER = { email: 'olivia@acme.example', password: 'correct horse battery staple' };
