@@ -1,7 +1,9 @@
 // `switchboard account create|list`: a new account with its owner (who sets a password through a
 // one-time link), and every account of the store (an operator who lost the seed output finds the
 // account id here). The rules are the hub's first-run set-up's (services/accounts/create.ts).
+import { loadConfig } from '../config.js';
 import type { Db } from '../db/db.js';
+import { linkBase } from '../delivery/unsubscribe.js';
 import { ApiError } from '../domain/errors.js';
 import { OPERATOR } from '../services/audit/service.js';
 import { AccountInputError, createAccountWithOwner } from '../services/accounts/create.js';
@@ -46,10 +48,11 @@ async function run(db: Db, a: CreateListArgs): Promise<CommandResult> {
     return done(table(['ID', 'NAME', 'STATE', 'TIER', 'CREATED', 'USERS'], out.map((r) => [r.id, r.name, r.state, r.tier, r.created_at!, String(r.users)])));
   }
   let created: { accountId: string; ownerId: string; link: string };
+  const base = await linkBase(db, loadConfig());
   try {
     created = await db.transaction(async (tx) => {
       const ids = await createAccountWithOwner(tx, { name: a.name, ownerEmail: a.ownerEmail, ownerName: a.ownerName, ownerPassword: null }, OPERATOR);
-      const link = await issueSetPasswordLink(tx, ids.accountId, ids.ownerId);
+      const link = await issueSetPasswordLink(tx, ids.accountId, ids.ownerId, base);
       return { ...ids, link: link.url };
     });
   } catch (err) {

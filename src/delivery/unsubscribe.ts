@@ -93,7 +93,7 @@ function noTableYet(err: unknown): null {
  * listener, and HOST/PORT may say port 0), read at most every 30 s; until one has recorded a URL,
  * the one derived from HOST and PORT.
  */
-export async function linkBase(db: Db, config: Config): Promise<string> {
+export async function linkBase(db: Db, config: Pick<Config, 'delivery'>): Promise<string> {
   if (config.delivery.publicUrlSet) return config.delivery.publicUrl;
   let hit = bases.get(db);
   if (!hit || Date.now() - hit.at >= (hit.url ? BASE_TTL_MS : NO_BASE_TTL_MS)) {

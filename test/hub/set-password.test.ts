@@ -31,7 +31,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 async function link(user: string): Promise<{ url: string; token: string }> {
-  return t.db.transaction((tx) => issueSetPasswordLink(tx, acme.id, acme.users[user]));
+  return t.db.transaction((tx) => issueSetPasswordLink(tx, acme.id, acme.users[user], 'http://127.0.0.1:8080'));
 }
 const read = (token: string) => t.app.inject({ method: 'GET', url: `/hub/api/set-password/${encodeURIComponent(token)}` });
 const use = (token: string, password = PW, headers: Record<string, string> = { origin: HUB_ORIGIN }) =>

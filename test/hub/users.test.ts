@@ -46,14 +46,17 @@ describe('happy path', () => {
     expect(await t.db.query(`select 1 from outbox where account_id = $1`, [a.id])).toHaveLength(0);
   });
 
-  it('with an SMTP transport, queues the link as an email to the user in the same transaction', async () => {
-    const smtp = await testApp({ delivery: { ...t.config.delivery, emailTransport: 'smtp', smtpUrl: 'smtp://127.0.0.1:2525' } });
+  it('with an SMTP transport, queues the link as an email to the user in the same transaction; the link is on SWITCHBOARD_PUBLIC_URL', async () => {
+    const smtp = await testApp({
+      delivery: { ...t.config.delivery, emailTransport: 'smtp', smtpUrl: 'smtp://127.0.0.1:2525', publicUrl: 'https://hub.example.test', publicUrlSet: true },
+    });
     try {
       const a = await makeAccount(smtp.db);
       const c = await hubClient(smtp, { accountId: a.id, userId: a.admin, email: 'admin@test.example' });
       const res = await c.post('/hub/api/users', { email: 'mailed@test.example', role: 'admin' });
       expect(res.statusCode, res.body).toBe(201);
       expect(res.json().emailed).toBe(true);
+      expect(res.json().set_password_url).toMatch(/^https:\/\/hub\.example\.test\/set-password\?token=[A-Za-z0-9_-]{43}$/);
       const rows = await smtp.db.query<{ channel: string; to_address: string; body: string; status: string }>(
         `select channel, to_address, body, status from outbox where account_id = $1`,
         [a.id],

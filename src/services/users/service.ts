@@ -5,6 +5,7 @@
 import type { Config } from '../../config.js';
 import type { Db, Queryable } from '../../db/db.js';
 import { enqueueMessage } from '../../delivery/store.js';
+import { linkBase } from '../../delivery/unsubscribe.js';
 import { USER_ROLES, type Role } from '../../domain/account.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import { checkEmail } from '../../lib/email.js';
@@ -55,13 +56,14 @@ export async function inviteUser(db: Db, accountId: string, input: InviteInput, 
   if (!checked.ok) throw new ApiError('invalid_field', `The email is not valid: ${checked.problem}.`, { param: 'email' });
   const name = checkName(input.name);
   const role = checkRole(input.role);
+  const base = await linkBase(db, config);
   return db.transaction(async (tx) => {
     await lockAccountUsers(tx, accountId);
     const existing = await userByEmail(tx, accountId, checked.email);
     if (existing) throw new ApiError('user_exists', `The account already has a user with the email ${existing.email}.`, { resourceId: existing.id });
     const id = uuidv7();
     await insertUser(tx, { accountId, id, email: checked.email, name, role, passwordHash: null });
-    const link = await issueSetPasswordLink(tx, accountId, id);
+    const link = await issueSetPasswordLink(tx, accountId, id, base);
     const emailed = config.delivery.emailTransport === 'smtp';
     if (emailed) await queueInvitation(tx, accountId, id, checked.email, link.url);
     // The operator adds users (`users add`); a hub user invites them.
