@@ -1,12 +1,10 @@
 // The error catalogue is closed and exactly the spec's table; every entry is documented in the
 // OpenAPI document; every entry is raised somewhere in src/ — except the ones whose endpoints are
 // not built yet, which are listed below with the issue that builds them. That list may only shrink.
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE } from '../../src/domain/errors.js';
 import { testApp, type TestApp } from '../helpers/app.js';
+import { raisedCodes } from '../helpers/raised-codes.js';
 
 // The spec's Errors table: status, type, code.
 const SPEC_TABLE: [number, string, string][] = [
@@ -55,24 +53,6 @@ const SPEC_TABLE: [number, string, string][] = [
 // Codes whose endpoints are not built yet, with the issue that raises them. Shrinks to empty.
 const NOT_YET_RAISED: Record<string, string> = {
 };
-
-const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src');
-
-function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    return e.isDirectory() ? sourceFiles(p) : p.endsWith('.ts') ? [p] : [];
-  });
-}
-
-/** Codes that src/ raises: `new ApiError('code'` (any spacing; errors.ts holds the notFound helper). */
-function raisedCodes(): Set<string> {
-  const out = new Set<string>();
-  for (const f of sourceFiles(SRC)) {
-    for (const m of fs.readFileSync(f, 'utf8').matchAll(/new ApiError\(\s*'([a-z_]+)'/g)) out.add(m[1]);
-  }
-  return out;
-}
 
 let t: TestApp;
 beforeAll(async () => {

@@ -2,33 +2,14 @@
 // in the OpenAPI document (x-hub-error-codes and the hub tag's table), none shadowing a /v1 code,
 // each raised somewhere in src/, apart from the ones whose endpoints another part of the hub
 // builds, listed below. That list may only shrink.
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE, HUB_ERROR_CATALOGUE } from '../../src/domain/errors.js';
 import { testApp, type TestApp } from '../helpers/app.js';
+import { raisedCodes } from '../helpers/raised-codes.js';
 
 // Codes of endpoints not built yet, with who raises them (empty: every hub code is raised today).
 const NOT_YET_RAISED: Record<string, string> = {
 };
-
-const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src');
-
-function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    return e.isDirectory() ? sourceFiles(p) : p.endsWith('.ts') ? [p] : [];
-  });
-}
-
-function raisedCodes(): Set<string> {
-  const out = new Set<string>();
-  for (const f of sourceFiles(SRC)) {
-    for (const m of fs.readFileSync(f, 'utf8').matchAll(/new ApiError\(\s*'([a-z_]+)'/g)) out.add(m[1]);
-  }
-  return out;
-}
 
 let t: TestApp;
 beforeAll(async () => {

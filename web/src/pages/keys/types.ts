@@ -1,6 +1,7 @@
 // The keys screen's shapes: what /hub/api/keys answers (src/hub/keys/routes.ts, HubKey and
 // friends), and how micros read as dollars.
-export type KeyState = 'active' | 'rolled' | 'expired' | 'revoked';
+import type { KeyState } from '@domain/key';
+export type { KeyState };
 
 export interface HubKey {
   id: string;
