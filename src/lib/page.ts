@@ -17,8 +17,6 @@ import { pageMarkdown, PageTooLargeError } from './page-markdown.js';
 
 /** Largest page, in UTF-8 bytes of its HTML after conversion and sanitising (512 KiB). */
 export const MAX_PAGE_BYTES = 512 * 1024;
-/** Longest page title, in characters. */
-export const MAX_PAGE_TITLE_LENGTH = 500;
 
 /**
  * Longest a conversion may take: CPU time of the converting thread where it can be measured (see

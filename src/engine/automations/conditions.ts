@@ -2,6 +2,7 @@
 // durations, and the send-time suppression rules (DESIGN 8: re-checked at the moment of sending).
 import Mustache from 'mustache';
 import type { StepContactRow } from '../../domain/contact.js';
+import { CONDITION_FIELDS } from '../../domain/step-schemas.js';
 
 export type Outputs = Record<string, Record<string, unknown>>;
 
@@ -50,9 +51,7 @@ export function waitSpec(config: Record<string, unknown>): { interval: string; u
   return { error: 'a wait needs config.duration (ISO 8601, such as P1D) or config.until (a date-time), not both' };
 }
 
-const BRANCH_FIELDS = new Set([
-  'email', 'first_name', 'last_name', 'phone', 'lifecycle_stage', 'tags', 'do_not_contact', 'email_opt_out', 'sms_consent', 'sms_stopped',
-]);
+const BRANCH_FIELDS: ReadonlySet<string> = new Set(CONDITION_FIELDS);
 
 /** A branch's condition `{field, op, value}` over the contact: true → "yes", false → "no". */
 export function evaluateCondition(config: Record<string, unknown>, contact: StepContactRow | null): { result: boolean } | { error: string } {

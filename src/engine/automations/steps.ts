@@ -7,7 +7,7 @@ import type { Config } from '../../config.js';
 import type { Db, Queryable } from '../../db/db.js';
 import { enqueueMessage } from '../../delivery/store.js';
 import { unsubscribeHeaders, withUnsubscribeLink } from '../../delivery/unsubscribe.js';
-import { smsSegments } from '../../delivery/sms-segments.js';
+import { smsSegments } from '../../domain/sms-segments.js';
 import type { Channel } from '../../domain/message.js';
 import { LIMIT_MESSAGES, tokenMicros } from '../blocks/agent.js';
 import { estimateTokens } from '../providers/llm/local.js';

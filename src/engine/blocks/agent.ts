@@ -5,11 +5,11 @@
 // the step's effectKey (so a resumed step is never charged twice).
 import { estimateTokens } from '../providers/llm/local.js';
 import { isLimitRefusal, type Block, type BlockContext, type BlockResult } from '../types.js';
-import { checkString, onlyFields, placeholders, renderTemplate } from './text.js';
+import { placeholders, renderTemplate } from './text.js';
+import { configProblem } from './schema.js';
+import { DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS } from '../../domain/block-schemas.js';
 
-export const DEFAULT_MAX_TOKENS = 1_024;
-export const MAX_MAX_TOKENS = 100_000;
-const MAX_PROMPT = 50_000;
+export { DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS };
 
 export const LIMIT_MESSAGES = {
   spend: 'Stopped: spend limit reached',
@@ -44,15 +44,7 @@ export function agent(settings: AgentSettings): Block {
   const price = settings.microsPer1kTokens;
   return {
     kind: 'agent',
-    validate(c) {
-      const bad = onlyFields(c, ['prompt', 'max_tokens']) ?? checkString(c, 'prompt', { maxLength: MAX_PROMPT });
-      if (bad) return bad;
-      const m = c.max_tokens;
-      if (m !== undefined && (typeof m !== 'number' || !Number.isSafeInteger(m) || m < 1 || m > MAX_MAX_TOKENS)) {
-        return `config.max_tokens must be an integer from 1 to ${MAX_MAX_TOKENS}`;
-      }
-      return null;
-    },
+    validate: (c) => configProblem('agent', c),
     async execute(ctx): Promise<BlockResult> {
       const { accountId, keyId, runId } = ctx.run;
       const prompt = agentPrompt(String(ctx.block.config.prompt), ctx.inputs);

@@ -7,16 +7,17 @@
 //
 // The page is stored as the content API stores one made from Markdown: text = the Markdown,
 // html = its sanitised rendering (src/lib/page.ts), held to the same size limit.
-import { MAX_PAGE_BYTES, MAX_PAGE_TITLE_LENGTH, pageBytes, PageRenderError, type RenderedPage } from '../../lib/page.js';
+import { MAX_PAGE_BYTES, pageBytes, PageRenderError, type RenderedPage } from '../../lib/page.js';
 import { isFinal } from '../../domain/workflow.js';
 import type { Block, BlockResult } from '../types.js';
 import { LIMIT_MESSAGES } from './agent.js';
 import { insertRunPage, lockEffect, pageByEffectKey, projectExists, runStatusForShare } from './store.js';
-import { checkString, joinedInput, onlyFields } from './text.js';
+import { joinedInput } from './text.js';
+import { configProblem } from './schema.js';
 
 export const outputProject: Block = {
   kind: 'output.project',
-  validate: (c) => onlyFields(c, ['title']) ?? checkString(c, 'title', { maxLength: MAX_PAGE_TITLE_LENGTH }),
+  validate: (c) => configProblem('output.project', c),
   async execute(ctx): Promise<BlockResult> {
     const { accountId, projectId, keyId, runId } = ctx.run;
     if (!projectId) return { status: 'failed', error: 'workflow has no project' };

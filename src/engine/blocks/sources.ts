@@ -1,16 +1,13 @@
 // Blocks that bring text into a run: source.text, source.web, source.item. They ignore inputs.
 import { isUuid } from '../../lib/ids.js';
 import type { Block, BlockContext, BlockResult } from '../types.js';
-import { checkString, htmlToText, looksLikeHtml, onlyFields } from './text.js';
+import { htmlToText, looksLikeHtml } from './text.js';
+import { configProblem } from './schema.js';
 import { readItem } from './store.js';
-
-/** Long enough for real material, short enough that a workflow definition stays a small row. */
-const MAX_TEXT = 100_000;
-const MAX_URL = 2_048;
 
 export const sourceText: Block = {
   kind: 'source.text',
-  validate: (c) => onlyFields(c, ['text']) ?? checkString(c, 'text', { maxLength: MAX_TEXT }),
+  validate: (c) => configProblem('source.text', c),
   async execute(ctx) {
     return { status: 'succeeded', output: { text: String(ctx.block.config.text) } };
   },
@@ -24,19 +21,7 @@ export interface WebSettings {
 export function sourceWeb(settings: WebSettings): Block {
   return {
     kind: 'source.web',
-    validate(c) {
-      const bad = onlyFields(c, ['url']) ?? checkString(c, 'url', { maxLength: MAX_URL });
-      if (bad) return bad;
-      let u: URL;
-      try {
-        u = new URL(String(c.url));
-      } catch {
-        return 'config.url must be an http(s) URL';
-      }
-      if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'config.url must be an http(s) URL';
-      if (u.username || u.password) return 'config.url must not carry a user name or password';
-      return null;
-    },
+    validate: (c) => configProblem('source.web', c),
     async execute(ctx): Promise<BlockResult> {
       const url = String(ctx.block.config.url);
       let body: string;
@@ -67,11 +52,7 @@ function itemAsText(title: string, attrs: Record<string, unknown>): string {
 
 export const sourceItem: Block = {
   kind: 'source.item',
-  validate(c) {
-    const bad = onlyFields(c, ['item_id']);
-    if (bad) return bad;
-    return isUuid(c.item_id) ? null : 'config.item_id must be a content item id (a UUID)';
-  },
+  validate: (c) => configProblem('source.item', c),
   async execute(ctx: BlockContext): Promise<BlockResult> {
     const id = String(ctx.block.config.item_id);
     if (!isUuid(id)) return { status: 'failed', error: 'item not found' }; // unvalidated config: not a query

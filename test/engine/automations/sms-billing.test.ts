@@ -3,7 +3,7 @@
 // too; no credit → the step fails "Not sent: out of credit" and nothing is queued; test runs (to
 // the tester's email) are free. Segment counting follows GSM 03.38 / UCS-2.
 import { describe, expect, it } from 'vitest';
-import { smsSegments } from '../../../src/delivery/sms-segments.js';
+import { smsSegments } from '../../../src/domain/sms-segments.js';
 import { engineTestFile, enroll, insertAutomation, insertContact, outbox, startEngine, stepRows, waitForRun } from './support.js';
 
 const PER_SEGMENT = 8_000; // the default SWITCHBOARD_SMS_MICROS_PER_SEGMENT
