@@ -1,12 +1,14 @@
 // An automation's page: its status, the version that runs and its counters, the moves it allows,
 // and its runs per contact in Run history's words, filtered by status in the URL query, with a
-// Stop on each running or waiting run. One request: GET /hub/api/automations/{id}.
+// Stop on each running or waiting run; links to the builder, and Delete for owners and admins.
+// One request: GET /hub/api/automations/{id}.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { Pager, Select, StatusBadge, Time, useCursorPager } from '../../components/controls';
 import { QueryState } from '../../components/states';
 import { api, qs } from '../../lib/api';
 import { AutomationMoves } from './AutomationMoves';
+import { DeleteAutomation } from './DeleteAutomation';
 import { StopRun } from './StopRun';
 import { isActive, RUN_STATUS_WORDS, RUN_STATUSES, type AutomationDetail, type AutomationRun } from './types';
 import './automations.css';
@@ -63,7 +65,13 @@ function Detail({ id, status, setStatus }: { id: string; status: string; setStat
         <>
           <div className="page-head">
             <h1 id="automation-title">{a.name}</h1>
-            <AutomationMoves automation={a} />
+            <div className="actions">
+              <Link className="button" to={`/automations/${a.id}/build`}>
+                Open builder
+              </Link>
+              <AutomationMoves automation={a} />
+              <DeleteAutomation automation={a} />
+            </div>
           </div>
           <p>
             <StatusBadge status={a.status} /> {a.published_version ? `version ${a.published_version} runs` : 'never published'}

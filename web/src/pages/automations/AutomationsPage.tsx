@@ -1,5 +1,5 @@
-// The Automations screen (read side until the builder): every automation of the account with its
-// status, the version that runs and its counters, filtered by status in the URL query.
+// The Automations screen: every automation of the account with its status, the version that runs
+// and its counters, filtered by status in the URL query; "New automation" opens the builder's first step.
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { Pager, Select, StatusBadge, Time, useCursorPager } from '../../components/controls';
@@ -71,7 +71,12 @@ export default function AutomationsPage() {
   const status = params.get('status') ?? '';
   return (
     <section aria-labelledby="automations-title">
-      <h1 id="automations-title">Automations</h1>
+      <div className="page-head">
+        <h1 id="automations-title">Automations</h1>
+        <Link className="button" to="/automations/new">
+          New automation
+        </Link>
+      </div>
       <form className="filters card" role="search" aria-label="Filter automations" onSubmit={(e) => e.preventDefault()}>
         <Select
           label="Status"

@@ -1,5 +1,6 @@
 // A table of messages: the Messages screen and a contact's page. A failed message shows the
-// transport's reason under its status; an unknown one says why it is never re-sent.
+// transport's reason under its status; an unknown one says why it is never re-sent; a test run's
+// message (sent only to the person testing) is marked Test.
 import { Link } from 'react-router';
 import { StatusBadge, Time } from '../../components/controls';
 import { CHANNEL_WORDS, type Message } from './types';
@@ -24,7 +25,10 @@ export function MessagesTable({ messages, caption, showContact = true }: { messa
             <td>
               <Time iso={m.created_at} />
             </td>
-            <td>{CHANNEL_WORDS[m.channel]}</td>
+            <td>
+              {CHANNEL_WORDS[m.channel]}
+              {m.test && <span className="badge badge-test">Test</span>}
+            </td>
             <td>
               <StatusBadge status={m.status} />
               {m.status === 'failed' && m.error && <p className="message-error">{m.error}</p>}

@@ -15,6 +15,8 @@ export interface Message {
   created_at: string;
   sent_at: string | null;
   error: string | null;
+  /** Sent by a test run from the builder (only to the person testing). */
+  test?: boolean;
 }
 
 export const CHANNEL_WORDS: Record<Message['channel'], string> = { email: 'Email', sms: 'SMS', team: 'Team' };

@@ -1,0 +1,117 @@
+// The builder's head: the automation's state (status, the version that runs, unpublished
+// changes), the draft's save state, and the moves: Publish (reviewed in a dialog), Pause, Resume.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { StatusBadge } from '../../components/controls';
+import { ErrorNotice } from '../../components/states';
+import { api } from '../../lib/api';
+import { PublishDialog } from './PublishDialog';
+import type { Automation } from './types';
+import type { SaveState } from './useDraft';
+
+function SaveLine({ save, retry }: { save: SaveState; retry: () => void }) {
+  switch (save.kind) {
+    case 'saving':
+    case 'pending':
+      return <span className="save-state">Saving…</span>;
+    case 'saved':
+      return <span className="save-state">{save.at ? `Saved at ${save.at.toLocaleTimeString()}` : 'All changes saved'}</span>;
+    case 'error':
+      return (
+        <span className="save-state save-error">
+          Not saved: {save.error instanceof Error ? save.error.message : String(save.error)}{' '}
+          <button type="button" className="link-button" onClick={retry}>
+            Try again
+          </button>
+        </span>
+      );
+  }
+}
+
+export function BuilderHeader({
+  automation,
+  name,
+  save,
+  retry,
+  blocked,
+  flush,
+}: {
+  automation: Automation;
+  name: string;
+  save: SaveState;
+  retry: () => void;
+  /** Problems that block publishing (shown on their steps). */
+  blocked: number;
+  flush: () => Promise<boolean>;
+}) {
+  const client = useQueryClient();
+  const [reviewing, setReviewing] = useState(false);
+  const [published, setPublished] = useState<number | null>(null);
+  const a = automation;
+  const move = useMutation({
+    mutationFn: (m: 'pause' | 'resume') => api.post<Automation>(`/hub/api/automations/${a.id}/${m}`),
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['hub', 'automations'] }),
+  });
+  const prepare = useMutation({
+    mutationFn: async () => {
+      if (!(await flush())) throw new Error('The draft could not be saved; fix what is shown before publishing.');
+    },
+    onSuccess: () => setReviewing(true),
+  });
+  const changes = a.status === 'draft' || a.has_unpublished_changes || save.kind !== 'saved';
+  return (
+    <>
+      <p>
+        <Link to={`/automations/${a.id}`}>← {name || a.name}: runs and counters</Link>
+      </p>
+      <div className="page-head">
+        <h1 id="builder-title">{name || 'Untitled automation'}</h1>
+        <div className="actions">
+          <button
+            type="button"
+            disabled={blocked > 0 || !changes || prepare.isPending || save.kind === 'error'}
+            title={blocked ? 'Fix the problems shown on the steps first' : undefined}
+            onClick={() => prepare.mutate()}
+          >
+            Publish…
+          </button>
+          {a.status === 'published' && (
+            <button type="button" className="button-secondary" disabled={move.isPending} onClick={() => move.mutate('pause')}>
+              Pause
+            </button>
+          )}
+          {a.status === 'paused' && (
+            <button type="button" className="button-secondary" disabled={move.isPending} onClick={() => move.mutate('resume')}>
+              Resume
+            </button>
+          )}
+        </div>
+      </div>
+      <p className="builder-state">
+        <StatusBadge status={a.status} /> {a.published_version ? `Version ${a.published_version} runs` : 'Never published'}
+        {a.has_unpublished_changes && a.published_version > 0 && ' · the draft has unpublished changes'} · <SaveLine save={save} retry={retry} />
+      </p>
+      {blocked > 0 && (
+        <p className="notice notice-warn">
+          {blocked} {blocked === 1 ? 'problem blocks' : 'problems block'} publishing: see the steps marked below.
+        </p>
+      )}
+      {published !== null && (
+        <p className="notice notice-ok" role="status">
+          Version {published} published.
+        </p>
+      )}
+      <ErrorNotice error={move.error ?? prepare.error} />
+      <PublishDialog
+        open={reviewing}
+        automation={a}
+        onClose={() => setReviewing(false)}
+        onPublished={() => {
+          setReviewing(false);
+          setPublished(a.published_version + 1);
+        }}
+      />
+    </>
+  );
+}

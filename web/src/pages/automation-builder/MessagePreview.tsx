@@ -1,0 +1,71 @@
+// An email or a text as a contact would get it: rendered by the server with the engine's own
+// template functions (POST /hub/api/automations/preview) once the typing pauses, for a contact
+// of the account or the sample contact. The email's HTML is shown only in a sandboxed iframe. A
+// text's size as carriers bill it, live as it is typed: segments and encoding from the domain's
+// smsSegments (the same count the server bills), and the price of one send.
+import { useQuery } from '@tanstack/react-query';
+import { smsSegments } from '@domain/sms-segments';
+import { useState } from 'react';
+import { Select } from '../../components/controls';
+import { ErrorNotice } from '../../components/states';
+import { api } from '../../lib/api';
+import { dollars } from '../../lib/money';
+import { useDebounced } from '../content/shared';
+import { contactName, useContacts } from './contacts';
+import type { Preview } from './types';
+
+export function MessagePreview({ channel, subject, body, stepName }: { channel: 'email' | 'sms'; subject?: string; body: string; stepName: string }) {
+  const [contactId, setContactId] = useState('');
+  const contacts = useContacts('', 20);
+  const key = useDebounced(JSON.stringify({ channel, subject, body, contact_id: contactId || undefined }), 500);
+  const preview = useQuery({
+    queryKey: ['automation-preview', key],
+    queryFn: () => api.post<Preview>('/hub/api/automations/preview', JSON.parse(key)),
+    enabled: body.trim() !== '',
+    placeholderData: (previous) => previous,
+    staleTime: Infinity,
+    retry: false,
+  });
+  const options: [string, string][] = [['', 'Sample contact (Ada Lovelace)'], ...(contacts.data?.data ?? []).map((c): [string, string] => [c.id, contactName(c)])];
+  const p = preview.data;
+  return (
+    <section className="message-preview" aria-label={`Preview of ${stepName}`}>
+      <div className="preview-head">
+        <h4>Preview</h4>
+        <Select label={`Preview ${stepName} for`} value={contactId} onChange={setContactId} options={options} />
+      </div>
+      <ErrorNotice error={preview.error} />
+      {body.trim() === '' ? (
+        <p className="state state-empty">Write the {channel === 'email' ? 'body' : 'text'} to see it here.</p>
+      ) : !p ? (
+        <p className="state">Preparing the preview…</p>
+      ) : channel === 'email' ? (
+        <>
+          <p className="preview-subject">
+            <span className="muted">Subject:</span> {p.subject}
+          </p>
+          <iframe className="sandboxed preview-frame" sandbox="" srcDoc={p.body} title={`Email preview of ${stepName}`} />
+        </>
+      ) : (
+        <p className="sms-bubble">{p.body}</p>
+      )}
+    </section>
+  );
+}
+
+export function SmsInfo({ text, microsPerSegment, consentRequired }: { text: string; microsPerSegment: number; consentRequired: boolean }) {
+  const { encoding, segments } = smsSegments(text);
+  return (
+    <div className="sms-info">
+      <p aria-live="polite">
+        {text.length} characters · {segments} {segments === 1 ? 'segment' : 'segments'} ({encoding === 'gsm7' ? 'GSM-7' : 'UCS-2: a character outside GSM-7 halves the room'}) ·{' '}
+        <strong>{dollars(microsPerSegment * segments)} per send</strong>
+      </p>
+      <p className="hint">
+        {consentRequired
+          ? 'Sent only to contacts who agreed to texts (this project requires SMS consent), never after they reply STOP.'
+          : 'Sent to contacts with a phone number, never after they reply STOP.'}
+      </p>
+    </div>
+  );
+}

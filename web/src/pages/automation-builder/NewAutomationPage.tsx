@@ -1,0 +1,73 @@
+// A new automation (automations/new): its name, the project it belongs to (which sets its SMS
+// consent and per-contact rules) and what starts it; created as a draft with no steps
+// (POST /hub/api/automations), then built in the builder.
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { Field, Select } from '../../components/controls';
+import { ErrorNotice, QueryState } from '../../components/states';
+import { api } from '../../lib/api';
+import type { Project } from '../content/shared';
+import type { AutomationEditor, Definition, ListPage } from './types';
+import { TRIGGER_TYPES } from './words';
+
+function NewForm({ projects }: { projects: Project[] }) {
+  const navigate = useNavigate();
+  const [name, setName] = useState('');
+  const [projectId, setProjectId] = useState(projects[0].id);
+  const [trigger, setTrigger] = useState<string>(TRIGGER_TYPES[0][0]);
+  const create = useMutation({
+    mutationFn: () => {
+      const chosen = TRIGGER_TYPES.find(([t]) => t === trigger);
+      const body: Definition = {
+        project_id: projectId,
+        name: name.trim(),
+        status: 'draft',
+        trigger: { type: trigger || null, label: chosen?.[2] ?? '', config: trigger === 'schedule' ? { cron: '0 9 * * 1', timezone: 'UTC' } : {} },
+        run_only_if: null,
+        reenroll: 'never',
+        steps: [],
+      };
+      return api.post<AutomationEditor>('/hub/api/automations', body);
+    },
+    onSuccess: (e) => navigate(`/automations/${e.automation.id}/build`),
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    create.mutate();
+  };
+  return (
+    <form className="card new-automation" onSubmit={submit}>
+      <Field label="Name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} autoFocus />
+      <Select label="Project" value={projectId} onChange={setProjectId} options={projects.map((p): [string, string] => [p.id, p.name])} />
+      <Select label="Starts when" value={trigger} onChange={setTrigger} options={[...TRIGGER_TYPES.map(([t, words]): [string, string] => [t, words]), ['', 'Choose later']]} />
+      <ErrorNotice error={create.error} />
+      <div className="actions">
+        <button type="submit" disabled={create.isPending || name.trim() === ''}>
+          {create.isPending ? 'Creating…' : 'Create and open the builder'}
+        </button>
+        <Link className="button button-secondary" to="/automations">
+          Cancel
+        </Link>
+      </div>
+    </form>
+  );
+}
+
+export default function NewAutomationPage() {
+  const q = useQuery({
+    queryKey: ['hub', 'projects', 'all'],
+    queryFn: () => api.get<ListPage<Project>>('/hub/api/projects?limit=100'),
+  });
+  return (
+    <section aria-labelledby="new-automation-title">
+      <p>
+        <Link to="/automations">← Automations</Link>
+      </p>
+      <h1 id="new-automation-title">New automation</h1>
+      <QueryState q={q} isEmpty={(d) => d.data.length === 0} empty="This account has no project yet: an automation belongs to a project.">
+        {(d) => <NewForm projects={d.data} />}
+      </QueryState>
+    </section>
+  );
+}

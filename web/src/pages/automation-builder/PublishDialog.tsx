@@ -1,0 +1,122 @@
+// Publishing, reviewed first: the draft against the running version (GET …/diff: steps added,
+// removed and changed with the fields that changed; trigger, filter, re-enrollment and name), then
+// POST …/publish makes it the next version. A refusal (a step that is not ready) stays in view.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { STEP_SCHEMAS } from '@domain/step-schemas';
+import { ErrorNotice, Loading } from '../../components/states';
+import { api } from '../../lib/api';
+import { Modal } from './ui';
+import type { Automation, AutomationDiff, Step } from './types';
+
+const FIELD_WORDS: Record<string, string> = { name: 'name', type: 'type', config: 'settings', next: 'what comes next', branches: 'branches' };
+
+function StepLine({ s }: { s: Step }) {
+  return (
+    <>
+      <strong>{s.name}</strong> <span className="muted">({STEP_SCHEMAS[s.type]?.label ?? s.type})</span>
+    </>
+  );
+}
+
+export function DiffView({ diff }: { diff: AutomationDiff }) {
+  const { added, removed, changed } = diff.steps;
+  const other = [
+    diff.name_changed && 'The name changed.',
+    diff.trigger_changed && 'The trigger changed.',
+    diff.run_only_if_changed && 'The Run-only-if filter changed.',
+    diff.reenroll_changed && 'Re-enrollment changed.',
+  ].filter((x): x is string => Boolean(x));
+  if (!diff.has_changes) return <p className="state state-empty">The draft is the same as the running version.</p>;
+  return (
+    <div className="diff">
+      {other.length > 0 && (
+        <ul className="diff-other">
+          {other.map((o) => (
+            <li key={o}>{o}</li>
+          ))}
+        </ul>
+      )}
+      {added.length > 0 && (
+        <section aria-label="Steps added">
+          <h3 className="diff-added">Steps added ({added.length})</h3>
+          <ul>
+            {added.map((s) => (
+              <li key={s.id}>
+                <StepLine s={s} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {removed.length > 0 && (
+        <section aria-label="Steps removed">
+          <h3 className="diff-removed">Steps removed ({removed.length})</h3>
+          <ul>
+            {removed.map((s) => (
+              <li key={s.id}>
+                <StepLine s={s} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {changed.length > 0 && (
+        <section aria-label="Steps changed">
+          <h3 className="diff-changed">Steps changed ({changed.length})</h3>
+          <ul>
+            {changed.map((c) => (
+              <li key={c.id}>
+                <StepLine s={c.after} />: {c.fields.map((f) => FIELD_WORDS[f] ?? f).join(', ')}
+                {c.before.name !== c.after.name && <span className="muted"> (was {c.before.name})</span>}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </div>
+  );
+}
+
+export function PublishDialog({ open, automation, onClose, onPublished }: { open: boolean; automation: Automation; onClose: () => void; onPublished: () => void }) {
+  const client = useQueryClient();
+  const diff = useQuery({
+    queryKey: ['hub', 'automations', automation.id, 'diff'],
+    queryFn: () => api.get<AutomationDiff>(`/hub/api/automations/${automation.id}/diff`),
+    enabled: open,
+    staleTime: 0,
+    gcTime: 0,
+  });
+  const publish = useMutation({
+    mutationFn: () => api.post<Automation>(`/hub/api/automations/${automation.id}/publish`),
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: ['hub', 'automations'] });
+      onPublished();
+    },
+  });
+  const next = automation.published_version + 1;
+  const close = () => {
+    publish.reset();
+    onClose();
+  };
+  return (
+    <Modal open={open} title={`Publish version ${next}?`} onClose={close} wide>
+      <p>
+        {automation.published_version
+          ? `New runs will follow version ${next}; runs already under way finish on the version they started with.`
+          : 'The automation starts taking contacts as soon as it is published.'}
+        {automation.status === 'paused' && ' It stays paused until you resume it.'}
+      </p>
+      <h3 className="small-heading">{automation.published_version ? `Changes since version ${automation.published_version}` : 'What will run'}</h3>
+      {diff.isPending ? <Loading what="Comparing with the running version" /> : diff.error ? <ErrorNotice error={diff.error} /> : <DiffView diff={diff.data!} />}
+      <ErrorNotice error={publish.error} />
+      <div className="actions">
+        <button type="button" className="button-secondary" onClick={close}>
+          Cancel
+        </button>
+        <button type="button" disabled={publish.isPending || !diff.data?.has_changes} onClick={() => publish.mutate()}>
+          {publish.isPending ? 'Publishing…' : `Publish version ${next}`}
+        </button>
+      </div>
+    </Modal>
+  );
+}
