@@ -27,8 +27,8 @@ export function AddStepMenu({ where, onAdd }: { where: string; onAdd: (type: Ste
         }
       }}
     >
-      <button ref={button} type="button" className="button-secondary add-step-button" aria-expanded={open} aria-controls={listId} aria-label={`Add a step ${where}`} onClick={() => setOpen(!open)}>
-        + Add step
+      <button ref={button} type="button" className="button-secondary add-step-button" aria-expanded={open} aria-controls={listId} aria-label={`Add step ${where}`} onClick={() => setOpen(!open)}>
+        Add step
       </button>
       {open && (
         <ul id={listId} className="add-step-list" aria-label={`Step types to add ${where}`}>

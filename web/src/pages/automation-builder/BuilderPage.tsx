@@ -16,6 +16,7 @@ import { TriggerCard } from './TriggerCard';
 import { editorKey, type AutomationEditor } from './types';
 import { useDraft } from './useDraft';
 import { VersionsPanel } from './VersionsPanel';
+import '../automations/automations.css';
 import './builder.css';
 
 function Builder({ id, editor }: { id: string; editor: AutomationEditor }) {

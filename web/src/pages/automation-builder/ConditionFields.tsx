@@ -1,8 +1,9 @@
 // A condition on a contact field (field, test, value), for a branch step and the Run-only-if
 // filter: the fields and tests are the domain's CONDITION_FIELDS and CONDITION_OPS; the value is
-// a yes/no for the contact's flags, a comma-separated list for "is one of", none for "is set".
+// a yes/no for the contact's flags, one of the known values (lifecycle stage, SMS consent), a
+// comma-separated list for "is one of", none for "is set".
 import { CONDITION_FIELDS, CONDITION_OPS } from '@domain/step-schemas';
-import { BOOLEAN_FIELDS, FIELD_WORDS, LIST_OPS, MAIN_OPS, NO_VALUE_OPS, OP_WORDS } from './words';
+import { BOOLEAN_FIELDS, FIELD_CHOICES, FIELD_WORDS, LIST_OPS, MAIN_OPS, NO_VALUE_OPS, OP_WORDS } from './words';
 import { Labelled } from './ui';
 import type { Condition } from './types';
 
@@ -34,6 +35,7 @@ export function ConditionFields({
   context: string;
 }) {
   const op = condition.op ?? 'eq';
+  const choices = FIELD_CHOICES[condition.field as keyof typeof FIELD_CHOICES];
   const ops = (CONDITION_OPS as readonly string[]).filter((o) => (MAIN_OPS as readonly string[]).includes(o) || o === op);
   const set = (c: Condition) => {
     const out: Condition = { field: c.field, op: c.op ?? 'eq' };
@@ -73,6 +75,19 @@ export function ConditionFields({
               <select {...a} value={String(condition.value === true || condition.value === 'true')} onChange={(e) => set({ ...condition, value: e.target.value === 'true' })}>
                 <option value="true">yes</option>
                 <option value="false">no</option>
+              </select>
+            )}
+          </Labelled>
+        ) : choices && !LIST_OPS.has(op) ? (
+          <Labelled label={`${context}: value`} error={errors('value')}>
+            {(a) => (
+              <select {...a} value={valueText(condition.value)} onChange={(e) => set({ ...condition, value: e.target.value })}>
+                {!choices.includes(valueText(condition.value)) && <option value={valueText(condition.value)}>Choose…</option>}
+                {choices.map((c) => (
+                  <option key={c} value={c}>
+                    {c.replace(/_/g, ' ')}
+                  </option>
+                ))}
               </select>
             )}
           </Labelled>

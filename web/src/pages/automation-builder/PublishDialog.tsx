@@ -25,6 +25,7 @@ export function DiffView({ diff }: { diff: AutomationDiff }) {
     diff.trigger_changed && 'The trigger changed.',
     diff.run_only_if_changed && 'The Run-only-if filter changed.',
     diff.reenroll_changed && 'Re-enrollment changed.',
+    diff.steps.reordered && 'The steps are in another order.',
   ].filter((x): x is string => Boolean(x));
   if (!diff.has_changes) return <p className="state state-empty">The draft is the same as the running version.</p>;
   return (

@@ -16,7 +16,7 @@ export function SettingsCard({ reenroll, onReenroll, project, error }: { reenrol
   return (
     <section className="card" aria-labelledby={headingId}>
       <h2 id={headingId}>Settings</h2>
-      <Labelled label="Enroll a contact again" help="Whether a contact who went through it before can go through it again." error={error}>
+      <Labelled label="Enroll a contact again" help="Whether a contact who went through it before can go through it again; never twice at the same time." error={error}>
         {(a) => (
           <select {...a} value={reenroll} onChange={(e) => onReenroll(e.target.value as Reenroll)}>
             {REENROLL_RULES.map((r) => (

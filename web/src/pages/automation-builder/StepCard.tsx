@@ -36,6 +36,7 @@ export function StepCard({ step, index, steps, open, focusOnOpen, onToggle, onCh
     if (open && focusOnOpen) panel.current?.querySelector<HTMLElement>('input, select, textarea')?.focus();
   }, [open, focusOnOpen]);
   const n = issues.size;
+  const verb = open ? 'Close' : readOnly ? 'Show' : 'Edit';
   // Problems of fields the open form shows sit under those fields; the rest are listed on the card.
   const shownInForm = (f: string) => open && f !== '' && f !== 'type' && f !== 'id';
   const listed = [...issues].filter(([f]) => !shownInForm(f));
@@ -52,7 +53,8 @@ export function StepCard({ step, index, steps, open, focusOnOpen, onToggle, onCh
             {step.name || STEP_SCHEMAS[step.type].label}
           </h3>
           <p className="step-type">
-            <span className="step-kind">{STEP_SCHEMAS[step.type].label}</span> · {stepSummary(step)}
+            {step.name !== STEP_SCHEMAS[step.type].label && <span className="step-kind">{STEP_SCHEMAS[step.type].label} · </span>}
+            {stepSummary(step)}
           </p>
         </div>
         {n > 0 && (
@@ -61,8 +63,8 @@ export function StepCard({ step, index, steps, open, focusOnOpen, onToggle, onCh
           </span>
         )}
         <div className="step-tools">
-          <button type="button" className="button-secondary" aria-expanded={open} aria-controls={panelId} aria-label={`${open ? 'Close' : 'Edit'} settings of ${step.name}`} onClick={onToggle}>
-            {open ? 'Close settings' : readOnly ? 'Show settings' : 'Edit settings'}
+          <button type="button" className="button-secondary" aria-expanded={open} aria-controls={panelId} aria-label={`${verb} settings of ${step.name}`} onClick={onToggle}>
+            {`${verb} settings`}
           </button>
           {!readOnly && (
             <>

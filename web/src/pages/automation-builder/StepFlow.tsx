@@ -43,7 +43,7 @@ export function StepFlow({
   const adder = (at: number) =>
     !readOnly && <AddStepMenu where={at === 0 ? (steps.length ? 'at the start' : 'as the first step') : `after ${steps[at - 1].name}`} onAdd={(t) => add(at, t)} />;
   return (
-    <div className="flow">
+    <div className={readOnly ? 'flow flow-readonly' : 'flow'}>
       <div className="flow-start" aria-hidden="true">
         Trigger
       </div>

@@ -3,7 +3,7 @@
 // the i-th step of the body that was sent) back to a step id and a field.
 import { STEP_SCHEMAS } from '@domain/step-schemas';
 import type { Problem, Step, StepType } from './types';
-import { durationWords } from './words';
+import { durationWords, FIELD_WORDS, NO_VALUE_OPS, OP_WORDS } from './words';
 
 const ID_PREFIX: Record<StepType, string> = {
   'email.send': 'email',
@@ -123,7 +123,12 @@ export function stepSummary(s: Step): string {
     case 'field.set':
       return `${String(c.field ?? '')} ← ${c.value === null || c.value === '' ? '(cleared)' : String(c.value ?? '')}`;
     case 'branch':
-      return `If ${String(c.field ?? '')} ${String(c.op ?? 'eq')} ${c.value === undefined ? '' : JSON.stringify(c.value)}`;
+    {
+      const field = FIELD_WORDS[c.field as keyof typeof FIELD_WORDS] ?? String(c.field ?? '');
+      const op = String(c.op ?? 'eq');
+      const value = NO_VALUE_OPS.has(op) ? '' : ` ${Array.isArray(c.value) ? c.value.join(', ') : String(c.value ?? '')}`;
+      return `If ${field.toLowerCase()} ${OP_WORDS[op as keyof typeof OP_WORDS] ?? op}${value}`;
+    }
     default:
       return STEP_SCHEMAS[s.type].description;
   }

@@ -70,6 +70,8 @@ export interface AutomationDiff {
     added: Step[];
     removed: Step[];
     changed: { id: string; fields: string[]; before: Step; after: Step }[];
+    /** The steps kept are in another order. */
+    reordered?: boolean;
   };
   trigger_changed: boolean;
   run_only_if_changed: boolean;

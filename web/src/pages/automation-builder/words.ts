@@ -1,13 +1,15 @@
 // The builder's plain words for the server's enums (each enum is imported from src/domain, never
 // retyped: a new value there fails the typecheck here until it has words).
 import type { REENROLL_RULES } from '@domain/automation';
+import { LIFECYCLE_STAGES, SMS_CONSENT } from '@domain/contact';
 import { CONDITION_FIELDS, CONDITION_OPS } from '@domain/step-schemas';
 
-/** The trigger types the engine starts runs from (src/engine/automations: contact-created, hooks, schedule). */
+/** The trigger types the engine starts runs from (contact created, a webhook call, a schedule; manual: enrolled through the API). */
 export const TRIGGER_TYPES = [
   ['contact.created', 'A contact is created', 'Contact is created'],
   ['webhook', 'A webhook is called', 'Webhook is called'],
   ['schedule', 'On a schedule', 'On a schedule'],
+  ['manual', 'Only when enrolled (API or by hand)', 'Enrolled'],
 ] as const;
 
 export function triggerWords(type: string | null): string {
@@ -16,9 +18,9 @@ export function triggerWords(type: string | null): string {
 }
 
 export const REENROLL_WORDS: Record<(typeof REENROLL_RULES)[number], string> = {
-  never: 'Never: each contact goes through it once',
-  always: 'Every time the trigger fires for them (never twice at once)',
-  after_exit: 'Again once their previous run has ended',
+  never: 'Never (once per contact)',
+  always: 'Each time the trigger fires',
+  after_exit: 'After their last run ended',
 };
 
 type Op = (typeof CONDITION_OPS)[number];
@@ -46,7 +48,13 @@ export const NO_VALUE_OPS: ReadonlySet<string> = new Set<Op>(['exists', 'is_set'
 export const LIST_OPS: ReadonlySet<string> = new Set<Op>(['in', 'not_in']);
 
 /** The contact's yes/no fields: their value is chosen, not typed. */
-export const BOOLEAN_FIELDS: ReadonlySet<string> = new Set<(typeof CONDITION_FIELDS)[number]>(['do_not_contact', 'email_opt_out', 'sms_consent', 'sms_stopped']);
+export const BOOLEAN_FIELDS: ReadonlySet<string> = new Set<(typeof CONDITION_FIELDS)[number]>(['do_not_contact', 'email_opt_out', 'sms_stopped']);
+
+/** Fields with a fixed set of values: chosen from a list, not typed. */
+export const FIELD_CHOICES: Partial<Record<(typeof CONDITION_FIELDS)[number], readonly string[]>> = {
+  lifecycle_stage: LIFECYCLE_STAGES,
+  sms_consent: SMS_CONSENT,
+};
 
 export const FIELD_WORDS: Record<(typeof CONDITION_FIELDS)[number], string> = {
   email: 'Email',
@@ -57,7 +65,7 @@ export const FIELD_WORDS: Record<(typeof CONDITION_FIELDS)[number], string> = {
   tags: 'Tags',
   do_not_contact: 'Do not contact',
   email_opt_out: 'Opted out of email',
-  sms_consent: 'Agreed to texts (SMS consent)',
+  sms_consent: 'SMS consent',
   sms_stopped: 'Replied STOP to texts',
 };
 
