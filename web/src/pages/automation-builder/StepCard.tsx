@@ -33,7 +33,11 @@ export function StepCard({ step, index, steps, open, focusOnOpen, onToggle, onCh
   const [deleting, setDeleting] = useState(false);
   const issue = (field: string) => issues.get(field);
   useEffect(() => {
-    if (open && focusOnOpen) panel.current?.querySelector<HTMLElement>('input, select, textarea')?.focus();
+    if (!open || !focusOnOpen) return;
+    // The name first, selected: typing replaces the type's label.
+    const first = panel.current?.querySelector<HTMLInputElement>('input, select, textarea');
+    first?.focus();
+    if (first instanceof HTMLInputElement) first.select();
   }, [open, focusOnOpen]);
   const n = issues.size;
   const verb = open ? 'Close' : readOnly ? 'Show' : 'Edit';
