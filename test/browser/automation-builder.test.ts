@@ -108,7 +108,7 @@ describe('building, publishing and testing an automation', { timeout: 240_000 },
     await page.getByText(/1 segment \(GSM-7\) · \$0\.008 per send/).waitFor();
     await saved();
     const flow = page.getByRole('list', { name: 'Steps, in the order they run' });
-    await expect(flow.getByRole('heading', { level: 3 }).allInnerTexts()).resolves.toEqual(['Step 1: Welcome email', 'Step 2: Wait a minute', 'Step 3: Welcome text']);
+    await expect(flow.getByRole('heading', { level: 3 }).allTextContents()).resolves.toEqual(['Step 1: Welcome email', 'Step 2: Wait a minute', 'Step 3: Welcome text']);
     expect(await hub.visit('builder-three-steps')).toEqual([]);
     await shot(hub, FLOW, 'email-step', '#step-email1');
     await shot(hub, FLOW, 'text-step', '#step-sms1');
@@ -191,7 +191,7 @@ describe('building, publishing and testing an automation', { timeout: 240_000 },
     await page.getByRole('button', { name: 'View version 1' }).click();
     const view = page.getByRole('dialog', { name: 'Version 1 (read-only)' });
     await view.getByText(/Published .* by Olivia Owner/).waitFor();
-    await expect(view.getByRole('heading', { level: 3 }).allInnerTexts()).resolves.toEqual(['Step 1: Welcome email', 'Step 2: Wait a minute', 'Step 3: Welcome text']);
+    await expect(view.getByRole('heading', { level: 3 }).allTextContents()).resolves.toEqual(['Step 1: Welcome email', 'Step 2: Wait a minute', 'Step 3: Welcome text']);
     await view.getByText('“Hi {{first_name}}, welcome aboard!”').waitFor();
     expect(await view.getByRole('button', { name: /Delete|Move/ }).count()).toBe(0);
     expect(await hub.visit('version-1-view')).toEqual([]);
