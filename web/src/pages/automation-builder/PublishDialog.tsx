@@ -18,6 +18,9 @@ function StepLine({ s }: { s: Step }) {
   );
 }
 
+/** Something to publish: a change since the running version, or a first version (has_changes is /v1's flag, false until then). */
+const publishable = (d: AutomationDiff) => d.has_changes || d.from_version === 0;
+
 export function DiffView({ diff }: { diff: AutomationDiff }) {
   const { added, removed, changed } = diff.steps;
   const other = [
@@ -27,7 +30,7 @@ export function DiffView({ diff }: { diff: AutomationDiff }) {
     diff.reenroll_changed && 'Re-enrollment changed.',
     diff.steps.reordered && 'The steps are in another order.',
   ].filter((x): x is string => Boolean(x));
-  if (!diff.has_changes) return <p className="state state-empty">The draft is the same as the running version.</p>;
+  if (!publishable(diff)) return <p className="state state-empty">The draft is the same as the running version.</p>;
   return (
     <div className="diff">
       {other.length > 0 && (
@@ -114,7 +117,7 @@ export function PublishDialog({ open, automation, onClose, onPublished }: { open
         <button type="button" className="button-secondary" onClick={close}>
           Cancel
         </button>
-        <button type="button" disabled={publish.isPending || !diff.data?.has_changes} onClick={() => publish.mutate()}>
+        <button type="button" disabled={publish.isPending || !diff.data || !publishable(diff.data)} onClick={() => publish.mutate()}>
           {publish.isPending ? 'Publishing…' : `Publish version ${next}`}
         </button>
       </div>
