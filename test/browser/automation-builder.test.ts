@@ -35,6 +35,16 @@ async function shot(hub: Hub, flow: string, name: string, selector: string): Pro
   await hub.page.locator(selector).first().screenshot({ path: path.join(SHOTS, flow, `part-${name}.png`) });
 }
 
+/** Reloads the page (settled: its requests done) until `check` holds; the engine and the sender work on their own time. */
+async function reloadUntil(hub: Hub, check: () => Promise<boolean>, what: string): Promise<void> {
+  await until(async () => {
+    await hub.page.waitForLoadState('networkidle');
+    if (await check()) return true;
+    await hub.page.reload();
+    return false;
+  }, 30_000, what);
+}
+
 describe('building, publishing and testing an automation', { timeout: 240_000 }, () => {
   const FLOW = 'automation-builder';
   let hub: Hub;
@@ -142,20 +152,12 @@ describe('building, publishing and testing an automation', { timeout: 240_000 },
     const page = hub.page;
     await page.goto(`${hub.baseUrl}/automations/${automationId}`);
     const runs = page.getByRole('table', { name: /Runs of this automation/ });
-    await until(async () => {
-      if ((await runs.locator('tr', { hasText: 'Nina' }).count()) && /Waiting/.test(await runs.locator('tr', { hasText: 'Nina' }).innerText())) return true;
-      await page.reload();
-      return false;
-    }, 30_000, 'the run waiting after the email');
+    await reloadUntil(hub, async () => (await runs.locator('tr', { hasText: 'Nina' }).count()) > 0 && /Waiting/.test(await runs.locator('tr', { hasText: 'Nina' }).innerText()), 'the run waiting after the email');
     expect(await hub.visit('automation-page-run')).toEqual([]);
 
     await page.goto(`${hub.baseUrl}/messages?automation_id=${automationId}`);
     const row = page.locator('tr', { hasText: 'n***@example.org' });
-    await until(async () => {
-      if ((await row.count()) && /sent/.test(await row.first().innerText())) return true;
-      await page.reload();
-      return false;
-    }, 30_000, 'the email shown as sent');
+    await reloadUntil(hub, async () => (await row.count()) > 0 && /sent/.test(await row.first().innerText()), 'the email shown as sent');
     await expect(row.first().innerText()).resolves.toMatch(/Email[\s\S]*sent[\s\S]*Nina[\s\S]*Welcome series/);
     expect(await row.first().getByText('Test', { exact: true }).count()).toBe(0);
     expect(await hub.visit('messages-email')).toEqual([]);
@@ -216,11 +218,7 @@ describe('building, publishing and testing an automation', { timeout: 240_000 },
 
     await page.getByRole('link', { name: 'See it in Messages' }).click();
     const row = page.locator('tr', { hasText: 'o***@acme.example' });
-    await until(async () => {
-      if ((await row.count()) && /sent/.test(await row.first().innerText())) return true;
-      await page.reload();
-      return false;
-    }, 30_000, 'the test email in Messages');
+    await reloadUntil(hub, async () => (await row.count()) > 0 && /sent/.test(await row.first().innerText()), 'the test email in Messages');
     await row.first().getByText('Test', { exact: true }).waitFor();
     expect(await hub.visit('messages-test')).toEqual([]);
   });
