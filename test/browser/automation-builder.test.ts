@@ -4,7 +4,8 @@
 // contact created through /v1 starts a run (seen on the automation's page) and gets the email
 // (seen in Messages); a change to the draft shows in the publish dialog's diff and becomes
 // version 2 (seen in Versions, version 1 still readable); a test run for a contact sends only to
-// the person testing (marked Test in Messages). Keyboard only: add a step, open its settings.
+// the person testing (marked Test in Messages). Keyboard only: add a step, open its settings;
+// then the owner deletes the automation (typed confirmation).
 // Every screen: a screenshot and axe.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -297,5 +298,20 @@ describe('the builder with the keyboard only', { timeout: 180_000 }, () => {
       ['First email', 'email.send'],
       ['Reminder text', 'sms.send'],
     ]);
+  });
+
+  it('an owner deletes the automation from its page, after typing its name', async () => {
+    const page = hub.page;
+    await page.goto(`${hub.baseUrl}/automations/${automationId}`);
+    await page.getByRole('button', { name: 'Delete…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete Drip?' });
+    const confirm = dialog.getByRole('button', { name: 'Delete automation' });
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByLabel('Type Drip to confirm').fill('Drip');
+    expect(await hub.visit('delete-dialog')).toEqual([]);
+    await confirm.click();
+    await page.waitForURL(`${hub.baseUrl}/automations`);
+    await page.getByText('No automations match.').waitFor();
+    expect((await page.request.get(`${hub.baseUrl}/hub/api/automations/${automationId}`)).status()).toBe(404);
   });
 });

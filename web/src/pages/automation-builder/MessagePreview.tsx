@@ -38,7 +38,7 @@ export function MessagePreview({ channel, subject, body, stepName }: { channel: 
       {body.trim() === '' ? (
         <p className="state state-empty">Write the {channel === 'email' ? 'body' : 'text'} to see it here.</p>
       ) : !p ? (
-        <p className="state">Preparing the preview…</p>
+        !preview.error && <p className="state">Preparing the preview…</p>
       ) : channel === 'email' ? (
         <>
           <p className="preview-subject">

@@ -110,7 +110,7 @@ export function StepSettings({ step, onChange, issue, ctx }: { step: Step; onCha
     setConfig(config);
   };
   let fields;
-  if (step.type === 'wait') fields = <WaitSettings config={step.config} onChange={setConfig} error={issue} name={step.name} />;
+  if (step.type === 'wait') fields = <WaitSettings config={step.config} onChange={setConfig} error={issue} />;
   else if (step.type === 'branch')
     fields = (
       <ConditionFields

@@ -19,12 +19,10 @@ export function WaitSettings({
   config,
   onChange,
   error,
-  name,
 }: {
   config: Record<string, unknown>;
   onChange: (c: Record<string, unknown>) => void;
   error: (field: string) => string | undefined;
-  name: string;
 }) {
   const mode = typeof config.until === 'string' ? 'until' : 'duration';
   const duration = typeof config.duration === 'string' ? config.duration : '';
@@ -34,7 +32,7 @@ export function WaitSettings({
   return (
     <div className="wait-settings">
       <fieldset>
-        <legend>How long {name} waits</legend>
+        <legend>How long to wait</legend>
         <div className="checkbox">
           <input type="radio" id={`${radio}-duration`} name={radio} checked={mode === 'duration'} onChange={() => onChange({ duration: duration || 'P1D' })} />
           <label htmlFor={`${radio}-duration`}>For a while</label>
