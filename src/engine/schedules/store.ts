@@ -19,6 +19,7 @@ export async function claimDueSchedule(tx: Queryable): Promise<DueSchedule | nul
             coalesce((select ${accountMayWorkSql('a')} from accounts a where a.id = w.account_id), false) as account_may_work
        from workflows w
       where w.schedule_next_at is not null and w.schedule_next_at <= now() and w.schedule is not null
+        and w.deleted_at is null
       order by w.schedule_next_at limit 1 for update of w skip locked`,
   );
   return rows[0] ?? null;
