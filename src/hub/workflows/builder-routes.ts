@@ -94,7 +94,7 @@ const ScheduleBody = Type.Object(
   { additionalProperties: false },
 );
 const PreviewQuery = Type.Object(
-  { cron: Type.String(), timezone: Type.Optional(Type.String({ description: 'An IANA time zone; default UTC.' })) },
+  { cron: Type.Optional(Type.String({ description: 'Required: the cron expression (5 fields, optional seconds).' })), timezone: Type.Optional(Type.String({ description: 'An IANA time zone; default UTC.' })) },
   { additionalProperties: false },
 );
 const SchedulePreview = Type.Object({ next: Type.Array(DateTime), timezone: Type.String() }, { title: 'SchedulePreview' });
@@ -248,12 +248,13 @@ export function registerHubWorkflowBuilderRoutes(hub: App, deps: AppDeps): void 
       config: hubAccess('member'),
     },
     async (request) => {
-      const { cron } = request.query;
+      // Checked here rather than by the schema, so a missing one is named like a bad one (param cron).
+      const cron = request.query.cron ?? '';
       const timezone = request.query.timezone ?? 'UTC';
       // The zone first, with an expression that always runs: the words are the cron library's.
       const badZone = cronProblem('* * * * *', timezone);
       if (badZone) throw new ApiError('invalid_field', badZone, { param: 'timezone' });
-      const problem = cron.trim() === '' ? 'must not be empty' : scheduleProblem(cron, timezone);
+      const problem = request.query.cron === undefined ? 'missing (required)' : cron.trim() === '' ? 'must not be empty' : scheduleProblem(cron, timezone);
       if (problem) throw new ApiError('invalid_field', problem, { param: 'cron' });
       return { next: upcoming(cron, timezone), timezone };
     },
