@@ -325,6 +325,8 @@ describe('delete', () => {
       t.app.inject({ method, url, headers: { ...bearer(S.a.keys.main), ...(method === 'POST' ? { 'idempotency-key': `del-${w.id}` } : {}) }, ...(method === 'POST' ? { payload: {} } : {}) });
     expectError(await v1(`/v1/workflows/${w.id}`), 404, 'not_found', 'resource_not_found');
     expect((await v1('/v1/workflows?limit=100')).json().data.map((x: { id: string }) => x.id)).not.toContain(w.id);
+    // Its runs are read one by one (/v1/runs/{id}, the hub's Runs); the workflow's own run list went with it.
+    expectError(await v1(`/v1/workflows/${w.id}/runs`), 404, 'not_found', 'resource_not_found');
     expectError(await v1(`/v1/workflows/${w.id}/runs`, 'POST'), 404, 'not_found', 'resource_not_found');
     expectError(await member.get(`/hub/api/workflows/${w.id}`), 404, 'not_found', 'resource_not_found');
     expectError(await member.get(`/hub/api/workflows/${w.id}/definition`), 404, 'not_found', 'resource_not_found');
