@@ -95,6 +95,7 @@ const BAD: Array<[string, Record<string, unknown>, string, string]> = [
   ['a missing prompt', { name: 'W', blocks: [{ id: 'ag', kind: 'agent', config: {} }] }, 'blocks[0].config.prompt', 'config.prompt must be a string'],
   ['a web source that is not http(s)', { name: 'W', blocks: [{ id: 'w', kind: 'source.web', config: { url: 'ftp://x.example' } }] }, 'blocks[0].config.url', 'must be an http(s) URL'],
   ['an unknown config field', { name: 'W', blocks: [{ ...src, config: { text: 'x', colour: 'red' } }] }, 'blocks[0].config.colour', 'config.colour is not a known field'],
+  ['an unknown config field that is not a name', { name: 'W', blocks: [{ ...src, config: { text: 'x', 'my colour': 'red' } }] }, 'blocks[0].config["my colour"]', 'config.my colour is not a known field'],
   ['max_tokens 0', { name: 'W', blocks: [src, { id: 'ag', kind: 'agent', config: { prompt: 'p', max_tokens: 0 } }], edges: [{ from: 'src', to: 'ag' }] }, 'blocks[1].config.max_tokens', 'config.max_tokens must be an integer from 1'],
   ['a placeholder naming no block', { name: 'W', blocks: [src, agent('Sum {{nope}}')], edges: [{ from: 'src', to: 'ag' }] }, 'blocks[1].config.prompt', 'uses {{nope}} but there is no block "nope"'],
   [

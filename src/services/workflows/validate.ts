@@ -8,7 +8,7 @@ import { checkConfig } from '../../domain/config-schema.js';
 import { workflowProblem } from '../../engine/blocks/index.js';
 import { cronProblem } from '../../engine/schedules/cron.js';
 import { BLOCK_KINDS, WORKFLOW_STATUSES } from '../../domain/workflow.js';
-import { Fields, RefSet, fail, type JsonObject } from '../../lib/json-fields.js';
+import { Fields, RefSet, child, fail, type JsonObject } from '../../lib/json-fields.js';
 
 const WORKFLOW_FIELDS = ['ref', 'name', 'description', 'status', 'project', 'blocks', 'edges', 'schedule', 'schedule_timezone'];
 const BLOCK_FIELDS = ['id', 'kind', 'config'];
@@ -129,7 +129,8 @@ function checkBlocks(blocks: BlockSpec[], edges: EdgeSpec[], f: Fields, ctx: Flo
   });
   forEngine.forEach((b, i) => {
     const bad = checkConfig(BLOCK_SCHEMAS[b.kind], b.config);
-    if (bad) fail(`${blockPath(i)}.config${bad.field === null ? '' : `.${bad.field}`}`, `block ${JSON.stringify(b.id)} (${b.kind}): ${bad.message}`);
+    const config = `${blockPath(i)}.config`;
+    if (bad) fail(bad.field === null ? config : child(config, bad.field), `block ${JSON.stringify(b.id)} (${b.kind}): ${bad.message}`);
     if (ctx.itemIds && b.kind === 'source.item') ctx.itemIds.resolve(String(b.config.item_id), `${blockPath(i)}.config.item_id`);
   });
   const problem = workflowProblem(forEngine, edges);
