@@ -15,6 +15,8 @@ export class Refusal extends Error {
   constructor(
     message: string,
     readonly kind: RefusalKind = 'conflict',
+    /** The field at fault, when there is one (`steps[0].config.subject`, `contact_id`): the hub's `param` or what it names as not found. */
+    readonly param?: string,
   ) {
     super(message);
   }
