@@ -33,7 +33,7 @@ const runFields = {
   status_label: Type.String({ description: 'The status in the words Run history uses.' }),
   started_by: Type.String({ description: 'The trigger, the person who enrolled the contact, or the API key (name and truncated prefix).' }),
   test: Type.Boolean({ description: 'true for a test run from the builder, which sends only to the person testing.' }),
-  version: Type.Integer({ description: 'The published version it runs.' }),
+  version: Type.Integer({ description: "The published version it runs; 0 for a builder's test of the draft, which runs no published version." }),
   started_at: DateTime,
   finished_at: Nullable(DateTime),
   next_at: Nullable(DateTime),

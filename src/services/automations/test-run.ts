@@ -67,7 +67,7 @@ async function whatToRun(
   if (target === 'draft') {
     if (!auto.steps.length) throw new Refusal(`automation ${auto.id} has no steps: add steps before testing the draft`, 'incomplete');
     const problem = firstStepConfigProblem(auto.steps);
-    if (problem) throw new Refusal(`${problem.path}: ${problem.message}`, 'incomplete', problem.path);
+    if (problem) throw new Refusal(`automation ${auto.id} cannot be tested: ${problem.path}: ${problem.message}`, 'incomplete', problem.path);
     return { version: 0, definition: { trigger: auto.trigger, steps: auto.steps } };
   }
   if (target === 'published') {
