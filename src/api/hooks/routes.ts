@@ -21,7 +21,6 @@ import { automationByWebhookHash } from './store.js';
 export const WEBHOOK_BODY_LIMIT = 16_384;
 export const WEBHOOK_CALLS_PER_MINUTE = 60;
 
-
 const Params = Type.Object({ secret: Type.String({ maxLength: 200 }) }); // a wrong secret is simply not found (404)
 const Body = Type.Object(
   {
