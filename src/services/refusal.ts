@@ -15,7 +15,7 @@ export class Refusal extends Error {
   constructor(
     message: string,
     readonly kind: RefusalKind = 'conflict',
-    /** The field at fault, when there is one (`steps[0].config.subject`, `contact_id`): the hub's `param` or what it names as not found. */
+    /** The body path at fault, when there is one (a step's config field that blocks publishing). */
     readonly param?: string,
   ) {
     super(message);
