@@ -15,6 +15,8 @@ export const AUDIT_ACTIONS = [
   'automation.published',
   'automation.paused',
   'automation.resumed',
+  'automation.test_started',
+  'automation.webhook_rotated',
   'automation_run.stopped',
   'workflow.created',
   'workflow.updated',

@@ -5,6 +5,7 @@ import type { AppDeps } from '../http/deps.js';
 import type { App } from '../http/route-kit.js';
 import { registerHubAuditRoutes } from './audit/routes.js';
 import { registerHubAutomationRoutes } from './automations/routes.js';
+import { registerHubAutomationTestRoutes } from './automations/test-routes.js';
 import { registerHubContactRoutes } from './contacts/routes.js';
 import { registerHubContentRoutes } from './content/routes.js';
 import { registerHubKeyRoutes } from './keys/routes.js';
@@ -32,6 +33,7 @@ export const HUB_AREAS: readonly HubRegistrar[] = [
   registerHubWorkflowRoutes,
   registerHubWorkflowBuilderRoutes,
   registerHubAutomationRoutes,
+  registerHubAutomationTestRoutes,
   // Audience
   registerHubContactRoutes,
   registerHubMessageRoutes,
