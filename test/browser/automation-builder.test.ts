@@ -278,10 +278,18 @@ describe('the builder with the keyboard only', { timeout: 180_000 }, () => {
     // The new step's settings are open, the focus on its name.
     expect(await focusedLabel()).toBe('Step name');
     await page.keyboard.type('Reminder text');
+    // Saved with its text empty: the server's problem shows on the step and its field, and blocks Publish.
+    const card = page.getByRole('article', { name: 'Step 2: Reminder text' });
+    await card.getByText('1 problem').waitFor();
+    await card.getByText('config.body must not be empty').waitFor();
+    expect(await page.getByRole('button', { name: 'Publish…' }).isDisabled()).toBe(true);
+    expect(await hub.visit('keyboard-step-problem')).toEqual([]);
+    await page.getByRole('textbox', { name: 'Step name' }).last().focus();
     await page.keyboard.press('Tab');
     expect(await focusedLabel()).toBe('Text');
     await page.keyboard.type('See you soon');
-    await page.getByText(/^Saved at /).waitFor();
+    await card.getByText('1 problem').waitFor({ state: 'detached' });
+    expect(await page.getByRole('button', { name: 'Publish…' }).isDisabled()).toBe(false);
     expect(await hub.visit('keyboard-step-added')).toEqual([]);
 
     // Close and open the first step's settings from the keyboard.

@@ -65,7 +65,7 @@ function Detail({ id, status, setStatus }: { id: string; status: string; setStat
         <>
           <div className="page-head">
             <h1 id="automation-title">{a.name}</h1>
-            <div className="actions">
+            <div className="page-actions">
               <Link className="button" to={`/automations/${a.id}/build`}>
                 Open builder
               </Link>
