@@ -281,7 +281,7 @@ describe('the builder with the keyboard only', { timeout: 180_000 }, () => {
     // Saved with its text empty: the server's problem shows on the step and its field, and blocks Publish.
     const card = page.getByRole('article', { name: 'Step 2: Reminder text' });
     await card.getByText('1 problem').waitFor();
-    await card.getByText('config.body must not be empty').waitFor();
+    await card.getByText('Text must not be empty').waitFor();
     expect(await page.getByRole('button', { name: 'Publish…' }).isDisabled()).toBe(true);
     expect(await hub.visit('keyboard-step-problem')).toEqual([]);
     await page.keyboard.press('Tab');
@@ -305,6 +305,31 @@ describe('the builder with the keyboard only', { timeout: 180_000 }, () => {
       ['First email', 'email.send'],
       ['Reminder text', 'sms.send'],
     ]);
+  });
+
+  it('a webhook trigger shows its new URL once; a schedule shows its next times', async () => {
+    const page = hub.page;
+    await page.goto(`${hub.baseUrl}/automations/${automationId}/build`);
+    await page.getByLabel('Starts when').selectOption({ label: 'A webhook is called' });
+    await page.getByRole('button', { name: 'Make webhook URL' }).click();
+    const notice = page.getByRole('status').filter({ hasText: 'it is shown only once' });
+    await expect(notice.locator('code').innerText()).resolves.toMatch(new RegExp(`^${hub.baseUrl}/hooks/automations/\\S+$`));
+    await notice.getByRole('button', { name: 'Copy webhook URL' }).waitFor();
+    await page.getByRole('button', { name: 'Rotate secret' }).waitFor();
+    expect(await hub.visit('webhook-url')).toEqual([]);
+
+    await page.getByLabel('Starts when').selectOption({ label: 'On a schedule' });
+    await page.getByLabel('Cron schedule').fill('0 9 * * 1');
+    await page.getByLabel('Time zone').selectOption('Europe/Paris');
+    const next = page.getByRole('list', { name: "The schedule's next five times" });
+    await next.getByRole('listitem').nth(4).waitFor();
+    expect(await next.getByRole('listitem').count()).toBe(5);
+    await page.getByLabel('Cron schedule').fill('61 * * * *');
+    await page.getByText(/^Saved at /).waitFor();
+    await page.locator('.field-error').first().waitFor();
+    expect(await hub.visit('schedule')).toEqual([]);
+    const editor = await (await page.request.get(`${hub.baseUrl}/hub/api/automations/${automationId}/editor`)).json();
+    expect(editor.draft.trigger).toEqual({ type: 'schedule', label: 'On a schedule', config: { cron: '61 * * * *', timezone: 'Europe/Paris' } });
   });
 
   it('an owner deletes the automation from its page, after typing its name', async () => {

@@ -25,7 +25,8 @@ function text(v: unknown): string {
 
 function GeneratedField({ f, step, set, issue, ctx }: { f: ConfigField; step: Step; set: (name: string, v: unknown) => void; issue: (field: string) => string | undefined; ctx: StepContext }) {
   const v = step.config[f.name];
-  const error = issue(`config.${f.name}`);
+  // The server names the field by its config path; under the field, its label reads better.
+  const error = issue(`config.${f.name}`)?.replace(`config.${f.name} `, `${f.label} `);
   switch (f.type) {
     case 'text':
       return (
