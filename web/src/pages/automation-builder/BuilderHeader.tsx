@@ -71,7 +71,7 @@ export function BuilderHeader({
           <button
             type="button"
             disabled={blocked > 0 || !changes || prepare.isPending || save.kind === 'error'}
-            title={blocked ? 'Fix the problems shown on the steps first' : undefined}
+            title={blocked ? 'Fix the problems marked below first' : undefined}
             onClick={() => prepare.mutate()}
           >
             Publish…
@@ -94,7 +94,7 @@ export function BuilderHeader({
       </p>
       {blocked > 0 && (
         <p className="notice notice-warn">
-          {blocked} {blocked === 1 ? 'problem blocks' : 'problems block'} publishing: see the steps marked below.
+          {blocked} {blocked === 1 ? 'problem blocks' : 'problems block'} publishing: see what is marked below.
         </p>
       )}
       {published !== null && (

@@ -23,7 +23,7 @@ export function WebhookTrigger({ automationId, configured }: { automationId: str
       {shown ? (
         <div className="notice notice-warn" role="status">
           <p>
-            <strong>Copy this URL now: it is shown only once.</strong> Calls to it (POST, JSON with the contact&apos;s fields) start this automation.
+            <strong>Copy this URL now: it is shown only once.</strong> Calls to it (POST, JSON with the contact&apos;s email and names) start this automation once it is published with this trigger.
           </p>
           <p className="webhook-url">
             <code>{shown.url}</code> <CopyButton text={shown.url} label="Copy webhook URL" />
