@@ -11,13 +11,14 @@ function TargetSelect({ label, value, steps, self, fallback, onChange, error }: 
       {(a) => (
         <select {...a} value={value} onChange={(e) => onChange(e.target.value)}>
           <option value="">{fallback ? `The next step below (${fallback.name})` : 'End the run'}</option>
-          {steps
-            .filter((s) => s.id !== self)
-            .map((s, i) => (
-              <option key={s.id} value={s.id}>
-                {`Step ${steps.indexOf(s) + 1 || i + 1}: ${s.name}`}
-              </option>
-            ))}
+          {steps.map(
+            (s, i) =>
+              s.id !== self && (
+                <option key={s.id} value={s.id}>
+                  {`Step ${i + 1}: ${s.name}`}
+                </option>
+              ),
+          )}
         </select>
       )}
     </Labelled>

@@ -2,7 +2,8 @@
 // editing pauses; one save at a time, the latest state always last. The answer refreshes what the
 // server knows (problems, status, has_unpublished_changes); a refusal (422 invalid_field with the
 // path inside the body) is kept against the steps that were sent, so it lands on the right step
-// even after a reorder. Leaving the page with a change not yet saved is warned about.
+// even after a reorder. Leaving the page with a change not yet saved is warned about; following a
+// link in the hub sends it at once.
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, HubError } from '../../lib/api';
@@ -65,6 +66,14 @@ export function useDraft(id: string, initial: AutomationEditor) {
     const timer = setTimeout(() => void send(), PAUSE_MS);
     return () => clearTimeout(timer);
   }, [draft, save.kind, send]);
+
+  // Leaving the builder inside the hub (a link) with a change not yet sent: sent now, not dropped with the timer.
+  useEffect(
+    () => () => {
+      if (savedEdits.current !== edits.current) void send();
+    },
+    [send],
+  );
 
   const unsaved = save.kind !== 'saved';
   useEffect(() => {
