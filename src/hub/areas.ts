@@ -3,6 +3,7 @@
 import type { AppDeps } from '../http/deps.js';
 import type { App } from '../http/route-kit.js';
 import { registerHubAuditRoutes } from './audit/routes.js';
+import { registerHubAutomationBuilderRoutes } from './automations/builder-routes.js';
 import { registerHubAutomationRoutes } from './automations/routes.js';
 import { registerHubContactRoutes } from './contacts/routes.js';
 import { registerHubContentRoutes } from './content/routes.js';
@@ -29,6 +30,7 @@ export const HUB_AREAS: readonly HubRegistrar[] = [
   registerHubRunRoutes,
   registerHubWorkflowRoutes,
   registerHubAutomationRoutes,
+  registerHubAutomationBuilderRoutes,
   // Audience
   registerHubContactRoutes,
   registerHubMessageRoutes,

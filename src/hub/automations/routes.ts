@@ -37,11 +37,14 @@ const HubAutomationDetail = Type.Object(
   { title: 'HubAutomationDetail', description: 'The automation and one page of its runs (limit, cursor and status page through them).' },
 );
 
-/** A service's refusal as the hub's error: unknown → 404, a forbidden move → 409, an incomplete draft → 422. */
-function refused(err: unknown, what: string, conflict: (message: string) => ApiError): never {
+/**
+ * A service's refusal as the hub's error: unknown → 404, a forbidden move → 409, an incomplete
+ * draft → 422 (param: the body path of the first problem, when the refusal names one).
+ */
+export function refused(err: unknown, what: string, conflict: (message: string) => ApiError): never {
   if (!(err instanceof Refusal)) throw err;
   if (err.kind === 'not_found') throw notFound(what);
-  if (err.kind === 'incomplete') throw new ApiError('automation_not_publishable', err.message);
+  if (err.kind === 'incomplete') throw new ApiError('automation_not_publishable', err.message, err.param ? { param: err.param } : {});
   throw conflict(err.message);
 }
 
