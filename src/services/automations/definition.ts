@@ -83,7 +83,7 @@ export async function validateDefinition(db: Db, accountId: string, body: unknow
   } catch (err) {
     if (!(err instanceof FixtureError)) throw err;
     const path = err.path.replace(/^automations\[0\]\.?/, '').replace(/^project\b/, 'project_id') || ROOT;
-    throw new FixtureError(path, err.detail);
+    throw new FixtureError(path, err.detail.replaceAll('automations[0].', ''));
   }
 }
 

@@ -54,7 +54,7 @@ export function applyEdit(current: AutomationDraftRow, edit: unknown): Draft {
     if (!(err instanceof FixtureError)) throw err;
     // automations[0].steps[1].type → steps[1].type: the path as the operator wrote it.
     const path = err.path.replace(/^automations\[0\]\.?/, '') || ROOT;
-    throw new FixtureError(path, err.detail);
+    throw new FixtureError(path, err.detail.replaceAll('automations[0].', ''));
   }
   return {
     name: spec.name,
