@@ -16,12 +16,12 @@ let owner: HubClient;
 let member: HubClient;
 let other: HubClient;
 
-const SCOPES = ['automations:read', 'automations:enroll', 'contacts:read'];
+const SCOPES = ['automations:read', 'automations:enroll', 'contacts:read'] as const;
 
 beforeAll(async () => {
   t = await testApp();
   const [erasure] = await loadSecrets(t.db, ERASURE_SECRET);
-  const acme = account('acme', { tier: 'enterprise', keys: [{ ref: 'main', scopes: SCOPES }] });
+  const acme = account('acme', { tier: 'enterprise', keys: [{ ref: 'main', scopes: [...SCOPES] }] });
   const fixture = {
     accounts: [
       {
@@ -34,7 +34,7 @@ beforeAll(async () => {
         contacts: [{ ref: 'ann', email: 'ann@example.org', first_name: 'Ann' }],
         automations: [{ ref: 'seeded', name: 'Seeded', project: 'p1', status: 'published', trigger: { type: 'manual', label: 'By hand' }, steps: [{ id: 'n', name: 'N', type: 'end' }] }],
       },
-      { ...account('other', { keys: [{ ref: 'main', scopes: SCOPES }] }), projects: [{ ref: 'q', name: 'Theirs' }] },
+      { ...account('other', { keys: [{ ref: 'main', scopes: [...SCOPES] }] }), projects: [{ ref: 'q', name: 'Theirs' }] },
     ],
   };
   s = (await seedFixture(t.db, fixture, { erasureSecret: erasure.secret })).accounts;
@@ -47,7 +47,9 @@ afterAll(() => t?.close());
 const base = (id: string) => `/hub/api/automations/${id}`;
 
 /** A complete definition: contact created → email → wait a minute → SMS. */
-export const welcome = (projectId: string, extra: Record<string, unknown> = {}) => ({
+type Def = Record<string, unknown> & { steps: Array<Record<string, unknown>> };
+
+export const welcome = (projectId: string, extra: Record<string, unknown> = {}): Def => ({
   project_id: projectId,
   name: 'Welcome',
   status: 'draft',

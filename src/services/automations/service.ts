@@ -116,10 +116,11 @@ export async function publishAutomation(
       throw new Refusal(`automation ${id} has no trigger type: choose one (automations edit) before publishing`, 'incomplete');
     }
     if (!current.steps.length) throw new Refusal(`automation ${id} has no steps: add steps (automations edit) before publishing`, 'incomplete');
-    refuseProblems(id, current);
     if (current.published_version > 0 && !(await hasUnpublishedChanges(tx, current.account_id, id))) {
       throw new Refusal(`automation ${id} is ${current.status} and its draft has no unpublished changes: nothing to publish`);
     }
+    // Step configs, a schedule and the Run-only-if filter: the first problem, its body path as param.
+    refuseProblems(id, current);
     const { version, status } = await publishDraft(tx, current.account_id, id, publisherOf(actor));
     await recordAudit(tx, { accountId: current.account_id, actor, action: 'automation.published', objectKind: 'automation', objectId: id, detail: { version } });
     return { id, version, status };
