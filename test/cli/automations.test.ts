@@ -237,7 +237,7 @@ describe('automation-runs stop', () => {
 
 describe('arguments', () => {
   it.each([
-    [['automations'], /automations needs an action: edit, publish, pause or resume/],
+    [['automations'], /automations needs an action: create, export, edit, publish, pause or resume/],
     [['automations', 'delete', 'x'], /unknown automations action "delete"/],
     [['automations', 'publish'], /the automation id is required/],
     [['automations', 'pause', 'abc'], /the automation id must be a UUID, got "abc"/],
