@@ -127,8 +127,9 @@ export function registerHubAutomationRoutes(hub: App, deps: AppDeps): void {
   move(
     'publish',
     'Publish the draft',
-    'The draft becomes the next version that runs; a paused automation stays paused. 422 automation_not_publishable without a trigger ' +
-      'type or steps; 409 automation_status_conflict when the draft has no unpublished changes.',
+    'The draft becomes the next version that runs (recorded as published by the signed-in person); a paused automation stays paused. ' +
+      '422 automation_not_publishable without a trigger type or steps, or with a problem (a step config, the schedule, the Run-only-if ' +
+      'filter; param is its path, as in the editor’s problems); 409 automation_status_conflict when the draft has no unpublished changes.',
   );
   move('pause', 'Pause', 'Published → paused: it takes no enrollments and its waiting runs are held. 409 automation_status_conflict otherwise.');
   move('resume', 'Resume', 'Paused → published: held runs carry on. 409 automation_status_conflict otherwise.');
