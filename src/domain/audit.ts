@@ -17,6 +17,8 @@ export const AUDIT_ACTIONS = [
   'automation.published',
   'automation.paused',
   'automation.resumed',
+  'automation.test_started',
+  'automation.webhook_rotated',
   'automation_run.stopped',
   'run.started',
   'run.approved',

@@ -5,6 +5,7 @@ import type { App } from '../http/route-kit.js';
 import { registerHubAuditRoutes } from './audit/routes.js';
 import { registerHubAutomationBuilderRoutes } from './automations/builder-routes.js';
 import { registerHubAutomationRoutes } from './automations/routes.js';
+import { registerHubAutomationTestRoutes } from './automations/test-routes.js';
 import { registerHubContactRoutes } from './contacts/routes.js';
 import { registerHubContentRoutes } from './content/routes.js';
 import { registerHubKeyRoutes } from './keys/routes.js';
@@ -31,6 +32,7 @@ export const HUB_AREAS: readonly HubRegistrar[] = [
   registerHubWorkflowRoutes,
   registerHubAutomationRoutes,
   registerHubAutomationBuilderRoutes,
+  registerHubAutomationTestRoutes,
   // Audience
   registerHubContactRoutes,
   registerHubMessageRoutes,

@@ -44,6 +44,8 @@ export interface AutomationRunRows {
   status: 'running' | 'skipped';
   test: boolean;
   testerEmail: string | null;
+  /** A test of the draft: its trigger and steps (see automation_runs.definition); null otherwise. */
+  definition: { trigger: unknown; steps: unknown } | null;
   error: string | null;
   ids: readonly string[];
   contactIds: ReadonlyArray<string | null>;
@@ -53,11 +55,14 @@ export interface AutomationRunRows {
 export async function insertAutomationRuns(tx: Queryable, r: AutomationRunRows): Promise<void> {
   await tx.query(
     `insert into automation_runs
-            (account_id, id, automation_id, contact_id, status, started_by, key_id, test, version, tester_email, error, finished_at, run_at)
+            (account_id, id, automation_id, contact_id, status, started_by, key_id, test, version, tester_email, error, finished_at, run_at, definition)
      select $1, r.id, $2, r.contact_id, $3::text, $4::text, $5::uuid, $6::boolean, $7::int, $8::text, $9::text,
-            case when $3::text = 'skipped' then now() end, now()
+            case when $3::text = 'skipped' then now() end, now(), $12::jsonb
        from unnest($10::uuid[], $11::uuid[]) as r(id, contact_id)`,
-    [r.accountId, r.automationId, r.status, r.startedBy, r.keyId, r.test, r.version, r.testerEmail, r.error, r.ids, r.contactIds],
+    [
+      r.accountId, r.automationId, r.status, r.startedBy, r.keyId, r.test, r.version, r.testerEmail, r.error, r.ids, r.contactIds,
+      r.definition === null ? null : JSON.stringify(r.definition),
+    ],
   );
 }
 
