@@ -13,8 +13,9 @@ import type { App } from '../../http/route-kit.js';
 import { Uuid } from '../../http/schemas.js';
 import { FixtureError, ROOT } from '../../lib/json-fields.js';
 import { iso } from '../../lib/time.js';
-import { copyAutomation, createAutomation, deleteAutomation, editorState, exportAutomation, versionsOf, type AutomationDefinition } from '../../services/automations/definition.js';
+import { copyAutomation, createAutomation, deleteAutomation, editorState, versionsOf, versionView, type AutomationDefinition } from '../../services/automations/definition.js';
 import { editDraft } from '../../services/automations/service.js';
+import { Refusal } from '../../services/refusal.js';
 import { actorOf, hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
 import { AutomationDiff, AutomationEditor, CreateBody, Deleted, DraftBody, VersionList, VersionView } from './builder-schemas.js';
 import { refused } from './routes.js';
@@ -134,12 +135,12 @@ export function registerHubAutomationBuilderRoutes(hub: App, deps: AppDeps): voi
     },
     async (request) => {
       const { id, version } = request.params;
-      const accountId = hubAuthOf(request).accountId;
-      const rows = await versionsOf(deps.db, accountId, id).catch(hubError);
-      const v = rows.find((r) => r.version === version);
-      if (!v) throw notFound('automation version');
-      const definition = await exportAutomation(deps.db, accountId, id, version).catch(hubError);
-      return { version, published_at: iso(v.published_at), published_by: v.published_by, definition };
+      const v = await versionView(deps.db, hubAuthOf(request).accountId, id, version).catch((err) => {
+        // An unknown version of a known automation is its own 404, as the runs' versions are.
+        if (err instanceof Refusal && err.kind === 'not_found' && err.param === 'version') throw notFound('automation version');
+        return hubError(err);
+      });
+      return { ...v, published_at: iso(v.published_at) };
     },
   );
 

@@ -154,11 +154,21 @@ export const liveAutomation = requireLive;
 
 /** The draft, or version `version` (with the automation's name, project and status), in the definition format. */
 export async function exportAutomation(db: Db, accountId: string | null, id: string, version?: number): Promise<AutomationDefinition> {
+  if (version === undefined) return definitionOf(await requireLive(db, accountId, id));
+  return (await versionView(db, accountId, id, version)).definition;
+}
+
+/** One published version as the versions view shows it: when, by whom, and its definition. */
+export async function versionView(
+  db: Db,
+  accountId: string | null,
+  id: string,
+  version: number,
+): Promise<{ version: number; published_at: Date; published_by: string | null; definition: AutomationDefinition }> {
   const row = await requireLive(db, accountId, id);
-  if (version === undefined) return definitionOf(row);
   const v = await findVersion(db, row.account_id, id, version);
-  if (!v) throw new Refusal(`automation ${id} has no version ${version} (published: ${row.published_version})`, 'not_found');
-  return definitionOf(row, v);
+  if (!v) throw new Refusal(`automation ${id} has no version ${version} (published: ${row.published_version})`, 'not_found', 'version');
+  return { version, published_at: v.published_at, published_by: v.published_by, definition: definitionOf(row, v) };
 }
 
 /** What the builder's editor shows besides /v1's summary: draft, published version, problems, project settings. */
