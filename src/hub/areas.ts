@@ -1,5 +1,6 @@
 // Every area of the hub's API, registered under /hub/api by hub/plugin.ts. One line per area: an
-// area's routes live in src/hub/<area>/routes.ts and export one registrar.
+// area's routes live in src/hub/<area>/routes.ts and export one registrar (an area with a
+// second screen of its own, such as the workflow builder, may add one more file and registrar).
 import type { AppDeps } from '../http/deps.js';
 import type { App } from '../http/route-kit.js';
 import { registerHubAuditRoutes } from './audit/routes.js';
@@ -18,6 +19,7 @@ import { registerHubSetupRoutes } from './setup/routes.js';
 import { registerHubUsageRoutes } from './usage/routes.js';
 import { registerHubUserRoutes } from './users/routes.js';
 import { registerHubWorkRoutes } from './work/routes.js';
+import { registerHubWorkflowBuilderRoutes } from './workflows/builder-routes.js';
 import { registerHubWorkflowRoutes } from './workflows/routes.js';
 
 export type HubRegistrar = (hub: App, deps: AppDeps) => void;
@@ -30,6 +32,7 @@ export const HUB_AREAS: readonly HubRegistrar[] = [
   // Work
   registerHubRunRoutes,
   registerHubWorkflowRoutes,
+  registerHubWorkflowBuilderRoutes,
   registerHubAutomationRoutes,
   registerHubAutomationBuilderRoutes,
   registerHubAutomationTestRoutes,

@@ -23,14 +23,20 @@ export interface StartedRunRow {
   created_at: Date;
 }
 
-/** A queued run, claimable once its start delay has passed. */
+/**
+ * A queued run, claimable once its start delay has passed. It takes a copy of its workflow's
+ * blocks and edges as they are now: the definition it runs, whatever is saved later.
+ */
 export async function insertWorkflowRun(tx: Queryable, r: WorkflowRunRow): Promise<StartedRunRow> {
   const rows = await tx.query<StartedRunRow>(
-    `insert into workflow_runs (account_id, id, workflow_id, status, trigger, summary, key_id, started_by_user, run_at)
-     values ($1, $2, $3, 'queued', $4, 'Queued', $5, $6, now() + ($7::int * interval '1 millisecond'))
+    `insert into workflow_runs (account_id, id, workflow_id, status, trigger, summary, key_id, started_by_user, run_at, blocks, edges)
+     select $1, $2, $3, 'queued', $4, 'Queued', $5, $6, now() + ($7::int * interval '1 millisecond'), w.blocks, w.edges
+       from workflows w where w.account_id = $1 and w.id = $3
      returning id, workflow_id, status, trigger, created_at`,
     [r.accountId, r.id, r.workflowId, r.trigger, r.keyId, r.startedByUser, r.startDelayMs],
   );
+  // The callers found the workflow in this transaction; a row missing here is a bug, not a refusal.
+  if (!rows[0]) throw new Error(`workflow ${r.workflowId} not found in account ${r.accountId}`);
   return rows[0];
 }
 
