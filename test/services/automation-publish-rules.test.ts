@@ -21,6 +21,12 @@ describe('stepProblems', () => {
     ]);
   });
 
+  it('brackets a config key that is not a plain name', () => {
+    expect(stepProblems([{ id: 't', type: 'tag.add', config: { tag: 'x', 'my colour': 'red' } }])).toEqual([
+      { path: 'steps[0].config["my colour"]', message: expect.stringMatching(/^config\.my colour is not a known field/) },
+    ]);
+  });
+
   it('leaves structural faults (an unknown type) to the save-time validator', () => {
     expect(stepProblems([{ id: 'q', type: 'fax.send', config: { a: 1 } }, 'not a step'])).toEqual([]);
   });

@@ -8,6 +8,7 @@ import { checkConfig } from '../../domain/config-schema.js';
 import { STEP_SCHEMAS } from '../../domain/step-schemas.js';
 import { STEP_TYPES, type StepType } from '../../domain/automation.js';
 import { cronProblem } from '../../engine/schedules/cron.js';
+import { child } from '../../lib/json-fields.js';
 
 export interface Problem {
   path: string;
@@ -23,7 +24,8 @@ export function stepProblems(steps: readonly unknown[]): Problem[] {
     if (!isObject(s) || !(STEP_TYPES as readonly unknown[]).includes(s.type)) return; // structural: refused at save
     const config = isObject(s.config) ? s.config : {};
     const p = checkConfig(STEP_SCHEMAS[s.type as StepType], config);
-    if (p) out.push({ path: p.field === null ? `steps[${i}].config` : `steps[${i}].config.${p.field}`, message: p.message });
+    // child() brackets a key that is not a plain name (config["my colour"]), as the fixture reader does.
+    if (p) out.push({ path: p.field === null ? `steps[${i}].config` : child(`steps[${i}].config`, p.field), message: p.message });
   });
   return out;
 }
@@ -50,7 +52,7 @@ export function runOnlyIfProblems(runOnlyIf: unknown): Problem[] {
   const config = isObject(runOnlyIf) ? runOnlyIf : {};
   const p = checkConfig(STEP_SCHEMAS.branch, config);
   if (!p) return [];
-  return [{ path: p.field === null ? 'run_only_if' : `run_only_if.${p.field}`, message: p.message.replace(/^config\./, 'run_only_if.') }];
+  return [{ path: p.field === null ? 'run_only_if' : child('run_only_if', p.field), message: p.message.replace(/^config\./, 'run_only_if.') }];
 }
 
 /** Everything that blocks publishing the draft, trigger first, then the filter, then the steps. */
