@@ -2,13 +2,14 @@
 // removed and changed with the fields that changed; trigger, filter, re-enrollment and name), then
 // POST …/publish makes it the next version. A refusal (a step that is not ready) stays in view.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { StepDiffField } from '@domain/automation-diff';
 import { STEP_SCHEMAS } from '@domain/step-schemas';
 import { ErrorNotice, Loading } from '../../components/states';
 import { api } from '../../lib/api';
 import { Modal } from './ui';
 import type { Automation, AutomationDiff, Step } from './types';
 
-const FIELD_WORDS: Record<string, string> = { name: 'name', type: 'type', config: 'settings', next: 'what comes next', branches: 'branches' };
+const FIELD_WORDS: Record<StepDiffField, string> = { name: 'name', type: 'type', config: 'settings', next: 'what comes next', branches: 'branches' };
 
 function StepLine({ s }: { s: Step }) {
   return (
@@ -70,7 +71,7 @@ export function DiffView({ diff }: { diff: AutomationDiff }) {
           <ul>
             {changed.map((c) => (
               <li key={c.id}>
-                <StepLine s={c.after} />: {c.fields.map((f) => FIELD_WORDS[f] ?? f).join(', ')}
+                <StepLine s={c.after} />: {c.fields.map((f) => FIELD_WORDS[f]).join(', ')}
                 {c.before.name !== c.after.name && <span className="muted"> (was {c.before.name})</span>}
               </li>
             ))}

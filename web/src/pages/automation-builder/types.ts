@@ -2,6 +2,7 @@
 // the definition format (the fixture's automation with project_id and no ref), the editor the
 // server answers with, the diff shown before publishing, versions, previews and test runs.
 import type { REENROLL_RULES, StepType } from '@domain/automation';
+import type { StepDiffField } from '@domain/automation-diff';
 import type { Automation, AutomationRun } from '../automations/types';
 export type { Automation, AutomationRun, StepType };
 
@@ -69,9 +70,9 @@ export interface AutomationDiff {
   steps: {
     added: Step[];
     removed: Step[];
-    changed: { id: string; fields: string[]; before: Step; after: Step }[];
+    changed: { id: string; fields: StepDiffField[]; before: Step; after: Step }[];
     /** The steps kept are in another order. */
-    reordered?: boolean;
+    reordered: boolean;
   };
   trigger_changed: boolean;
   run_only_if_changed: boolean;

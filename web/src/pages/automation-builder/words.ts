@@ -1,16 +1,19 @@
 // The builder's plain words for the server's enums (each enum is imported from src/domain, never
 // retyped: a new value there fails the typecheck here until it has words).
-import type { REENROLL_RULES } from '@domain/automation';
+import { TRIGGER_TYPES as DOMAIN_TRIGGER_TYPES, type REENROLL_RULES, type TriggerType } from '@domain/automation';
 import { LIFECYCLE_STAGES, SMS_CONSENT } from '@domain/contact';
 import { CONDITION_FIELDS, CONDITION_OPS } from '@domain/step-schemas';
 
-/** The trigger types the engine starts runs from (contact created, a webhook call, a schedule; manual: enrolled through the API). */
-export const TRIGGER_TYPES = [
-  ['contact.created', 'A contact is created', 'Contact is created'],
-  ['webhook', 'A webhook is called', 'Webhook is called'],
-  ['schedule', 'On a schedule', 'On a schedule'],
-  ['manual', 'Only when enrolled (API or by hand)', 'Enrolled'],
-] as const;
+/** Each trigger type (the domain's TRIGGER_TYPES, in its order): how the builder says it, and its default label in run history. */
+const TRIGGER_WORDS: Record<TriggerType, readonly [string, string]> = {
+  'contact.created': ['A contact is created', 'Contact is created'],
+  webhook: ['A webhook is called', 'Webhook is called'],
+  schedule: ['On a schedule', 'On a schedule'],
+  manual: ['Only when enrolled (API or by hand)', 'Enrolled'],
+};
+
+/** [type, words, default label] for the trigger select. */
+export const TRIGGER_TYPES = DOMAIN_TRIGGER_TYPES.map((t) => [t, ...TRIGGER_WORDS[t]] as const);
 
 export function triggerWords(type: string | null): string {
   if (type === null) return 'No trigger yet';
