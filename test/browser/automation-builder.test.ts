@@ -135,6 +135,7 @@ describe('building, publishing and testing an automation', { timeout: 240_000 },
     await page.getByRole('button', { name: 'Publish…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Publish version 1?' });
     await dialog.getByRole('heading', { name: 'Steps added (3)' }).waitFor();
+    await dialog.getByText('Starts when: A contact is created.').waitFor();
     expect(await hub.visit('publish-v1-dialog')).toEqual([]);
     await dialog.getByRole('button', { name: 'Publish version 1' }).click();
     await page.getByText('Version 1 published.').waitFor();

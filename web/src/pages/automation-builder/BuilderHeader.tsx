@@ -36,6 +36,7 @@ export function BuilderHeader({
   retry,
   blocked,
   flush,
+  trigger,
 }: {
   automation: Automation;
   name: string;
@@ -44,6 +45,8 @@ export function BuilderHeader({
   /** Problems that block publishing (shown on their steps). */
   blocked: number;
   flush: () => Promise<boolean>;
+  /** The draft's trigger in words. */
+  trigger: string;
 }) {
   const client = useQueryClient();
   const [reviewing, setReviewing] = useState(false);
@@ -106,6 +109,7 @@ export function BuilderHeader({
       <PublishDialog
         open={reviewing}
         automation={a}
+        trigger={trigger}
         onClose={() => setReviewing(false)}
         onPublished={() => {
           setReviewing(false);

@@ -15,6 +15,7 @@ import { TestPanel } from './TestPanel';
 import { TriggerCard } from './TriggerCard';
 import { editorKey, type AutomationEditor } from './types';
 import { useDraft } from './useDraft';
+import { triggerWords } from './words';
 import { VersionsPanel } from './VersionsPanel';
 import '../automations/automations.css';
 import './builder.css';
@@ -28,7 +29,7 @@ function Builder({ id, editor }: { id: string; editor: AutomationEditor }) {
   const issue = (path: string) => general.get(path);
   return (
     <section aria-labelledby="builder-title" className="builder">
-      <BuilderHeader automation={editor.automation} name={draft.name} save={save} retry={() => void retry()} blocked={editor.problems.length} flush={flush} />
+      <BuilderHeader automation={editor.automation} name={draft.name} save={save} retry={() => void retry()} blocked={editor.problems.length} flush={flush} trigger={triggerWords(draft.trigger.type)} />
       <div className="builder-grid">
         <div className="builder-main">
           <div className="card">

@@ -82,7 +82,20 @@ export function DiffView({ diff }: { diff: AutomationDiff }) {
   );
 }
 
-export function PublishDialog({ open, automation, onClose, onPublished }: { open: boolean; automation: Automation; onClose: () => void; onPublished: () => void }) {
+export function PublishDialog({
+  open,
+  automation,
+  trigger,
+  onClose,
+  onPublished,
+}: {
+  open: boolean;
+  automation: Automation;
+  /** What starts it, in words (said for a first version, whose diff has nothing to compare it with). */
+  trigger: string;
+  onClose: () => void;
+  onPublished: () => void;
+}) {
   const client = useQueryClient();
   const diff = useQuery({
     queryKey: ['hub', 'automations', automation.id, 'diff'],
@@ -112,6 +125,7 @@ export function PublishDialog({ open, automation, onClose, onPublished }: { open
         {automation.status === 'paused' && ' It stays paused until you resume it.'}
       </p>
       <h3 className="small-heading">{automation.published_version ? `Changes since version ${automation.published_version}` : 'What will run'}</h3>
+      {!automation.published_version && <p>Starts when: {trigger}.</p>}
       {diff.isPending ? <Loading what="Comparing with the running version" /> : diff.error ? <ErrorNotice error={diff.error} /> : <DiffView diff={diff.data!} />}
       <ErrorNotice error={publish.error} />
       <div className="actions">
