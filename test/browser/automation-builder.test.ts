@@ -5,7 +5,7 @@
 // (seen in Messages); a change to the draft shows in the publish dialog's diff and becomes
 // version 2 (seen in Versions, version 1 still readable); a test run for a contact sends only to
 // the person testing (marked Test in Messages). Keyboard only: add a step, open its settings;
-// then the owner deletes the automation (typed confirmation).
+// a member cannot delete; the owner deletes the automation (typed confirmation).
 // Every screen: a screenshot and axe.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { startSmtp, until, type TestSmtp } from '../delivery/support.js';
 import { openHub, SHOTS, type Hub, type SeedOutput } from './harness.js';
 
 const OWNER = { email: 'olivia@acme.example', password: 'correct horse battery staple' };
+const MEMBER = { email: 'mia@acme.example', password: 'another long pass phrase' };
 const NEW_EMAIL = 'nina.new@example.org';
 
 function fixture(automations: unknown[] = []) {
@@ -21,7 +22,10 @@ function fixture(automations: unknown[] = []) {
       {
         ref: 'acme',
         name: 'Acme Ltd',
-        users: [{ ref: 'olivia', email: OWNER.email, role: 'owner', password: OWNER.password, name: 'Olivia Owner' }],
+        users: [
+          { ref: 'olivia', email: OWNER.email, role: 'owner', password: OWNER.password, name: 'Olivia Owner' },
+          { ref: 'mia', email: MEMBER.email, role: 'member', password: MEMBER.password, name: 'Mia Member' },
+        ],
         keys: [{ ref: 'crm', name: 'CRM sync', scopes: ['contacts:read', 'contacts:write', 'automations:read'] }],
         projects: [{ ref: 'site', name: 'Website' }],
         automations,
@@ -333,8 +337,18 @@ describe('the builder with the keyboard only', { timeout: 180_000 }, () => {
     expect(editor.draft.trigger).toEqual({ type: 'schedule', label: 'On a schedule', config: { cron: '61 * * * *', timezone: 'Europe/Paris' } });
   });
 
-  it('an owner deletes the automation from its page, after typing its name', async () => {
+  it('a member can open the builder but not delete; an owner deletes the automation after typing its name', async () => {
     const page = hub.page;
+    await hub.signIn(MEMBER.email, MEMBER.password);
+    await page.goto(`${hub.baseUrl}/automations/${automationId}`);
+    await page.getByRole('link', { name: 'Open builder' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Delete…' }).count()).toBe(0);
+    await page.goto(`${hub.baseUrl}/automations/${automationId}/build`);
+    await page.getByText('Owners and admins change these in Settings.').waitFor();
+    expect(await page.getByRole('link', { name: "Change the project's settings" }).count()).toBe(0);
+    expect(await hub.visit('member-builder')).toEqual([]);
+
+    await hub.signIn(OWNER.email, OWNER.password);
     await page.goto(`${hub.baseUrl}/automations/${automationId}`);
     await page.getByRole('button', { name: 'Delete…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete Drip?' });
