@@ -312,6 +312,32 @@ describe('the builder with the keyboard only', { timeout: 180_000 }, () => {
     ]);
   });
 
+  it('a condition step goes two ways, shown side by side; the Run-only-if filter is saved with the draft', async () => {
+    const page = hub.page;
+    await page.getByRole('button', { name: 'Add step after First email' }).click();
+    await page.getByRole('button', { name: 'Condition', exact: true }).click();
+    await page.getByLabel('Condition: value').selectOption('customer');
+    await page.getByRole('button', { name: 'Add step after Reminder text' }).click();
+    await page.getByRole('button', { name: 'End', exact: true }).click();
+    await page.getByLabel('If no, go to').selectOption({ label: 'Step 4: End' });
+    const yes = page.getByRole('group', { name: 'Condition: if yes' });
+    const no = page.getByRole('group', { name: 'Condition: if no' });
+    // Yes: on down the flow (the text, then the end); no: straight to the end.
+    await expect(yes.getByRole('link').allTextContents()).resolves.toEqual(['Reminder text', 'End']);
+    await expect(no.getByRole('link').allTextContents()).resolves.toEqual(['End']);
+    await page.getByLabel('Run only if the contact matches a condition').check();
+    await page.getByLabel('Run only if: value').selectOption('customer');
+    await page.getByText(/^Saved at /).waitFor();
+    expect(await hub.visit('condition-step')).toEqual([]);
+    await shot(hub, 'automation-builder-keyboard', 'condition-step', '#step-branch1');
+
+    const editor = await (await page.request.get(`${hub.baseUrl}/hub/api/automations/${automationId}/editor`)).json();
+    expect(editor.draft.steps.map((s: { id: string }) => s.id)).toEqual(['email1', 'branch1', 'sms1', 'end1']);
+    expect(editor.draft.steps[1]).toMatchObject({ type: 'branch', config: { field: 'lifecycle_stage', op: 'eq', value: 'customer' }, branches: { no: 'end1' } });
+    expect(editor.draft.run_only_if).toEqual({ field: 'lifecycle_stage', op: 'eq', value: 'customer' });
+    expect(editor.problems).toEqual([]);
+  });
+
   it('a webhook trigger shows its new URL once; a schedule shows its next times', async () => {
     const page = hub.page;
     await page.goto(`${hub.baseUrl}/automations/${automationId}/build`);

@@ -60,7 +60,6 @@ export function BranchColumns({ step, index, steps, onChange, issue }: { step: S
         const chain = chainFrom(steps, target || fallback?.id || null);
         return (
           <div key={label} className={`branch-column branch-${label}`} role="group" aria-label={`${step.name}: ${words.toLowerCase()}`}>
-            <h4>{words}</h4>
             <TargetSelect
               label={`${words}, go to`}
               value={target}
