@@ -204,6 +204,14 @@ describe('building, publishing and testing an automation', { timeout: 240_000 },
     expect(await view.getByRole('button', { name: /Delete|Move/ }).count()).toBe(0);
     expect(await hub.visit('version-1-view')).toEqual([]);
     await view.getByRole('button', { name: 'Close' }).click();
+
+    // Pause and resume from the builder.
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await page.getByRole('button', { name: 'Resume' }).waitFor();
+    expect((await v1(`/automations/${automationId}`)).body.status).toBe('paused');
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await page.getByRole('button', { name: 'Pause' }).waitFor();
+    expect((await v1(`/automations/${automationId}`)).body.status).toBe('published');
   });
 
   it('Send test runs the draft for a chosen contact, sends only to the tester, and Messages marks it Test', async () => {

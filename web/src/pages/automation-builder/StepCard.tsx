@@ -95,7 +95,6 @@ export function StepCard({ step, index, steps, open, focusOnOpen, onToggle, onCh
         </ul>
       )}
       {target && <p className="step-jump">Then goes to step {steps.indexOf(target) + 1}: {target.name}</p>}
-      {step.type === 'end' && <p className="step-jump">The run ends here.</p>}
       <fieldset disabled={readOnly} className="plain">
         <legend className="visually-hidden">Settings of {step.name}</legend>
         {step.type === 'branch' && <BranchColumns step={step} index={index} steps={steps} onChange={onChange} issue={issue} />}
