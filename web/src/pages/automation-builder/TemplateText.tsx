@@ -33,13 +33,15 @@ export function TemplateText({
     const token = `{{${name}}}`;
     const start = el?.selectionStart ?? value.length;
     const end = el?.selectionEnd ?? value.length;
-    onChange(value.slice(0, start) + token + value.slice(end));
-    // Back to the text, the cursor after what was inserted (once React has re-rendered it).
-    requestAnimationFrame(() => {
-      if (!el) return;
+    const next = value.slice(0, start) + token + value.slice(end);
+    // Back to the text at once, the cursor after what was inserted: the element gets the new value
+    // now (React then finds it unchanged), so nothing runs later and takes the focus from elsewhere.
+    if (el) {
+      el.value = next;
       el.focus();
       el.setSelectionRange(start + token.length, start + token.length);
-    });
+    }
+    onChange(next);
   };
   return (
     <div className="template-text">
