@@ -1,5 +1,5 @@
-// The Workflows screen (read side until the builder): every workflow with its status, project and
-// last run, filtered by status (in the URL query, so it can be bookmarked).
+// The Workflows screen: every workflow with its status, project and last run, filtered by status
+// (in the URL query, so it can be bookmarked), and "New workflow", which opens the builder.
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { Pager, Select, StatusBadge, Time, useCursorPager } from '../../components/controls';
@@ -71,7 +71,12 @@ export default function WorkflowsPage() {
   const status = params.get('status') ?? '';
   return (
     <section aria-labelledby="workflows-title">
-      <h1 id="workflows-title">Workflows</h1>
+      <div className="page-head">
+        <h1 id="workflows-title">Workflows</h1>
+        <Link className="button" to="/workflows/new">
+          New workflow
+        </Link>
+      </div>
       <form className="filters card" role="search" aria-label="Filter workflows" onSubmit={(e) => e.preventDefault()}>
         <Select
           label="Status"
