@@ -1,8 +1,7 @@
 // Checks on a workflow definition as a whole (run when it is saved: fixture, hub) and the order
 // the executor runs its blocks in.
 import type { Block, BlockDef, EdgeDef } from '../types.js';
-import { BLOCK_ID_RE, BLOCK_ID_RULE } from '../../domain/workflow.js';
-import { placeholders } from './text.js';
+import { BLOCK_ID_RE, placeholders } from './text.js';
 
 /** Config fields holding `{{block_id}}` templates, by kind: their names must be inputs. */
 const TEMPLATE_FIELDS: Record<string, string> = { agent: 'prompt', 'transform.template': 'template' };
@@ -26,7 +25,7 @@ export function validateWorkflow(
   for (const [i, b] of blocks.entries()) {
     if (!isObject(b)) return `blocks[${i}] must be an object with id, kind and config`;
     if (typeof b.id !== 'string' || !BLOCK_ID_RE.test(b.id)) {
-      return `blocks[${i}].id must be ${BLOCK_ID_RULE}`;
+      return `blocks[${i}].id must be 1 to 64 letters, digits, '_', '.' or '-' (starting with a letter or digit)`;
     }
     if (ids.has(b.id)) return `duplicate block id ${q(b.id)}`;
     ids.add(b.id);
