@@ -7,7 +7,7 @@ import { ConfirmDialog, StatusBadge } from '../../components/controls';
 import { ErrorNotice } from '../../components/states';
 import { BlockPanel } from './BlockPanel';
 import { Canvas, type Selection } from './Canvas';
-import { COLUMN_GAP, freeSpot, layeredLayout } from './layout';
+import { COLUMN_GAP, freeSpot, LAYER_GAP, layeredLayout } from './layout';
 import {
   addBlock,
   connect,
@@ -49,7 +49,10 @@ export function Builder({ editor, positions }: { editor: WorkflowEditor | null; 
   };
   const add = (kind: BlockKind) => {
     const sel = selection?.type === 'block' ? draft.positions[selection.id] : undefined;
-    const at = sel ? { x: sel.x + COLUMN_GAP, y: sel.y } : freeSpot(draft.positions);
+    // Below the selected block (the next step of a chain being built), else beside the rest.
+    const at = sel ? { x: sel.x, y: sel.y + LAYER_GAP } : freeSpot(draft.positions);
+    const taken = Object.values(draft.positions);
+    while (taken.some((p) => Math.abs(p.x - at.x) < COLUMN_GAP / 2 && Math.abs(p.y - at.y) < LAYER_GAP / 2)) at.x += COLUMN_GAP;
     const next = addBlock(draft, kind, at);
     setDraft(next.draft);
     open(next.id);

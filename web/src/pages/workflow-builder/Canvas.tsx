@@ -15,7 +15,7 @@ import {
   type NodeChange,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { BlockNode, type BlockNodeType } from './BlockNode';
 import { edgeId, type Draft, type XY } from './model';
 import type { Problem } from './problems';
@@ -104,7 +104,13 @@ function Flow(p: CanvasProps) {
     },
     [p, selection],
   );
-  const fit = () => void flow.fitView({ padding: 0.2, duration: 0 });
+  const fit = useCallback(() => void flow.fitView({ padding: 0.2, maxZoom: 1, duration: 0 }), [flow]);
+  // A block added or removed: everything back in view (once the new node has been measured).
+  const count = draft.blocks.length;
+  useEffect(() => {
+    const t = setTimeout(fit, 50);
+    return () => clearTimeout(t);
+  }, [count, fit]);
 
   return (
     <div className="wf-canvas-wrap">

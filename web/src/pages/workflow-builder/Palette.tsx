@@ -14,12 +14,15 @@ export function Palette({ onAdd }: { onAdd: (kind: BlockKind) => void }) {
           const s = BLOCK_SCHEMAS[kind];
           return (
             <li key={kind}>
-              <button type="button" className="wf-palette-item" onClick={() => onAdd(kind)} aria-label={`Add ${s.label} block`} aria-describedby={`${title}-${kind}`}>
-                <span className="wf-palette-label">{s.label}</span>
-                <span className="wf-palette-desc" id={`${title}-${kind}`}>
-                  {s.description}
-                </span>
+              {/* The name is "Add <label> block", the visible label inside it (WCAG 2.5.3). */}
+              <button type="button" className="wf-palette-item" onClick={() => onAdd(kind)} aria-describedby={`${title}-${kind}`}>
+                <span className="visually-hidden">Add </span>
+                {s.label}
+                <span className="visually-hidden"> block</span>
               </button>
+              <span className="wf-palette-desc" id={`${title}-${kind}`}>
+                {s.description}
+              </span>
             </li>
           );
         })}
@@ -38,17 +41,13 @@ export function BlockList({ draft, selected, problem, onOpen }: { draft: Draft; 
       ) : (
         <ul>
           {draft.blocks.map((b) => (
-            <li key={b.id}>
-              <button
-                type="button"
-                className={`wf-block-link${selected === b.id ? ' wf-block-link-current' : ''}`}
-                aria-current={selected === b.id ? 'true' : undefined}
-                onClick={() => onOpen(b.id)}
-                aria-label={`Settings of ${b.id}`}
-              >
-                {b.id} <span className="muted">{BLOCK_SCHEMAS[b.kind].label}</span>
-                {problem?.block?.id === b.id && <span className="wf-bad"> (problem)</span>}
-              </button>
+            <li key={b.id} className={selected === b.id ? 'wf-block-current' : undefined}>
+              <button type="button" className="wf-block-link" aria-current={selected === b.id ? 'true' : undefined} onClick={() => onOpen(b.id)}>
+                <span className="visually-hidden">Settings of </span>
+                {b.id}
+              </button>{' '}
+              <span className="muted">{BLOCK_SCHEMAS[b.kind].label}</span>
+              {problem?.block?.id === b.id && <span className="wf-bad"> (problem)</span>}
             </li>
           ))}
         </ul>

@@ -1,11 +1,13 @@
-// Auto-layout: blocks in columns, left to right. A block's column is the longest path to it from a
-// block nothing feeds (so every edge points rightwards); within a column blocks are ordered by the
-// mean row of the blocks feeding them, which keeps most edges from crossing. Small and dependency
-// free: workflows have tens of blocks, not thousands.
+// Auto-layout: blocks in layers, top to bottom (the canvas sits between the palette and the panel,
+// so it is taller than wide). A block's layer is the longest path to it from a block nothing feeds
+// (so every edge points downwards); within a layer blocks are ordered by the mean position of the
+// blocks feeding them in the layer above, which keeps most edges from crossing. Small and
+// dependency free: workflows have tens of blocks, not thousands.
 import type { EdgeDef, XY } from './model';
 
-export const COLUMN_GAP = 280;
-export const ROW_GAP = 120;
+/** Between blocks side by side in a layer, and between layers. */
+export const COLUMN_GAP = 210;
+export const LAYER_GAP = 120;
 
 /** Positions for `ids`; edges naming unknown blocks are ignored, and a cycle cannot hang it. */
 export function layeredLayout(ids: readonly string[], edges: readonly EdgeDef[]): Record<string, XY> {
@@ -24,28 +26,28 @@ export function layeredLayout(ids: readonly string[], edges: readonly EdgeDef[])
     }
     if (!changed) break;
   }
-  const columns: string[][] = [];
-  for (const id of ids) (columns[layer.get(id)!] ??= []).push(id);
-  const row = new Map<string, number>();
+  const layers: string[][] = [];
+  for (const id of ids) (layers[layer.get(id)!] ??= []).push(id);
+  const slot = new Map<string, number>();
   const positions: Record<string, XY> = {};
-  columns.forEach((column, c) => {
-    if (!column) return;
-    // Barycentre of the feeding blocks' rows; blocks with none keep their list order.
+  layers.forEach((members, l) => {
+    if (!members) return;
+    // Barycentre of the feeding blocks' slots; blocks with none keep their list order.
     const weight = (id: string, i: number): number => {
-      const from = links.filter((e) => e.to === id && row.has(e.from)).map((e) => row.get(e.from)!);
+      const from = links.filter((e) => e.to === id && slot.has(e.from)).map((e) => slot.get(e.from)!);
       return from.length ? from.reduce((a, b) => a + b, 0) / from.length : i;
     };
-    const ordered = column.map((id, i) => ({ id, w: weight(id, i), i })).sort((a, b) => a.w - b.w || a.i - b.i);
-    ordered.forEach(({ id }, r) => {
-      row.set(id, r);
-      positions[id] = { x: c * COLUMN_GAP, y: r * ROW_GAP };
+    const ordered = members.map((id, i) => ({ id, w: weight(id, i), i })).sort((a, b) => a.w - b.w || a.i - b.i);
+    ordered.forEach(({ id }, s) => {
+      slot.set(id, s);
+      positions[id] = { x: s * COLUMN_GAP, y: l * LAYER_GAP };
     });
   });
   return positions;
 }
 
-/** Where a new block goes: below everything already placed, in the first column. */
+/** Where a new block goes with nothing selected: beside everything already placed, at the top. */
 export function freeSpot(positions: Record<string, XY>): XY {
-  const ys = Object.values(positions).map((p) => p.y);
-  return { x: 0, y: ys.length ? Math.max(...ys) + ROW_GAP : 0 };
+  const xs = Object.values(positions).map((p) => p.x);
+  return { x: xs.length ? Math.max(...xs) + COLUMN_GAP : 0, y: 0 };
 }
