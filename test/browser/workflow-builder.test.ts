@@ -193,9 +193,11 @@ describe('the workflow builder', { timeout: 240_000 }, () => {
     await expect(page.locator('.react-flow__edge-text').textContent()).resolves.toContain('cycle');
     expect(await hub.visit('cycle')).toEqual([]);
 
-    // Delete the edge (select it, Delete key), then a blank prompt: on the node and the field.
-    await page.locator('.react-flow__edge-text').click();
+    // Delete the edge (focus it, Enter selects it, the Delete key), then a blank prompt: on the node and the field.
+    await bad.focus();
+    await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Edge wrap → summary' }).waitFor();
+    await bad.focus();
     await page.keyboard.press('Delete');
     await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(2);
     await page.getByRole('button', { name: 'Settings of summary' }).click();

@@ -17,6 +17,7 @@ import {
 import '@xyflow/react/dist/style.css';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { BlockNode, type BlockNodeType } from './BlockNode';
+import { FlowEdge } from './FlowEdge';
 import { edgeId, type Draft, type XY } from './model';
 import type { Problem } from './problems';
 
@@ -35,6 +36,7 @@ export interface CanvasProps {
 }
 
 const NODE_TYPES = { block: BlockNode };
+const EDGE_TYPES = { flow: FlowEdge };
 const DELETE_KEYS = ['Delete', 'Backspace'];
 
 function Flow(p: CanvasProps) {
@@ -63,6 +65,7 @@ function Flow(p: CanvasProps) {
         const bad = problem?.edge === id;
         return {
           id,
+          type: 'flow',
           source: e.from,
           target: e.to,
           selected: selection?.type === 'edge' && selection.id === id,
@@ -143,6 +146,7 @@ function Flow(p: CanvasProps) {
           nodes={nodes}
           edges={edges}
           nodeTypes={NODE_TYPES}
+          edgeTypes={EDGE_TYPES}
           onNodesChange={onNodesChange}
           onEdgesChange={onEdgesChange}
           onConnect={(c) => c.source && c.target && p.onConnect(c.source, c.target)}
