@@ -190,7 +190,7 @@ describe('the workflow builder', { timeout: 240_000 }, () => {
     const bad = page.locator('.react-flow__edge.wf-edge-error');
     await expect(bad.count()).resolves.toBe(1);
     expect(await bad.getAttribute('data-id')).toBe('wrap->summary');
-    await expect(page.locator('.react-flow__edge-text').textContent()).resolves.toContain('cycle');
+    await expect(page.locator('.wf-edge-label').textContent()).resolves.toContain('cycle');
     expect(await hub.visit('cycle')).toEqual([]);
 
     // Delete the edge (focus it, Enter selects it, the Delete key), then a blank prompt: on the node and the field.

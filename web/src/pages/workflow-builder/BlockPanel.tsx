@@ -125,8 +125,8 @@ export function BlockPanel(p: BlockPanelProps) {
           {mine.message}
         </p>
       )}
-      <IdField key={block.kind} draft={draft} block={block} serverError={mine?.block?.field === 'id' ? mine.message : undefined} onRename={p.onRename} />
-      <ConfigForm block={block} inputs={inputsOf(draft, block.id)} errorField={mine?.block?.field} error={mine?.message} onChange={p.onConfig} />
+      <IdField key={block.kind} draft={draft} block={block} serverError={mine?.block?.field === 'id' ? mine.short : undefined} onRename={p.onRename} />
+      <ConfigForm block={block} inputs={inputsOf(draft, block.id)} errorField={mine?.block?.field} error={mine?.short} onChange={p.onConfig} />
       {block.kind === 'output.project' && (
         <>
           <ProjectSelect

@@ -54,7 +54,7 @@ function Flow(p: CanvasProps) {
         measured: measured[b.id],
         selected: selection?.type === 'block' && selection.id === b.id,
         ariaLabel: `Block ${b.id}${problem?.block?.id === b.id ? ', has a problem' : ''}`,
-        data: { kind: b.kind, error: problem?.block?.id === b.id ? problem.message : undefined },
+        data: { kind: b.kind, error: problem?.block?.id === b.id ? problem.short : undefined },
       })),
     [draft.blocks, draft.positions, measured, selection, problem],
   );
@@ -69,9 +69,9 @@ function Flow(p: CanvasProps) {
           source: e.from,
           target: e.to,
           selected: selection?.type === 'edge' && selection.id === id,
-          markerEnd: { type: MarkerType.ArrowClosed, width: 18, height: 18 },
+          markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16, color: bad ? '#b42318' : '#555d66' },
           className: bad ? 'wf-edge-error' : undefined,
-          label: bad ? problem.message : undefined,
+          label: bad ? problem.short : undefined,
           ariaLabel: `Edge from ${e.from} to ${e.to}${bad ? `: ${problem.message}` : ''}`,
         };
       }),

@@ -1,13 +1,14 @@
 // An edge on the canvas. Blocks flow top to bottom, so an edge into a block above its source (the
 // one that closes a cycle, before the server refuses it) would run back over the edges between
 // them; it bows out to the right instead, where it and its message stay readable.
-import { BaseEdge, getBezierPath, type EdgeProps } from '@xyflow/react';
+import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from '@xyflow/react';
 
 /** How far a backward edge bows out beside the blocks. */
 const BOW = 140;
 
 export function FlowEdge(p: EdgeProps) {
-  const back = p.targetY < p.sourceY + 10;
+  // Clearly above: blocks side by side (or overlapping) keep the ordinary curve.
+  const back = p.targetY < p.sourceY - 30;
   let path: string;
   let labelX: number;
   let labelY: number;
@@ -20,17 +21,16 @@ export function FlowEdge(p: EdgeProps) {
     [path, labelX, labelY] = getBezierPath(p);
   }
   return (
-    <BaseEdge
-      id={p.id}
-      path={path}
-      labelX={labelX}
-      labelY={labelY}
-      label={p.label}
-      labelBgPadding={[4, 2]}
-      labelBgBorderRadius={3}
-      markerEnd={p.markerEnd}
-      style={p.style}
-      interactionWidth={p.interactionWidth}
-    />
+    <>
+      <BaseEdge id={p.id} path={path} markerEnd={p.markerEnd} style={p.style} interactionWidth={p.interactionWidth} />
+      {p.label && (
+        // HTML, so a long message wraps; positioned by a transform the library computes per frame.
+        <EdgeLabelRenderer>
+          <div className="wf-edge-label nopan" style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}>
+            {p.label}
+          </div>
+        </EdgeLabelRenderer>
+      )}
+    </>
   );
 }

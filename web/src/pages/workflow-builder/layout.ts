@@ -7,7 +7,7 @@ import type { EdgeDef, XY } from './model';
 
 /** Between blocks side by side in a layer, and between layers. */
 export const COLUMN_GAP = 210;
-export const LAYER_GAP = 120;
+export const LAYER_GAP = 140;
 
 /** Positions for `ids`; edges naming unknown blocks are ignored, and a cycle cannot hang it. */
 export function layeredLayout(ids: readonly string[], edges: readonly EdgeDef[]): Record<string, XY> {
@@ -46,8 +46,10 @@ export function layeredLayout(ids: readonly string[], edges: readonly EdgeDef[])
   return positions;
 }
 
-/** Where a new block goes with nothing selected: beside everything already placed, at the top. */
+/** Where a new block goes with nothing selected: below the lowest block (the end of the flow). */
 export function freeSpot(positions: Record<string, XY>): XY {
-  const xs = Object.values(positions).map((p) => p.x);
-  return { x: xs.length ? Math.max(...xs) + COLUMN_GAP : 0, y: 0 };
+  const all = Object.values(positions);
+  if (!all.length) return { x: 0, y: 0 };
+  const lowest = all.reduce((a, b) => (b.y > a.y ? b : a));
+  return { x: lowest.x, y: lowest.y + LAYER_GAP };
 }

@@ -6,6 +6,8 @@ import type { Definition } from './model';
 
 export interface Problem {
   message: string;
+  /** The message without its `block "x" (kind): ` prefix, for the node and field that already say which block. */
+  short: string;
   /** The block at fault (by id in the body sent), and the config field or block key (`id`, `kind`). */
   block?: { id: string; field?: string };
   /** The edge at fault, as `from->to`. */
@@ -16,8 +18,11 @@ export interface Problem {
 
 export function problemOf(err: unknown, sent: Definition): Problem | null {
   if (!(err instanceof HubError) || err.code !== 'invalid_field') return null;
-  const message = err.message;
-  const param = err.param ?? '';
+  const p = place(err.message, err.param ?? '', sent);
+  return { ...p, short: err.message.replace(/^block "[^"]*"(?: \([^)]*\))?: /, '') };
+}
+
+function place(message: string, param: string, sent: Definition): Omit<Problem, 'short'> {
   const b = /^blocks\[(\d+)\](?:\.config\.([A-Za-z0-9_]+)|\.([a-z_]+))?/.exec(param);
   if (b) {
     const block = sent.blocks[Number(b[1])];
