@@ -191,6 +191,7 @@ export function Builder({ editor, positions }: { editor: WorkflowEditor | null; 
         onClear={id ? () => s.schedule.mutate({ schedule: null, schedule_timezone: draft.schedule_timezone }) : undefined}
         saving={s.schedule.isPending}
         changed={scheduleChanged}
+        saved={d.base.schedule !== null}
         error={problem?.setting === 'schedule' || problem?.setting === 'schedule_timezone' ? problem.message : undefined}
         saveError={s.schedule.error}
       />

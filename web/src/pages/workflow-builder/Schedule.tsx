@@ -28,8 +28,9 @@ export interface ScheduleProps {
   onSave?: () => void;
   onClear?: () => void;
   saving: boolean;
-  /** Whether the schedule differs from the saved one. */
+  /** Whether the schedule differs from the saved one, and whether one is saved. */
   changed: boolean;
+  saved: boolean;
   error?: string;
   saveError: unknown;
 }
@@ -44,7 +45,9 @@ export function Schedule(p: ScheduleProps) {
     queryFn: () => api.get<Preview>(`/hub/api/schedule-preview${qs({ cron: settled.cron, timezone: settled.timezone })}`),
     enabled: settled.cron !== '' && settled.timezone !== '',
   });
-  const previewError = preview.error instanceof HubError && preview.error.code === 'invalid_field' ? preview.error.message : null;
+  // Typing not yet settled: the last answer is about an older expression, so none is shown.
+  const pending = settled.cron !== cron.trim() || settled.timezone !== p.timezone.trim();
+  const previewError = !pending && preview.error instanceof HubError && preview.error.code === 'invalid_field' ? preview.error.message : null;
   return (
     <section className="card wf-schedule" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Schedule</h2>
@@ -85,7 +88,7 @@ export function Schedule(p: ScheduleProps) {
         <div className="wf-preview" aria-live="polite">
           {previewError ? (
             <p className="field-error">{previewError}</p>
-          ) : preview.data ? (
+          ) : !pending && preview.data ? (
             <>
               <h3>Next five runs (your local time)</h3>
               <ol>
@@ -96,7 +99,7 @@ export function Schedule(p: ScheduleProps) {
                 ))}
               </ol>
             </>
-          ) : preview.error ? (
+          ) : !pending && preview.error ? (
             <ErrorNotice error={preview.error} />
           ) : (
             <p className="muted">Working out the next runs…</p>
@@ -108,7 +111,7 @@ export function Schedule(p: ScheduleProps) {
           <button type="button" onClick={p.onSave} disabled={p.saving || !p.changed}>
             Save schedule
           </button>
-          <button type="button" className="button-secondary" onClick={p.onClear} disabled={p.saving}>
+          <button type="button" className="button-secondary" onClick={p.onClear} disabled={p.saving || !p.saved}>
             Clear schedule
           </button>
         </div>
