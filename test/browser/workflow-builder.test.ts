@@ -215,7 +215,8 @@ describe('the workflow builder', { timeout: 240_000 }, () => {
 
     // Delete, for owners and admins: a confirmation, then the list without it.
     await page.getByRole('link', { name: '← Chain' }).click();
-    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('link', { name: 'Open builder' }).waitFor();
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await page.getByRole('dialog', { name: 'Delete Chain?' }).waitFor();
     expect(await hub.visit('delete-confirm')).toEqual([]);
     await page.getByRole('button', { name: 'Delete the workflow' }).click();
@@ -229,7 +230,7 @@ describe('the workflow builder', { timeout: 240_000 }, () => {
     ]);
     await page.goto(`${hub.baseUrl}/workflows/${ids.workflows.solo}`);
     await page.getByRole('link', { name: 'Open builder' }).waitFor();
-    expect(await page.getByRole('button', { name: 'Delete' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Delete', exact: true }).count()).toBe(0);
     await page.goto(`${hub.baseUrl}/workflows/${ids.workflows.solo}/build`);
     await node(page, 'notes').waitFor();
 
