@@ -263,7 +263,7 @@ describe('the workflow builder', { timeout: 240_000 }, () => {
     expect(await hub.visit('keyboard-saved')).toEqual([]);
   });
 
-  it('keeps unsaved changes over a reload, warns before leaving, and previews and saves a schedule', async () => {
+  it('keeps unsaved changes over a reload, warns before leaving, previews and saves a schedule, and refuses to save over someone else\'s change', async () => {
     const { hub, page, ids } = await open('workflow-builder-restore', MEMBER, [
       { ref: 'solo', name: 'Solo', blocks: [{ id: 'notes', kind: 'source.text', config: { text: 'Notes' } }], edges: [] },
     ]);
@@ -309,5 +309,22 @@ describe('the workflow builder', { timeout: 240_000 }, () => {
     await expect.poll(() => page.getByLabel('Name', { exact: true }).inputValue()).toBe('Solo');
     await page.getByText('All changes saved', { exact: true }).waitFor();
     await expect(page.getByLabel('Cron expression').inputValue()).resolves.toBe('0 9 * * 1');
+
+    // Someone else changes the workflow meanwhile (here: its status, through the hub's API): saving
+    // over it is refused, and "Reload their version" shows theirs.
+    const session = (await (await page.request.get(`${hub.baseUrl}/hub/api/session`)).json()) as { csrf_token: string };
+    const other = await page.request.post(`${hub.baseUrl}/hub/api/workflows/${ids.workflows.solo}/status`, {
+      data: { status: 'active' },
+      headers: { 'x-csrf-token': session.csrf_token, origin: hub.baseUrl },
+    });
+    expect(other.status()).toBe(200);
+    await page.getByLabel('Description').fill('Mine');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Someone changed this workflow since you opened it.').waitFor();
+    expect(await hub.visit('conflict')).toEqual([]);
+    await page.getByRole('button', { name: 'Reload their version' }).click();
+    await page.locator('.page-head .badge', { hasText: 'active' }).waitFor();
+    await expect(page.getByLabel('Description').inputValue()).resolves.toBe('');
+    await page.getByText('All changes saved', { exact: true }).waitFor();
   });
 });

@@ -2,10 +2,25 @@
 // down a layer; a layer's blocks follow the blocks feeding them; a cycle cannot hang it) and the
 // placing of a refused save on the block, edge or setting the server's `param` names.
 import { describe, expect, it } from 'vitest';
-import { COLUMN_GAP, LAYER_GAP, layeredLayout } from '../../web/src/pages/workflow-builder/layout.js';
-import { problemOf } from '../../web/src/pages/workflow-builder/problems.js';
-import type { Definition } from '../../web/src/pages/workflow-builder/model.js';
-import { HubError } from '../../web/src/lib/api.js';
+
+// The web's modules are typed by web/tsconfig.json (bundler resolution, the @domain alias), not by
+// the server's NodeNext build, so they are loaded by a path tsc does not follow, with the few
+// shapes used here declared below.
+type XY = { x: number; y: number };
+type Edge = { from: string; to: string };
+type Definition = Record<string, unknown> & { blocks: { id: string; kind: string; config: Record<string, unknown> }[]; edges: Edge[] };
+const WEB = '../../web/src';
+const { COLUMN_GAP, LAYER_GAP, layeredLayout } = (await import(`${WEB}/pages/workflow-builder/layout.ts`)) as {
+  COLUMN_GAP: number;
+  LAYER_GAP: number;
+  layeredLayout: (ids: string[], edges: Edge[]) => Record<string, XY>;
+};
+const { problemOf } = (await import(`${WEB}/pages/workflow-builder/problems.ts`)) as {
+  problemOf: (err: unknown, sent: Definition) => { short: string; edge?: string; setting?: string; block?: { id: string; field?: string } } | null;
+};
+const { HubError } = (await import(`${WEB}/lib/api.ts`)) as {
+  HubError: new (status: number, code: string, message: string, requestId: string | null, param?: string) => Error;
+};
 
 const layer = (y: number) => y / LAYER_GAP;
 
