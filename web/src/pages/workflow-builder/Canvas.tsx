@@ -16,8 +16,7 @@ import {
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { BlockNode, type BlockNodeType } from './BlockNode';
-import { FlowEdge } from './FlowEdge';
+import { BlockNode, FlowEdge, type BlockNodeType } from './CanvasParts';
 import { edgeId, type Draft, type XY } from './model';
 import type { Problem } from './problems';
 
