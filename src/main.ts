@@ -14,6 +14,7 @@ import { MIGRATE_USAGE } from './cli/migrate.js';
 import { CURSOR_SECRET_USAGE } from './cli/cursor-secret.js';
 import { RUNS_USAGE } from './cli/runs.js';
 import { AUTOMATIONS_USAGE } from './cli/automations.js';
+import { WORKFLOWS_USAGE } from './cli/workflows.js';
 import { AUTOMATIONS_TEST_USAGE } from './cli/automations-test.js';
 import { AUTOMATION_RUNS_USAGE } from './cli/automation-runs.js';
 import { CONTACTS_USAGE } from './cli/contacts.js';
@@ -45,6 +46,11 @@ Commands:
   automations publish|pause|resume AUTOMATION_ID [--account ID]
   automation-runs stop RUN_ID [--account ID]
   contacts erase CONTACT_ID --account ID
+  workflows create FILE --account ID
+  workflows edit WORKFLOW_ID FILE [--account ID]
+  workflows status WORKFLOW_ID draft|active|paused [--account ID]
+  workflows schedule WORKFLOW_ID CRON [--timezone TZ] | --off [--account ID]
+  workflows export WORKFLOW_ID [--account ID]
   users list --account ID [--json]
   users add --account ID --email EMAIL [--name NAME] [--role owner|admin|member] [--json]
   users set-role --account ID --user USER_ID --role owner|admin|member
@@ -69,6 +75,7 @@ const COMMAND_USAGE: Record<string, string> = {
   'automation-runs': AUTOMATION_RUNS_USAGE,
   contacts: CONTACTS_USAGE,
   users: USERS_USAGE,
+  workflows: WORKFLOWS_USAGE,
 };
 
 /** How long an operator command waits for a server that holds the data dir but is still starting. */

@@ -1,14 +1,15 @@
 // `switchboard automations webhook AUTOMATION_ID --account ID`: gives the automation a new inbound
 // webhook URL (a webhook trigger in the hub). The secret in the URL is shown once; only its hash is
-// stored, and a new one replaces the old (the old URL stops working at once).
-import { randomBytes } from 'node:crypto';
+// stored, and a new one replaces the old (the old URL stops working at once). The rules and the
+// audit entry are the service's (src/services/automations/webhook.ts), shared with the hub.
 import type { Db } from '../db/db.js';
-import { setWebhookHash } from '../api/hooks/store.js';
-import { webhookHash } from '../api/hooks/routes.js';
+import { loadConfig } from '../config.js';
+import { OPERATOR } from '../services/audit/service.js';
+import { rotateWebhook } from '../services/automations/webhook.js';
 import { isUuid } from '../lib/ids.js';
 import type { OperatorCommand } from './command.js';
 import { parseCommandArgs, show, uuidArg } from './args.js';
-import { CommandError, UsageError, done, type CommandResult } from './result.js';
+import { UsageError, done, type CommandResult } from './result.js';
 
 export const AUTOMATIONS_WEBHOOK_USAGE = `  switchboard automations webhook AUTOMATION_ID --account ID
   webhook  a new inbound webhook URL for the automation (shown once; replaces the previous one).
@@ -30,14 +31,9 @@ function parse(args: readonly string[]): WebhookArgs {
 }
 
 async function run(db: Db, a: WebhookArgs): Promise<CommandResult> {
-  const secret = randomBytes(32).toString('base64url');
-  if (!(await setWebhookHash(db, a.accountId, a.automationId, webhookHash(secret)))) {
-    throw new CommandError(`no automation ${a.automationId} in account ${a.accountId}`);
-  }
-  return done(
-    `webhook for automation ${a.automationId}: POST to <public URL>/hooks/automations/${secret}\n` +
-      'This is the only time the secret is shown; the previous URL no longer works.',
-  );
+  // A Refusal (no such automation in the account) is printed with exit code 1 by execute().
+  const { url } = await rotateWebhook(db, loadConfig(), a, OPERATOR);
+  return done(`webhook for automation ${a.automationId}: POST to ${url}\nThis is the only time the secret is shown; the previous URL no longer works.`);
 }
 
 export function withWebhookAction<P>(base: OperatorCommand<P>): OperatorCommand<{ webhook: WebhookArgs } | { other: P }> {

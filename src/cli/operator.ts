@@ -17,6 +17,7 @@ import { AUTOMATIONS, automationsInputFile } from './automations.js';
 import { AUTOMATION_RUNS } from './automation-runs.js';
 import { CONTACTS } from './contacts.js';
 import { USERS } from './users.js';
+import { WORKFLOWS, workflowsInputFile } from './workflows.js';
 
 const COMMANDS: Readonly<Record<string, OperatorCommand<any>>> = Object.freeze({
   keys: KEYS,
@@ -29,6 +30,7 @@ const COMMANDS: Readonly<Record<string, OperatorCommand<any>>> = Object.freeze({
   'automation-runs': AUTOMATION_RUNS,
   contacts: CONTACTS,
   users: USERS,
+  workflows: WORKFLOWS,
 });
 
 export const OPERATOR_COMMAND_NAMES = Object.freeze(Object.keys(COMMANDS));
@@ -61,11 +63,17 @@ export async function runOperatorCommand(db: Db, argv: readonly string[], ctx: C
 /** An input file as read by the CLI: its text, or why it could not be read. */
 export type { InputFiles };
 
-/** Reads the files a command names (seed's FILE, automations edit's FILE) on the CLI's side, relative to its cwd. */
+/** The commands that read a FILE, and which file, by command name. */
+const INPUT_FILE: Readonly<Record<string, (args: readonly string[]) => string | null>> = {
+  seed: seedInputFile,
+  automations: automationsInputFile,
+  workflows: workflowsInputFile,
+};
+
+/** Reads the files a command names (seed's FILE, automations edit's FILE, workflows create|edit's FILE) on the CLI's side, relative to its cwd. */
 export async function readInputFiles(argv: readonly string[], cwd: string): Promise<InputFiles> {
   const files: InputFiles = {};
-  const name =
-    argv[0] === 'seed' ? seedInputFile(argv.slice(1)) : argv[0] === 'automations' ? automationsInputFile(argv.slice(1)) : null;
+  const name = argv[0] !== undefined && Object.hasOwn(INPUT_FILE, argv[0]) ? INPUT_FILE[argv[0]](argv.slice(1)) : null;
   if (name !== null) {
     try {
       files[name] = { text: await diskContext(cwd).readFile(name) };

@@ -1,9 +1,11 @@
 // Every area of the hub's API, registered under /hub/api by hub/plugin.ts. One line per area: an
-// area's routes live in src/hub/<area>/routes.ts and export one registrar.
+// area's routes live in src/hub/<area>/routes.ts and export one registrar (an area with a
+// second screen of its own, such as the workflow builder, may add one more file and registrar).
 import type { AppDeps } from '../http/deps.js';
 import type { App } from '../http/route-kit.js';
 import { registerHubAuditRoutes } from './audit/routes.js';
 import { registerHubAutomationRoutes } from './automations/routes.js';
+import { registerHubAutomationTestRoutes } from './automations/test-routes.js';
 import { registerHubContactRoutes } from './contacts/routes.js';
 import { registerHubContentRoutes } from './content/routes.js';
 import { registerHubKeyRoutes } from './keys/routes.js';
@@ -16,6 +18,7 @@ import { registerHubSetupRoutes } from './setup/routes.js';
 import { registerHubUsageRoutes } from './usage/routes.js';
 import { registerHubUserRoutes } from './users/routes.js';
 import { registerHubWorkRoutes } from './work/routes.js';
+import { registerHubWorkflowBuilderRoutes } from './workflows/builder-routes.js';
 import { registerHubWorkflowRoutes } from './workflows/routes.js';
 
 export type HubRegistrar = (hub: App, deps: AppDeps) => void;
@@ -28,7 +31,9 @@ export const HUB_AREAS: readonly HubRegistrar[] = [
   // Work
   registerHubRunRoutes,
   registerHubWorkflowRoutes,
+  registerHubWorkflowBuilderRoutes,
   registerHubAutomationRoutes,
+  registerHubAutomationTestRoutes,
   // Audience
   registerHubContactRoutes,
   registerHubMessageRoutes,

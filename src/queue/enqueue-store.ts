@@ -23,14 +23,20 @@ export interface StartedRunRow {
   created_at: Date;
 }
 
-/** A queued run, claimable once its start delay has passed. */
+/**
+ * A queued run, claimable once its start delay has passed. It takes a copy of its workflow's
+ * blocks and edges as they are now: the definition it runs, whatever is saved later.
+ */
 export async function insertWorkflowRun(tx: Queryable, r: WorkflowRunRow): Promise<StartedRunRow> {
   const rows = await tx.query<StartedRunRow>(
-    `insert into workflow_runs (account_id, id, workflow_id, status, trigger, summary, key_id, started_by_user, run_at)
-     values ($1, $2, $3, 'queued', $4, 'Queued', $5, $6, now() + ($7::int * interval '1 millisecond'))
+    `insert into workflow_runs (account_id, id, workflow_id, status, trigger, summary, key_id, started_by_user, run_at, blocks, edges)
+     select $1, $2, $3, 'queued', $4, 'Queued', $5, $6, now() + ($7::int * interval '1 millisecond'), w.blocks, w.edges
+       from workflows w where w.account_id = $1 and w.id = $3
      returning id, workflow_id, status, trigger, created_at`,
     [r.accountId, r.id, r.workflowId, r.trigger, r.keyId, r.startedByUser, r.startDelayMs],
   );
+  // The callers found the workflow in this transaction; a row missing here is a bug, not a refusal.
+  if (!rows[0]) throw new Error(`workflow ${r.workflowId} not found in account ${r.accountId}`);
   return rows[0];
 }
 
@@ -44,6 +50,8 @@ export interface AutomationRunRows {
   status: 'running' | 'skipped';
   test: boolean;
   testerEmail: string | null;
+  /** A test of the draft: its trigger and steps (see automation_runs.definition); null otherwise. */
+  definition: { trigger: unknown; steps: unknown } | null;
   error: string | null;
   ids: readonly string[];
   contactIds: ReadonlyArray<string | null>;
@@ -53,11 +61,14 @@ export interface AutomationRunRows {
 export async function insertAutomationRuns(tx: Queryable, r: AutomationRunRows): Promise<void> {
   await tx.query(
     `insert into automation_runs
-            (account_id, id, automation_id, contact_id, status, started_by, key_id, test, version, tester_email, error, finished_at, run_at)
+            (account_id, id, automation_id, contact_id, status, started_by, key_id, test, version, tester_email, error, finished_at, run_at, definition)
      select $1, r.id, $2, r.contact_id, $3::text, $4::text, $5::uuid, $6::boolean, $7::int, $8::text, $9::text,
-            case when $3::text = 'skipped' then now() end, now()
+            case when $3::text = 'skipped' then now() end, now(), $12::jsonb
        from unnest($10::uuid[], $11::uuid[]) as r(id, contact_id)`,
-    [r.accountId, r.automationId, r.status, r.startedBy, r.keyId, r.test, r.version, r.testerEmail, r.error, r.ids, r.contactIds],
+    [
+      r.accountId, r.automationId, r.status, r.startedBy, r.keyId, r.test, r.version, r.testerEmail, r.error, r.ids, r.contactIds,
+      r.definition === null ? null : JSON.stringify(r.definition),
+    ],
   );
 }
 

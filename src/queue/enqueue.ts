@@ -49,6 +49,11 @@ export interface NewAutomationRuns {
    * one-active-run index leaves test runs out).
    */
   testerEmail?: string;
+  /**
+   * A test of the draft: the draft's trigger and steps as they are now, run instead of the
+   * version's (`version` then says which published version, if any, it is not).
+   */
+  definition?: { trigger: unknown; steps: unknown };
   /** The Run-only-if filter did not match: recorded `skipped`, never executed, wakes no one. */
   skipped?: boolean;
   error?: string | null;
@@ -67,6 +72,7 @@ export async function enqueueAutomationRun(tx: Queryable, r: NewAutomationRuns):
     status: r.skipped ? 'skipped' : 'running',
     test,
     testerEmail: r.testerEmail ?? null,
+    definition: r.definition ?? null,
     error: r.error ?? null,
     ids: r.runs.map((x) => x.id),
     contactIds: r.runs.map((x) => x.contactId),

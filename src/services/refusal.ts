@@ -15,6 +15,8 @@ export class Refusal extends Error {
   constructor(
     message: string,
     readonly kind: RefusalKind = 'conflict',
+    /** The body path at fault, when there is one (a step's config field that blocks publishing). */
+    readonly param?: string,
   ) {
     super(message);
   }

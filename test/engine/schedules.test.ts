@@ -26,9 +26,9 @@ beforeAll(async () => {
             name: 'a',
             users: [{ ref: 'o', email: 'o@a.example', role: 'owner' }],
             workflows: [
-              { ref: 'hourly', name: 'hourly', blocks, edges: [], schedule: '0 * * * *' },
-              { ref: 'paris', name: 'paris', blocks, edges: [], schedule: '30 9 * * 1-5', schedule_timezone: 'Europe/Paris' },
-              { ref: 'plain', name: 'plain', blocks, edges: [] },
+              { ref: 'hourly', name: 'hourly', status: 'active', blocks, edges: [], schedule: '0 * * * *' },
+              { ref: 'paris', name: 'paris', status: 'active', blocks, edges: [], schedule: '30 9 * * 1-5', schedule_timezone: 'Europe/Paris' },
+              { ref: 'plain', name: 'plain', status: 'active', blocks, edges: [] },
             ],
           },
         ],
@@ -74,6 +74,19 @@ describe('workflow schedules', () => {
     expect(await tickSchedules(t.db, 0)).toBe(1);
     expect((await runsOf(S.a.workflows.paris)).length).toBe(1);
     expect((await nextAt(S.a.workflows.paris))!.getTime()).toBeGreaterThan(Date.now());
+  });
+
+  it.each(['draft', 'paused'])('a %s workflow does not run on its schedule: the due time moves on, and once active it fires from then', async (status) => {
+    const id = S.a.workflows.hourly;
+    const before = (await runsOf(id)).length;
+    await t.db.query(`update workflows set status = $2, schedule_next_at = now() - interval '2 hours' where id = $1`, [id, status]);
+    expect(await tickSchedules(t.db, 0)).toBe(0);
+    expect((await runsOf(id)).length).toBe(before);
+    expect((await nextAt(id))!.getTime()).toBeGreaterThan(Date.now());
+    expect(await tickSchedules(t.db, 0)).toBe(0);
+    await t.db.query(`update workflows set status = 'active', schedule_next_at = now() - interval '1 second' where id = $1`, [id]);
+    expect(await tickSchedules(t.db, 0)).toBe(1);
+    expect((await runsOf(id)).length).toBe(before + 1);
   });
 
   it('a running engine starts due schedules and runs them to the end', async () => {

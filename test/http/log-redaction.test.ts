@@ -3,8 +3,8 @@
 // trigger's secret is shown once and stored only hashed, and an unsubscribe token is an HMAC
 // credential that opts a contact out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setWebhookHash } from '../../src/api/hooks/store.js';
-import { webhookHash } from '../../src/api/hooks/routes.js';
+import { setWebhookHash } from '../../src/services/automations/store.js';
+import { webhookHash } from '../../src/services/automations/webhook.js';
 import { unsubscribeToken } from '../../src/delivery/unsubscribe.js';
 import type { AccountSeedResult } from '../../src/fixtures/load.js';
 import { loggerOptions } from '../../src/cli/serve.js';

@@ -41,6 +41,7 @@ describe('GET /hub/api/messages', () => {
       to: 'c***@example.org',
       automation: { id: w.s.acme.automations.held, name: 'Held' },
       automation_run_id: expect.any(String),
+      test: false,
       contact: { id: w.s.acme.contacts.cy, name: 'Cy' },
       attempts: 0,
       created_at: expect.stringMatching(/Z$/),
@@ -48,7 +49,7 @@ describe('GET /hub/api/messages', () => {
       error: '550 mailbox [address] unknown',
     });
     expect(byId[m.sending]).toMatchObject({ channel: 'sms', to: '***00', contact: { name: 'Ann Lee' } });
-    expect(byId[m.unknown]).toMatchObject({ channel: 'team', status: 'unknown', automation: null, contact: null, automation_run_id: null });
+    expect(byId[m.unknown]).toMatchObject({ channel: 'team', status: 'unknown', automation: null, contact: null, automation_run_id: null, test: false });
     expect(new Set(res.json().data.map((x: { status: string }) => x.status))).toEqual(new Set(OUTBOX_STATUSES));
     expect(res.body).not.toMatch(/SECRET|ann@example\.org|cy@example\.org|555 0100/);
   });

@@ -1,6 +1,7 @@
 // Automation runs, read side: GET /automations/{id}/runs and GET /automation-runs/{id}. One run per
 // contact each time the contact goes through the automation. The route file is the contract.
 import { Type, type Static } from '@sinclair/typebox';
+import type { Queryable } from '../../db/db.js';
 import type { AppDeps } from '../../http/deps.js';
 import { notFound } from '../../domain/errors.js';
 import { listByTime } from '../../http/list.js';
@@ -32,7 +33,7 @@ const runFields = {
   status_label: Type.String({ description: 'The status in the words Run history uses.' }),
   started_by: Type.String({ description: 'The trigger, the person who enrolled the contact, or the API key (name and truncated prefix).' }),
   test: Type.Boolean({ description: 'true for a test run from the builder, which sends only to the person testing.' }),
-  version: Type.Integer({ description: 'The published version it runs.' }),
+  version: Type.Integer({ description: "The published version it runs; 0 for a builder's test of the draft, which runs no published version." }),
   started_at: DateTime,
   finished_at: Nullable(DateTime),
   next_at: Nullable(DateTime),
@@ -59,7 +60,8 @@ export const AutomationRunDetail = Type.Object(
   { title: 'AutomationRunDetail' },
 );
 type RunOut = Static<typeof AutomationRun>;
-type StepOut = Static<typeof AutomationRunDetail>['steps'][number];
+type DetailOut = Static<typeof AutomationRunDetail>;
+type StepOut = DetailOut['steps'][number];
 
 const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
 const ListRunsQuery = Type.Object({ ...ListQuery, status: Type.Optional(RunStatus) }, { additionalProperties: false });
@@ -93,6 +95,22 @@ function renderStep(s: AutomationRunStepRow, now: number): StepOut {
     ms,
     error: s.error,
   };
+}
+
+/** The run with its steps, the trigger (`t`) first; null when the account has no such run. The hub's builder reads it too. */
+export async function automationRunDetail(db: Queryable, accountId: string, id: string): Promise<DetailOut | null> {
+  const run = await getAutomationRun(db, accountId, id);
+  if (!run) return null;
+  const rows = await getAutomationRunSteps(db, accountId, id);
+  const now = Date.now();
+  const steps = rows.map((s) => renderStep(s, now));
+  // Every run was started by its trigger; until the engine records that step, say so anyway,
+  // so `t` is always first.
+  if (steps[0]?.step_id !== 't') {
+    const label = await runTriggerLabel(db, accountId, id);
+    steps.unshift({ step_id: 't', name: label, type: 'trigger', status: 'ok', started_at: iso(run.started_at), ms: 0, error: null });
+  }
+  return { ...renderRun(run), failed_step_id: run.failed_step_id, steps };
 }
 
 export function registerAutomationRunRoutes(app: App, deps: AppDeps): void {
@@ -135,22 +153,11 @@ export function registerAutomationRunRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const { id } = request.params;
-      const accountId = authOf(request).accountId;
       // A run stays readable after its automation is deleted in the hub: it ends `stopped`, and a
       // client polling a run it enrolled must be able to see why.
-      const run = await getAutomationRun(deps.db, accountId, id);
-      if (!run) throw notFound('automation run');
-      const rows = await getAutomationRunSteps(deps.db, accountId, id);
-      const now = Date.now();
-      const steps = rows.map((s) => renderStep(s, now));
-      // Every run was started by its trigger; until the engine records that step, say so anyway,
-      // so `t` is always first.
-      if (steps[0]?.step_id !== 't') {
-        const label = await runTriggerLabel(deps.db, accountId, run.automation_id, run.version);
-        steps.unshift({ step_id: 't', name: label, type: 'trigger', status: 'ok', started_at: iso(run.started_at), ms: 0, error: null });
-      }
-      return { ...renderRun(run), failed_step_id: run.failed_step_id, steps };
+      const detail = await automationRunDetail(deps.db, authOf(request).accountId, request.params.id);
+      if (!detail) throw notFound('automation run');
+      return detail;
     },
   );
 }

@@ -83,14 +83,18 @@ export async function getAutomationRunSteps(db: Queryable, accountId: string, ru
   );
 }
 
-/** The trigger's label for the version a run pins (the draft's for a test run of an unpublished draft). */
-export async function runTriggerLabel(db: Queryable, accountId: string, automationId: string, version: number): Promise<string> {
+/**
+ * The trigger's label of what the run runs: its own snapshot (a test of the draft), else the
+ * version it pins, else the draft's (a version that does not exist).
+ */
+export async function runTriggerLabel(db: Queryable, accountId: string, runId: string): Promise<string> {
   const rows = await db.query<{ label: string | null }>(
-    `select coalesce(v.trigger, a.trigger)->>'label' as label
-       from automations a
-       left join automation_versions v on v.account_id = a.account_id and v.automation_id = a.id and v.version = $3
-      where a.account_id = $1 and a.id = $2`,
-    [accountId, automationId, version],
+    `select coalesce(r.definition->'trigger', v.trigger, a.trigger)->>'label' as label
+       from automation_runs r
+       join automations a on a.account_id = r.account_id and a.id = r.automation_id
+       left join automation_versions v on v.account_id = r.account_id and v.automation_id = r.automation_id and v.version = r.version
+      where r.account_id = $1 and r.id = $2`,
+    [accountId, runId],
   );
   return rows[0]?.label || 'Trigger';
 }

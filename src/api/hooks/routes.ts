@@ -4,7 +4,6 @@
 // capped at 16 KiB and each automation takes at most 60 calls a minute. The owning account's state
 // gets the API's answers (403 account_suspended, account_closed, subscription_inactive: a webhook
 // writes, so a lapsed plan refuses it too), before any contact is found or created.
-import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../http/deps.js';
 import type { App } from '../../http/route-kit.js';
@@ -16,14 +15,11 @@ import { errorResponses, Line } from '../../http/schemas.js';
 import { fireContactCreated } from '../../engine/automations/contact-created.js';
 import { startTriggeredRun } from '../../engine/automations/triggers.js';
 import { checkedEmail, erasureHmacs, findOrCreateContact, isErasedEmail } from '../../services/contacts/service.js';
+import { webhookHash } from '../../services/automations/webhook.js';
 import { automationByWebhookHash } from './store.js';
 
 export const WEBHOOK_BODY_LIMIT = 16_384;
 export const WEBHOOK_CALLS_PER_MINUTE = 60;
-
-export function webhookHash(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
-}
 
 const Params = Type.Object({ secret: Type.String({ maxLength: 200 }) }); // a wrong secret is simply not found (404)
 const Body = Type.Object(

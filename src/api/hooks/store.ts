@@ -19,12 +19,3 @@ export async function automationByWebhookHash(db: Queryable, hash: string): Prom
   );
   return rows[0] ?? null;
 }
-
-export async function setWebhookHash(db: Queryable, accountId: string, automationId: string, hash: string): Promise<boolean> {
-  const rows = await db.query(`update automations set webhook_secret = $3 where account_id = $1 and id = $2 and deleted_at is null returning id`, [
-    accountId,
-    automationId,
-    hash,
-  ]);
-  return rows.length > 0;
-}

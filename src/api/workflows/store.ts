@@ -1,5 +1,6 @@
 // Workflows: SQL. Lists use the (account_id, [status|project_id,] updated_at desc, id desc)
 // indexes; last_run is kept on the workflow row by a trigger on workflow_runs (migration 0004).
+// A workflow deleted in the hub (deleted_at, migration 0023) is not there for any of them.
 import type { Queryable } from '../../db/db.js';
 import type { WorkflowStatus } from '../../domain/workflow.js';
 import { KeysetOrder, ListSql, type KeysetPage } from '../../db/keyset.js';
@@ -29,7 +30,7 @@ export interface WorkflowFilters {
 const ORDER = new KeysetOrder('w.updated_at', 'w.id', 'desc');
 
 export async function listWorkflows(db: Queryable, accountId: string, filters: WorkflowFilters, page: KeysetPage): Promise<WorkflowRow[]> {
-  const w = new ListSql([accountId], ['w.account_id = $1'])
+  const w = new ListSql([accountId], ['w.account_id = $1', 'w.deleted_at is null'])
     .eq('w.status', filters.status)
     .eq('w.project_id', filters.projectId)
     .after(ORDER, page);
@@ -37,6 +38,6 @@ export async function listWorkflows(db: Queryable, accountId: string, filters: W
 }
 
 export async function getWorkflow(db: Queryable, accountId: string, id: string): Promise<WorkflowRow | null> {
-  const rows = await db.query<WorkflowRow>(`${SELECT} where w.account_id = $1 and w.id = $2`, [accountId, id]);
+  const rows = await db.query<WorkflowRow>(`${SELECT} where w.account_id = $1 and w.id = $2 and w.deleted_at is null`, [accountId, id]);
   return rows[0] ?? null;
 }

@@ -126,17 +126,24 @@ export interface AutomationRunDef {
   automation_deleted: boolean;
   project_id: string;
   project_settings: Record<string, unknown> | null;
-  /** null when the pinned version row does not exist. */
+  /**
+   * The version's (or, for a test of the draft, the run's own snapshot's); null when the pinned
+   * version row does not exist.
+   */
   trigger: { type?: string | null; label?: string } | null;
   steps: unknown;
 }
 
-/** The run, its automation, the version it is pinned to and the project's settings, in one read. */
+/**
+ * The run, its automation, the version it is pinned to and the project's settings, in one read. A
+ * test of the draft carries its own definition (snapshotted at the start), which wins.
+ */
 export async function loadAutomationRun(db: Queryable, accountId: string, runId: string): Promise<AutomationRunDef | null> {
   const rows = await db.query<AutomationRunDef>(
     `select r.status, r.automation_id, r.contact_id, r.key_id, r.test, r.tester_email, r.version, r.next_at,
             a.status as automation_status, a.deleted_at is not null as automation_deleted, a.project_id,
-            p.settings as project_settings, v.trigger, v.steps
+            p.settings as project_settings,
+            coalesce(r.definition->'trigger', v.trigger) as trigger, coalesce(r.definition->'steps', v.steps) as steps
        from automation_runs r
        join automations a on a.account_id = r.account_id and a.id = r.automation_id
        left join projects p on p.account_id = a.account_id and p.id = a.project_id

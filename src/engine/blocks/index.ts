@@ -9,9 +9,9 @@ import { agent } from './agent.js';
 import { approval, transformTemplate } from './flow.js';
 import { outputProject } from './output-project.js';
 import { sourceItem, sourceText, sourceWeb } from './sources.js';
-import { validateWorkflow as validateWith, topologicalOrder } from './workflow.js';
+import { workflowProblem as problemWith, topologicalOrder, type WorkflowProblem } from './workflow.js';
 
-export { topologicalOrder };
+export { topologicalOrder, type WorkflowProblem };
 export { LIMIT_MESSAGES, agentPrompt, tokenMicros, DEFAULT_MAX_TOKENS } from './agent.js';
 export { renderTemplate, placeholders, htmlToText } from './text.js';
 
@@ -41,6 +41,11 @@ let defaultRegistry: Map<string, Block> | null = null;
  * and `{{id}}` placeholders naming a block that does not feed the block using them.
  */
 export function validateWorkflow(blocks: BlockDef[], edges: EdgeDef[]): string | null {
+  return workflowProblem(blocks, edges)?.message ?? null;
+}
+
+/** validateWorkflow with the path of the fault inside the definition (`blocks[2].config.prompt`). */
+export function workflowProblem(blocks: BlockDef[], edges: EdgeDef[]): WorkflowProblem | null {
   defaultRegistry ??= createBlockRegistry();
-  return validateWith(blocks, edges, defaultRegistry);
+  return problemWith(blocks, edges, defaultRegistry);
 }

@@ -10,61 +10,83 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const q = JSON.stringify;
 
 /**
- * null when the definition is acceptable, else one message naming the block or edge at fault.
- * Defensive about shapes: definitions arrive as parsed JSON.
+ * A definition's first problem: the message, and where it is as a path inside the definition
+ * (`blocks[2].config.prompt`, `edges[1].to`; null for a cycle, which no single element holds).
  */
-export function validateWorkflow(
+export interface WorkflowProblem {
+  path: string | null;
+  message: string;
+}
+
+/**
+ * null when the definition is acceptable, else the first problem, naming the block or edge at
+ * fault. Defensive about shapes: definitions arrive as parsed JSON.
+ */
+export function workflowProblem(
   blocks: readonly BlockDef[],
   edges: readonly EdgeDef[],
   registry: ReadonlyMap<string, Block>,
-): string | null {
-  if (!Array.isArray(blocks)) return 'blocks must be an array';
-  if (!Array.isArray(edges)) return 'edges must be an array';
+): WorkflowProblem | null {
+  const at = (path: string | null, message: string): WorkflowProblem => ({ path, message });
+  if (!Array.isArray(blocks)) return at('blocks', 'blocks must be an array');
+  if (!Array.isArray(edges)) return at('edges', 'edges must be an array');
   const kinds = [...registry.keys()].join(', ');
   const ids = new Set<string>();
   for (const [i, b] of blocks.entries()) {
-    if (!isObject(b)) return `blocks[${i}] must be an object with id, kind and config`;
+    if (!isObject(b)) return at(`blocks[${i}]`, `blocks[${i}] must be an object with id, kind and config`);
     if (typeof b.id !== 'string' || !BLOCK_ID_RE.test(b.id)) {
-      return `blocks[${i}].id must be 1 to 64 letters, digits, '_', '.' or '-' (starting with a letter or digit)`;
+      return at(`blocks[${i}].id`, `blocks[${i}].id must be 1 to 64 letters, digits, '_', '.' or '-' (starting with a letter or digit)`);
     }
-    if (ids.has(b.id)) return `duplicate block id ${q(b.id)}`;
+    if (ids.has(b.id)) return at(`blocks[${i}].id`, `duplicate block id ${q(b.id)}`);
     ids.add(b.id);
     const block = typeof b.kind === 'string' ? registry.get(b.kind) : undefined;
-    if (!block) return `block ${q(b.id)}: ${q(b.kind)} is not a block kind (kinds: ${kinds})`;
-    if (!isObject(b.config)) return `block ${q(b.id)}: config must be an object`;
+    if (!block) return at(`blocks[${i}].kind`, `block ${q(b.id)}: ${q(b.kind)} is not a block kind (kinds: ${kinds})`);
+    if (!isObject(b.config)) return at(`blocks[${i}].config`, `block ${q(b.id)}: config must be an object`);
     const bad = block.validate(b.config);
-    if (bad) return `block ${q(b.id)} (${b.kind}): ${bad}`;
+    if (bad) return at(`blocks[${i}].config`, `block ${q(b.id)} (${b.kind}): ${bad}`);
   }
   const seen = new Set<string>();
   for (const [i, e] of edges.entries()) {
     if (!isObject(e) || typeof e.from !== 'string' || typeof e.to !== 'string') {
-      return `edges[${i}] must be an object with from and to block ids`;
+      return at(`edges[${i}]`, `edges[${i}] must be an object with from and to block ids`);
     }
     for (const end of ['from', 'to'] as const) {
       const id = e[end] as string;
-      if (!ids.has(id)) return `edges[${i}].${end}: no block with id ${q(id)}`;
+      if (!ids.has(id)) return at(`edges[${i}].${end}`, `edges[${i}].${end}: no block with id ${q(id)}`);
     }
-    if (e.from === e.to) return `edges form a cycle: ${e.from} → ${e.to} (a workflow is a DAG)`;
+    if (e.from === e.to) return at(`edges[${i}]`, `edges form a cycle: ${e.from} → ${e.to} (a workflow is a DAG)`);
     const pair = `${e.from}\u0000${e.to}`;
-    if (seen.has(pair)) return `duplicate edge ${e.from} → ${e.to}`;
+    if (seen.has(pair)) return at(`edges[${i}]`, `duplicate edge ${e.from} → ${e.to}`);
     seen.add(pair);
   }
   const cycle = findCycle(blocks, edges);
-  if (cycle) return `edges form a cycle: ${cycle.join(' → ')} (a workflow is a DAG)`;
+  if (cycle) return at(null, `edges form a cycle: ${cycle.join(' → ')} (a workflow is a DAG)`);
   // A placeholder naming a block that does not feed this one would render as nothing: refuse it.
-  for (const b of blocks) {
+  for (const [i, b] of blocks.entries()) {
     const field = TEMPLATE_FIELDS[b.kind];
     if (!field) continue;
     const feeding = new Set(edges.filter((e) => e.to === b.id).map((e) => e.from));
     for (const name of placeholders(String(b.config[field]))) {
       if (!feeding.has(name)) {
-        return ids.has(name)
-          ? `block ${q(b.id)}: config.${field} uses {{${name}}} but ${q(name)} does not feed it (add an edge ${name} → ${b.id})`
-          : `block ${q(b.id)}: config.${field} uses {{${name}}} but there is no block ${q(name)}`;
+        return at(
+          `blocks[${i}].config.${field}`,
+          ids.has(name)
+            ? `block ${q(b.id)}: config.${field} uses {{${name}}} but ${q(name)} does not feed it (add an edge ${name} → ${b.id})`
+            : `block ${q(b.id)}: config.${field} uses {{${name}}} but there is no block ${q(name)}`,
+        );
       }
     }
   }
   return null;
+}
+
+/** workflowProblem's message alone: null when the definition is acceptable. */
+export function validateWorkflow(
+  blocks: readonly BlockDef[],
+  edges: readonly EdgeDef[],
+  registry: ReadonlyMap<string, Block>,
+): string | null {
+  return workflowProblem(blocks, edges, registry)?.message ?? null;
 }
 
 /** The first cycle met by a depth-first search in array order, spelled out, or null. */

@@ -15,10 +15,15 @@ export interface RunDefinition {
   edges: unknown;
 }
 
-/** The run and its workflow (same account) in one read. */
+/**
+ * The run and its workflow (same account) in one read. The blocks and edges are the run's own
+ * snapshot, taken when it was queued (migration 0023), so an edit saved meanwhile never changes
+ * what it runs; runs queued before that migration have none and read the workflow's.
+ */
 export async function loadRunDefinition(db: Queryable, accountId: string, runId: string): Promise<RunDefinition | null> {
   const rows = await db.query<RunDefinition>(
-    `select r.workflow_id, r.key_id, w.project_id, w.id is not null as workflow_found, w.blocks, w.edges
+    `select r.workflow_id, r.key_id, w.project_id, w.id is not null as workflow_found,
+            coalesce(r.blocks, w.blocks) as blocks, coalesce(r.edges, w.edges) as edges
        from workflow_runs r
        left join workflows w on w.account_id = r.account_id and w.id = r.workflow_id
       where r.account_id = $1 and r.id = $2`,

@@ -176,11 +176,11 @@ export interface WorkflowToStart {
   block_count: number;
 }
 
-/** The workflow a manual run starts (by id, the account narrowing it when given). */
+/** The workflow a manual run starts (by id, the account narrowing it when given); never a deleted one. */
 export async function findWorkflowToStart(db: Queryable, workflowId: string, accountId: string | null): Promise<WorkflowToStart | null> {
   const rows = await db.query<WorkflowToStart>(
     `select account_id, id, case when jsonb_typeof(blocks) = 'array' then jsonb_array_length(blocks) else 0 end as block_count
-       from workflows where id = $1 and ($2::uuid is null or account_id = $2::uuid)`,
+       from workflows where id = $1 and ($2::uuid is null or account_id = $2::uuid) and deleted_at is null`,
     [workflowId, accountId],
   );
   return rows[0] ?? null;

@@ -16,3 +16,8 @@ export function cronProblem(expr: string, timezone: string): string | null {
 export function nextOccurrence(expr: string, timezone: string, from: Date): Date | null {
   return new Cron(expr, { timezone, paused: true }).nextRun(from) ?? null;
 }
+
+/** The next `n` occurrences strictly after `from` (fewer when the expression stops firing). */
+export function nextOccurrences(expr: string, timezone: string, from: Date, n: number): Date[] {
+  return new Cron(expr, { timezone, paused: true }).nextRuns(n, from);
+}

@@ -17,13 +17,14 @@ export async function tickSchedules(db: Db, startDelayMs: number, max = 100): Pr
     const did = await db.transaction(async (tx) => {
       const due = await claimDueSchedule(tx);
       if (!due) return null;
-      if (due.account_may_work) {
+      const fire = due.account_may_work && due.active;
+      if (fire) {
         await enqueueWorkflowRun(tx, { accountId: due.account_id, workflowId: due.id, trigger: 'schedule', keyId: null, startDelayMs });
       }
       const now = new Date();
       const from = due.schedule_next_at > now ? due.schedule_next_at : now;
       await setNextAt(tx, due.account_id, due.id, nextOccurrence(due.schedule, due.schedule_timezone, from));
-      return due.account_may_work ? 'started' : 'skipped';
+      return fire ? 'started' : 'skipped';
     });
     if (did === null) break;
     if (did === 'started') started++;

@@ -14,6 +14,8 @@ export interface MessageRow {
   automation_run_id: string | null;
   automation_id: string | null;
   automation_name: string | null;
+  /** Sent by a test run (to the person testing, not the contact). */
+  test: boolean;
   contact_id: string | null;
   contact_name: string | null;
   attempts: number;
@@ -33,7 +35,7 @@ const ORDER = new KeysetOrder('o.created_at', 'o.id', 'desc');
 
 const SELECT = `
   select o.id, o.channel, o.status, o.to_address, o.automation_run_id, r.automation_id, a.name as automation_name,
-         r.contact_id, ${CONTACT_NAME_SQL} as contact_name, o.attempts, o.created_at, o.sent_at, o.error
+         coalesce(r.test, false) as test, r.contact_id, ${CONTACT_NAME_SQL} as contact_name, o.attempts, o.created_at, o.sent_at, o.error
     from outbox o
     left join automation_runs r on r.account_id = o.account_id and r.id = o.automation_run_id
     left join automations a on a.account_id = r.account_id and a.id = r.automation_id

@@ -58,7 +58,8 @@ export interface HubRunDetailRow extends HubRunRow {
 
 export async function getAccountRun(db: Queryable, accountId: string, id: string): Promise<HubRunDetailRow | null> {
   const rows = await db.query<HubRunDetailRow>(
-    `select ${COLUMNS}, r.billed_micros::float8 as billed_micros, w.blocks, w.edges,
+    `select ${COLUMNS}, r.billed_micros::float8 as billed_micros,
+            coalesce(r.blocks, w.blocks) as blocks, coalesce(r.edges, w.edges) as edges,
             case when u.id is null then null when u.name = '' then u.email else u.name || ' <' || u.email || '>' end as started_by
        from ${FROM}
        left join users u on u.account_id = r.account_id and u.id = r.started_by_user

@@ -31,13 +31,13 @@ export async function listHubWorkflows(
   f: { status?: string; projectId?: string },
   page: KeysetPage,
 ): Promise<HubWorkflowRow[]> {
-  const w = new ListSql([accountId], ['w.account_id = $1']).eq('w.status', f.status).eq('w.project_id', f.projectId).after(ORDER, page);
+  const w = new ListSql([accountId], ['w.account_id = $1', 'w.deleted_at is null']).eq('w.status', f.status).eq('w.project_id', f.projectId).after(ORDER, page);
   return db.query<HubWorkflowRow>(`${SELECT} ${FROM} where ${w.sql} ${w.tail(ORDER, page)}`, w.params);
 }
 
 export async function getHubWorkflow(db: Queryable, accountId: string, id: string): Promise<HubWorkflowDetailRow | null> {
   const rows = await db.query<HubWorkflowDetailRow>(
-    `${SELECT}, w.blocks, w.edges, w.schedule ${FROM} where w.account_id = $1 and w.id = $2`,
+    `${SELECT}, w.blocks, w.edges, w.schedule ${FROM} where w.account_id = $1 and w.id = $2 and w.deleted_at is null`,
     [accountId, id],
   );
   return rows[0] ?? null;

@@ -109,15 +109,13 @@ export async function moveStatus(tx: Queryable, accountId: string, id: string, f
 
 // A builder's test run (CLI `automations test`, the hub): what it needs to know before starting.
 
-export async function automationForTest(
-  tx: Queryable,
-  id: string,
-): Promise<{ account_id: string; published_version: number; deleted: boolean } | null> {
-  const rows = await tx.query<{ account_id: string; published_version: number; deleted: boolean }>(
-    `select account_id, published_version, deleted_at is not null as deleted from automations where id = $1`,
-    [id],
-  );
-  return rows[0] ?? null;
+export async function versionExists(tx: Queryable, accountId: string, automationId: string, version: number): Promise<boolean> {
+  const rows = await tx.query(`select 1 from automation_versions where account_id = $1 and automation_id = $2 and version = $3`, [
+    accountId,
+    automationId,
+    version,
+  ]);
+  return rows.length > 0;
 }
 
 export async function testerOf(tx: Queryable, accountId: string, userId: string): Promise<{ email: string; name: string } | null> {
@@ -135,6 +133,19 @@ export async function contactStateForTest(
     [accountId, contactId],
   );
   return rows[0] ?? null;
+}
+
+/**
+ * The inbound webhook's secret, as its hash (the secret itself is shown once and never stored);
+ * replacing it makes the previous URL stop working at once.
+ */
+export async function setWebhookHash(db: Queryable, accountId: string, automationId: string, hash: string): Promise<boolean> {
+  const rows = await db.query(`update automations set webhook_secret = $3 where account_id = $1 and id = $2 and deleted_at is null returning id`, [
+    accountId,
+    automationId,
+    hash,
+  ]);
+  return rows.length > 0;
 }
 
 // The fixture loader's bulk insert: automations, and version 1 of each published or paused one.

@@ -1,17 +1,35 @@
 // A builder's test run (DESIGN 9), as the hub and `switchboard automations test` start one: it
-// runs the published version for one contact, sends only to the person testing (their address
-// is fixed on the run now), changes no records, and moves no counter (not last_run_at, not the
-// enrollments; the one-active-run index leaves test runs out).
-import type { Db } from '../../db/db.js';
+// runs the draft as saved now, a given version, or the published version, for one contact; sends
+// only to the person testing (their address is fixed on the run now), changes no records, and
+// moves no counter (not last_run_at, not the enrollments; the one-active-run index leaves test
+// runs out). Audited as automation.test_started in the same transaction.
+//
+// A test of the draft snapshots the draft's trigger and steps on the run (automation_runs.definition),
+// so the executor runs exactly what was saved when the test started, and its `version` is 0: it
+// runs no published version (0 is the spec's number for "the draft", as published_version is 0
+// for a draft never published). A never-published automation can be tested this way; that is
+// the point of testing before publishing.
+import type { Db, Queryable } from '../../db/db.js';
+import type { Json } from '../../lib/json-fields.js';
 import { uuidv7 } from '../../lib/ids.js';
+import { checkConfig } from '../../domain/config-schema.js';
+import { STEP_SCHEMAS } from '../../domain/step-schemas.js';
+import type { StepType } from '../../domain/automation.js';
 import { Refusal } from '../refusal.js';
 import { enqueueAutomationRun } from '../../queue/enqueue.js';
-import { automationForTest, contactStateForTest, testerOf } from './store.js';
+import { recordAudit, type Actor } from '../audit/service.js';
+import { contactStateForTest, findAutomationDraft, testerOf, versionExists } from './store.js';
+
+/** Which definition a test runs: the draft as saved now, a version, or the published version. */
+export type TestTarget = 'draft' | 'published' | { version: number };
 
 export interface TestRunRequest {
   automationId: string;
+  /** Narrows the automation to one account (the hub); null for the operator. */
+  accountId?: string | null;
   contactId: string;
   userId: string;
+  target?: TestTarget;
 }
 
 export interface StartedTestRun {
@@ -19,32 +37,82 @@ export interface StartedTestRun {
   account_id: string;
   automation_id: string;
   contact_id: string;
+  /** The version it runs; 0 for a test of the draft. */
   version: number;
+  draft: boolean;
   tester_email: string;
 }
 
-export async function startTestRun(db: Db, a: TestRunRequest): Promise<StartedTestRun> {
-  return db.transaction(async (tx) => {
-    const auto = await automationForTest(tx, a.automationId);
-    if (!auto || auto.deleted) throw new Refusal(`no automation ${a.automationId}`);
+/**
+ * The first step whose config fails its step schema, as `{path, message}` with the path inside a
+ * definition (`steps[1].config.subject`); null when every step's config is complete.
+ */
+export function firstStepConfigProblem(steps: readonly Json[]): { path: string; message: string } | null {
+  for (const [i, raw] of steps.entries()) {
+    const step = raw as { type?: unknown; config?: unknown };
+    const schema = STEP_SCHEMAS[step.type as StepType];
+    if (!schema) continue; // the draft's structural rules (applyEdit) already name an unknown type
+    const config = step.config && typeof step.config === 'object' && !Array.isArray(step.config) ? (step.config as Record<string, unknown>) : {};
+    const bad = checkConfig(schema, config);
+    if (bad) return { path: `steps[${i}].config.${bad.field}`, message: bad.message };
+  }
+  return null;
+}
+
+async function whatToRun(
+  tx: Queryable,
+  auto: { id: string; account_id: string; published_version: number; trigger: unknown; steps: Json[] },
+  target: TestTarget,
+): Promise<{ version: number; definition?: { trigger: unknown; steps: unknown } }> {
+  if (target === 'draft') {
+    if (!auto.steps.length) throw new Refusal(`automation ${auto.id} has no steps: add steps before testing the draft`, 'incomplete');
+    const problem = firstStepConfigProblem(auto.steps);
+    if (problem) throw new Refusal(`automation ${auto.id} cannot be tested: ${problem.path}: ${problem.message}`, 'incomplete', problem.path);
+    return { version: 0, definition: { trigger: auto.trigger, steps: auto.steps } };
+  }
+  if (target === 'published') {
     if (auto.published_version < 1) {
-      throw new Refusal(`automation ${a.automationId} has never been published: a test run runs the published version, so publish it first`);
+      throw new Refusal(`automation ${auto.id} has never been published: test its draft (--draft), or publish it first`);
     }
+    return { version: auto.published_version };
+  }
+  if (!(await versionExists(tx, auto.account_id, auto.id, target.version))) {
+    throw new Refusal(`automation ${auto.id} has no version ${target.version}`, 'not_found', 'version');
+  }
+  return { version: target.version };
+}
+
+export async function startTestRun(db: Db, a: TestRunRequest, actor: Actor): Promise<StartedTestRun> {
+  return db.transaction(async (tx) => {
+    const auto = await findAutomationDraft(tx, a.automationId, a.accountId ?? null);
+    if (!auto || auto.deleted) throw new Refusal(`no automation ${a.automationId}`, 'not_found');
     const user = await testerOf(tx, auto.account_id, a.userId);
-    if (!user) throw new Refusal(`no user ${a.userId} in the automation's account`);
+    if (!user) throw new Refusal(`no user ${a.userId} in the automation's account`, 'not_found');
     const contact = await contactStateForTest(tx, auto.account_id, a.contactId);
-    if (!contact || contact.archived) throw new Refusal(`no contact ${a.contactId} in the automation's account`);
-    if (contact.erased) throw new Refusal(`contact ${a.contactId} was erased at their request`);
+    if (!contact || contact.archived) throw new Refusal(`no contact ${a.contactId} in the automation's account`, 'not_found', 'contact_id');
+    if (contact.erased) throw new Refusal(`contact ${a.contactId} was erased at their request`, 'not_found', 'contact_id');
+    const target = a.target ?? 'published';
+    const { version, definition } = await whatToRun(tx, auto, target);
     const id = uuidv7();
     const who = user.name.trim() || user.email;
     await enqueueAutomationRun(tx, {
       accountId: auto.account_id,
-      automationId: a.automationId,
-      version: auto.published_version,
+      automationId: auto.id,
+      version,
       startedBy: `Test by ${who}`,
       runs: [{ id, contactId: a.contactId }],
       testerEmail: user.email,
+      definition,
     });
-    return { id, account_id: auto.account_id, automation_id: a.automationId, contact_id: a.contactId, version: auto.published_version, tester_email: user.email };
+    const draft = target === 'draft';
+    await recordAudit(tx, {
+      accountId: auto.account_id,
+      actor,
+      action: 'automation.test_started',
+      objectKind: 'automation',
+      objectId: auto.id,
+      detail: { run_id: id, contact_id: a.contactId, version, draft },
+    });
+    return { id, account_id: auto.account_id, automation_id: auto.id, contact_id: a.contactId, version, draft, tester_email: user.email };
   });
 }

@@ -4,10 +4,10 @@ import { sqlList } from '../../db/sql-list.js';
 import type { Tier } from '../../domain/account.js';
 import { ACTIVE_RUN_STATUSES } from '../../domain/workflow.js';
 
-/** The workflow a run is started on, with its block count (0 → 422 workflow_empty). */
+/** The workflow a run is started on, with its block count (0 → 422 workflow_empty); a deleted one is not there. */
 export async function workflowForStart(tx: Queryable, accountId: string, workflowId: string): Promise<{ blocks: number } | null> {
   const rows = await tx.query<{ blocks: number }>(
-    `select jsonb_array_length(blocks) as blocks from workflows where account_id = $1 and id = $2`,
+    `select jsonb_array_length(blocks) as blocks from workflows where account_id = $1 and id = $2 and deleted_at is null`,
     [accountId, workflowId],
   );
   return rows[0] ?? null;

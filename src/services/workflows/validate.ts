@@ -1,11 +1,14 @@
 // Validating a workflow's blocks and edges (a DAG of blocks, DESIGN 8/9): one set of rules for
 // the fixture loader and the hub's builder. Reads parsed JSON through the path-carrying field
-// reader, so a refusal names the JSON path at fault; the engine's own check of the blocks'
-// configs (validateWorkflow) runs last, on the configs as the engine will see them.
-import { validateWorkflow } from '../../engine/blocks/index.js';
+// reader, so a refusal names the JSON path at fault: each block's config is checked against its
+// declared schema (the field at fault), then the engine's own check (workflowProblem) runs last,
+// on the configs as the engine will see them (placeholders, with the block's field).
+import { BLOCK_SCHEMAS } from '../../domain/block-schemas.js';
+import { checkConfig } from '../../domain/config-schema.js';
+import { workflowProblem } from '../../engine/blocks/index.js';
 import { cronProblem } from '../../engine/schedules/cron.js';
 import { BLOCK_KINDS, WORKFLOW_STATUSES } from '../../domain/workflow.js';
-import { Fields, RefSet, fail, type JsonObject } from '../../lib/json-fields.js';
+import { Fields, RefSet, child, fail, type JsonObject } from '../../lib/json-fields.js';
 
 const WORKFLOW_FIELDS = ['ref', 'name', 'description', 'status', 'project', 'blocks', 'edges', 'schedule', 'schedule_timezone'];
 const BLOCK_FIELDS = ['id', 'kind', 'config'];
@@ -13,11 +16,17 @@ const EDGE_FIELDS = ['from', 'to'];
 
 /**
  * What a flow's validator resolves references through: the account's projects and content items
- * by ref (a fixture's RefSets; a one-automation stand-in for a draft edit).
+ * by ref (a fixture's RefSets; a one-automation stand-in for a draft edit; the builder's
+ * resolvers by id, src/services/workflows/definition.ts).
  */
 export interface FlowRefs {
   projects: { resolve(ref: string, path: string): unknown };
   items: { resolve(ref: string, path: string): unknown };
+  /**
+   * When given, a `source.item` block's `config.item_id` must name an item of the account (the
+   * builder's definitions name items by id; a fixture names them by ref, `config.item`).
+   */
+  itemIds?: { resolve(id: string, path: string): unknown };
 }
 
 export interface BlockSpec {
@@ -89,28 +98,43 @@ export function validateWorkflows(account: Fields, ctx: FlowRefs): WorkflowSpec[
     const schedule = f.given('schedule') ? f.text('schedule') : null;
     const scheduleTimezone = f.line('schedule_timezone', 'UTC');
     if (schedule !== null) {
-      const problem = cronProblem(schedule, scheduleTimezone);
-      if (problem) fail(f.at('schedule'), `${JSON.stringify(schedule)} in ${scheduleTimezone} is not a usable cron schedule: ${problem}`);
+      const problem = scheduleProblem(schedule, scheduleTimezone);
+      if (problem) fail(f.at('schedule'), problem);
     }
     return { ref, name, description, status, project, blocks, edges, schedule, scheduleTimezone };
   });
+}
+
+/** null when the schedule can run, else why not, in the words every caller shows. */
+export function scheduleProblem(schedule: string, timezone: string): string | null {
+  const problem = cronProblem(schedule, timezone);
+  return problem === null ? null : `${JSON.stringify(schedule)} in ${timezone} is not a usable cron schedule: ${problem}`;
 }
 
 const PLACEHOLDER_ITEM_ID = '00000000-0000-7000-8000-000000000000';
 
 /**
  * Block configs as the engine will see them. A `source.item` block names its item by fixture ref
- * (`config.item`); the loader swaps in the item's id (`config.item_id`).
+ * (`config.item`); the loader swaps in the item's id (`config.item_id`). Each config is checked
+ * against its kind's schema first, so a refusal names the field (`blocks[2].config.url`) with the
+ * words the engine would use.
  */
 function checkBlocks(blocks: BlockSpec[], edges: EdgeSpec[], f: Fields, ctx: FlowRefs): void {
+  const blockPath = (i: number) => `${f.at('blocks')}[${i}]`;
   const forEngine = blocks.map((b, i) => {
-    if (b.kind !== 'source.item' || typeof b.config.item !== 'string') return b;
-    ctx.items.resolve(b.config.item, `${f.at('blocks')}[${i}].config.item`);
+    if (ctx.itemIds || b.kind !== 'source.item' || typeof b.config.item !== 'string') return b;
+    ctx.items.resolve(b.config.item, `${blockPath(i)}.config.item`);
     const { item: _ref, ...rest } = b.config;
     return { ...b, config: { ...rest, item_id: PLACEHOLDER_ITEM_ID } };
   });
-  const problem = validateWorkflow(forEngine, edges);
-  if (problem) fail(f.at('blocks'), problem);
+  forEngine.forEach((b, i) => {
+    const bad = checkConfig(BLOCK_SCHEMAS[b.kind], b.config);
+    const config = `${blockPath(i)}.config`;
+    if (bad) fail(bad.field === null ? config : child(config, bad.field), `block ${JSON.stringify(b.id)} (${b.kind}): ${bad.message}`);
+    if (ctx.itemIds && b.kind === 'source.item') ctx.itemIds.resolve(String(b.config.item_id), `${blockPath(i)}.config.item_id`);
+  });
+  const problem = workflowProblem(forEngine, edges);
+  if (problem) fail(problem.path === null ? f.at('blocks') : `${f.path}.${problem.path}`, problem.message);
 }
 
 /**

@@ -3,6 +3,7 @@
 // A contact who opts out while the run waits is checked again when the next email is due.
 import { describe, expect, it } from 'vitest';
 import { startTestRun } from '../../../src/services/automations/test-run.js';
+import { OPERATOR } from '../../../src/services/audit/service.js';
 import { runOperatorCommand } from '../../../src/cli/operator.js';
 import {
   engineTestFile,
@@ -134,7 +135,7 @@ describe('test runs', () => {
   it('refuses an automation never published, and a user of another account', async () => {
     const draft = await insertAutomation(file.t.db, file.w.acme, file.w.site, [{ id: 'g', type: 'tag.add', config: { tag: 'x' } }]);
     await file.t.db.query(`update automations set status = 'draft', published_version = 0 where id = $1`, [draft]);
-    await expect(startTestRun(file.t.db, { automationId: draft, contactId: file.w.contacts.ann, userId: file.w.users.olivia })).rejects.toThrow(/never been published/);
+    await expect(startTestRun(file.t.db, { automationId: draft, contactId: file.w.contacts.ann, userId: file.w.users.olivia }, OPERATOR)).rejects.toThrow(/never been published/);
     const pub = await insertAutomation(file.t.db, file.w.acme, file.w.site, [{ id: 'g', type: 'tag.add', config: { tag: 'x' } }]);
     const [{ id: gina }] = await file.t.db.query<{ id: string }>(`select id from users where account_id = $1`, [file.w.globex]);
     const res = await runOperatorCommand(file.t.db, ['automations', 'test', pub, '--contact', file.w.contacts.ann, '--by', gina]);
