@@ -32,7 +32,7 @@ async function open(flow: string, who: typeof OWNER, workflows: unknown[] = []) 
           { ref: 'olivia', email: OWNER.email, role: 'owner', password: OWNER.password, name: 'Olivia Owner' },
           { ref: 'max', email: MEMBER.email, role: 'member', password: MEMBER.password, name: 'Max Member' },
         ],
-        projects: [{ ref: 'site', name: 'Website' }],
+        projects: [{ ref: 'site', name: 'Website', items: [{ ref: 'launch', kind: 'page', title: 'Launch notes', text: 'We launched.' }] }],
         workflows,
       },
     ],
@@ -162,7 +162,7 @@ describe('the workflow builder', { timeout: 240_000 }, () => {
     expect(await hub.visit('page-made')).toEqual([]);
   });
 
-  it('shows a cycle on the edge that closes it and a blank prompt on its node and field; an owner deletes the workflow', async () => {
+  it('shows a cycle on the edge that closes it and a blank prompt on its node and field; picks a content item; an owner deletes the workflow', async () => {
     const { hub, page, ids } = await open('workflow-builder-errors', OWNER, [
       {
         ref: 'chain',
@@ -212,6 +212,19 @@ describe('the workflow builder', { timeout: 240_000 }, () => {
     await page.getByLabel('Prompt', { exact: true }).fill('Summarise {{notes}} briefly');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('All changes saved', { exact: true }).waitFor();
+
+    // A content item block: its item picked from the account's content, and found again after a reload.
+    await page.getByRole('button', { name: 'Add Content item block' }).click();
+    await page.getByRole('heading', { name: 'Content item: item' }).waitFor();
+    await page.getByLabel('Project of the item').selectOption({ label: 'Website' });
+    await page.getByLabel('Item', { exact: true }).selectOption({ label: 'Launch notes (page)' });
+    expect(await hub.visit('item-picker')).toEqual([]);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('All changes saved', { exact: true }).waitFor();
+    await page.reload();
+    await page.getByRole('button', { name: 'Settings of item' }).click();
+    await expect.poll(() => page.getByLabel('Project of the item').inputValue()).toBe(ids.projects.site);
+    await expect.poll(() => page.getByLabel('Item', { exact: true }).locator('option:checked').textContent()).toBe('Launch notes (page)');
 
     // Delete, for owners and admins: a confirmation, then the list without it.
     await page.getByRole('link', { name: '← Chain' }).click();
