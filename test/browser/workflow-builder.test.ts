@@ -178,8 +178,10 @@ describe('the workflow builder', { timeout: 240_000 }, () => {
         ],
       },
     ]);
-    await page.goto(`${hub.baseUrl}/workflows/${ids.workflows.chain}`);
-    await page.getByRole('link', { name: 'Open builder' }).click();
+    await page.goto(`${hub.baseUrl}/workflows`);
+    await page.getByRole('button', { name: 'Delete Chain' }).waitFor();
+    expect(await hub.visit('list-owner')).toEqual([]);
+    await page.getByRole('link', { name: 'Open builder for Chain' }).click();
     await page.getByRole('heading', { level: 1, name: 'Build Chain' }).waitFor();
     await node(page, 'wrap').waitFor();
 
@@ -241,10 +243,13 @@ describe('the workflow builder', { timeout: 240_000 }, () => {
     const { hub, page, ids } = await open('workflow-builder-keyboard', MEMBER, [
       { ref: 'solo', name: 'Solo', blocks: [{ id: 'notes', kind: 'source.text', config: { text: 'Notes' } }], edges: [] },
     ]);
+    await page.goto(`${hub.baseUrl}/workflows`);
+    await page.getByRole('link', { name: 'Open builder for Solo' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Delete Solo' }).count()).toBe(0);
     await page.goto(`${hub.baseUrl}/workflows/${ids.workflows.solo}`);
     await page.getByRole('link', { name: 'Open builder' }).waitFor();
     expect(await page.getByRole('button', { name: 'Delete', exact: true }).count()).toBe(0);
-    await page.goto(`${hub.baseUrl}/workflows/${ids.workflows.solo}/build`);
+    await page.getByRole('link', { name: 'Open builder' }).click();
     await node(page, 'notes').waitFor();
 
     await tabTo(page, 'Add Template block');

@@ -38,9 +38,10 @@ export function Builder({ editor, positions }: { editor: WorkflowEditor | null; 
   const headingRef = useRef<HTMLHeadingElement>(null);
 
   // The server's copy changed under a clean draft (a refetch after another tab saved): follow it.
+  const { updatedAt, dirty, discard } = d;
   useEffect(() => {
-    if (editor && d.updatedAt && editor.updated_at > d.updatedAt && !d.dirty) d.discard(editor);
-  }, [editor, d]);
+    if (editor && updatedAt && editor.updated_at > updatedAt && !dirty) discard(editor);
+  }, [editor, updatedAt, dirty, discard]);
 
   const edit = (f: (x: Draft) => Draft) => setDraft((x) => f(x));
   const open = (blockId: string) => {

@@ -8,7 +8,8 @@ import { ErrorNotice } from '../../components/states';
 import { api } from '../../lib/api';
 import type { WorkflowInList } from './model';
 
-export function DeleteWorkflow({ wf }: { wf: Pick<WorkflowInList, 'id' | 'name'> }) {
+/** `inRow`: one of many (the list's rows), so the button's name carries the workflow's. */
+export function DeleteWorkflow({ wf, inRow = false }: { wf: Pick<WorkflowInList, 'id' | 'name'>; inRow?: boolean }) {
   const [open, setOpen] = useState(false);
   const client = useQueryClient();
   const navigate = useNavigate();
@@ -22,8 +23,9 @@ export function DeleteWorkflow({ wf }: { wf: Pick<WorkflowInList, 'id' | 'name'>
   });
   return (
     <>
-      <button type="button" className="button-danger" onClick={() => setOpen(true)} disabled={remove.isPending}>
+      <button type="button" className={inRow ? 'button-danger wf-row-action' : 'button-danger'} onClick={() => setOpen(true)} disabled={remove.isPending}>
         Delete
+        {inRow && <span className="visually-hidden"> {wf.name}</span>}
       </button>
       <ConfirmDialog
         open={open}
