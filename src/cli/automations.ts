@@ -1,22 +1,30 @@
-// `switchboard automations edit|publish|pause|resume`: what the hub's builder does with an
-// automation (the API never changes one). Moves follow the spec's Automation status table:
+// `switchboard automations create|export|edit|publish|pause|resume`: what the hub's builder does
+// with an automation (the API never changes one). create and export use the definition format
+// (src/services/automations/definition.ts): an export creates the same automation again. Moves follow the spec's Automation status table:
 // publishing a draft → published, pausing published → paused, resuming paused → published; any
 // other move is refused with exit code 1 and says what state the automation is in.
 import type { Db } from '../db/db.js';
 import { duplicateKeyAt, FixtureError, ROOT } from '../lib/json-fields.js';
 import { isUuid } from '../lib/ids.js';
 import { OPERATOR } from '../services/audit/service.js';
+import { createAutomation, exportAutomation } from '../services/automations/definition.js';
 import { editDraft, moveAutomation, publishAutomation, type Move } from '../services/automations/service.js';
 import { diskContext, execute, type OperatorCommand } from './command.js';
-import { parseCommandArgs, show, uuidArg, type ParsedArgs } from './args.js';
+import { intArg, parseCommandArgs, show, uuidArg, type ParsedArgs } from './args.js';
 import { CommandError, UsageError, done, type CommandContext, type CommandResult } from './result.js';
 
 export const AUTOMATIONS_USAGE = `Usage:
+  switchboard automations create FILE --account ID
+  switchboard automations export AUTOMATION_ID [--account ID] [--version N]
   switchboard automations edit AUTOMATION_ID FILE [--account ID]
   switchboard automations publish AUTOMATION_ID [--account ID]
   switchboard automations pause AUTOMATION_ID [--account ID]
   switchboard automations resume AUTOMATION_ID [--account ID]
 
+  create   creates an automation in a project of the account from FILE, a definition: {project_id,
+           name, status, trigger, run_only_if, reenroll, steps} (the fixture's automation with
+           project_id for project and no ref). Status published or paused publishes version 1.
+  export   prints the draft (or published version N) as a definition, the file create takes
   edit     replaces the draft with FILE, a JSON object of any of trigger, steps, run_only_if,
            reenroll, name (fields left out keep their draft value; run_only_if null clears it).
            Validated like a fixture's automation. Runs keep running the published version.
@@ -27,6 +35,8 @@ export const AUTOMATIONS_USAGE = `Usage:
   --account  narrows the lookup to one account (ids are unique anyway)`;
 
 type AutomationsArgs =
+  | { action: 'create'; file: string; accountId: string }
+  | { action: 'export'; automationId: string; accountId: string | null; version: number | undefined }
   | { action: 'edit'; automationId: string; file: string; accountId: string | null }
   | { action: 'publish' | Move; automationId: string; accountId: string | null };
 
@@ -48,6 +58,18 @@ function parse(args: readonly string[]): AutomationsArgs {
       if (p.positionals[1] === undefined) throw new UsageError('the edit FILE is required');
       return { action, automationId, file: p.positionals[1], accountId: optionalAccount(p) };
     }
+    case 'create': {
+      const p = parseCommandArgs(rest, { strings: ['account'], positionals: { min: 0, max: 1 } });
+      if (p.positionals[0] === undefined) throw new UsageError('the create FILE is required');
+      if (!p.strings.has('account')) throw new UsageError('create needs --account ID');
+      return { action, file: p.positionals[0], accountId: uuidArg(p, 'account') };
+    }
+    case 'export': {
+      const p = parseCommandArgs(rest, { strings: ['account', 'version'], positionals: { min: 0, max: 1 } });
+      const raw = p.strings.get('version');
+      const version = raw === undefined ? undefined : intArg('version', raw, 1, 2_147_483_647);
+      return { action, automationId: idArg(p), accountId: optionalAccount(p), version };
+    }
     case 'publish':
     case 'pause':
     case 'resume': {
@@ -55,7 +77,7 @@ function parse(args: readonly string[]): AutomationsArgs {
       return { action, automationId: idArg(p), accountId: optionalAccount(p) };
     }
     case undefined:
-      throw new UsageError('automations needs an action: edit, publish, pause or resume');
+      throw new UsageError('automations needs an action: create, export, edit, publish, pause or resume');
     default:
       throw new UsageError(`unknown automations action ${show(action)}`);
   }
@@ -65,29 +87,51 @@ function parse(args: readonly string[]): AutomationsArgs {
 export function automationsInputFile(args: readonly string[]): string | null {
   try {
     const a = parse(args);
-    return a.action === 'edit' ? a.file : null;
+    return a.action === 'edit' || a.action === 'create' ? a.file : null;
   } catch {
     return null;
   }
 }
 
-async function edit(db: Db, a: Extract<AutomationsArgs, { action: 'edit' }>, ctx: CommandContext): Promise<CommandResult> {
-  const text = await ctx.readFile(a.file);
+/** FILE's JSON; a duplicate key is refused (JSON.parse would silently keep the last). */
+async function readJson(file: string, ctx: CommandContext): Promise<unknown> {
+  const text = await ctx.readFile(file);
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch (err) {
-    throw new CommandError(`${a.file} is not valid JSON: ${(err as Error).message}`);
+    throw new CommandError(`${file} is not valid JSON: ${(err as Error).message}`);
   }
   const dup = duplicateKeyAt(text);
-  if (dup !== null) throw new CommandError(`${a.file}: ${dup}: this key appears twice in the same object (JSON would keep only the last)`);
-  let saved;
+  if (dup !== null) throw new CommandError(`${file}: ${dup}: this key appears twice in the same object (JSON would keep only the last)`);
+  return body;
+}
+
+/** A definition problem named with the file and the path in it. */
+async function fromFile<T>(file: string, work: () => Promise<T>): Promise<T> {
   try {
-    saved = await editDraft(db, a, body);
+    return await work();
   } catch (err) {
     if (!(err instanceof FixtureError)) throw err;
-    throw new CommandError(`${a.file}${err.path === ROOT ? '' : `: ${err.path}`}: ${err.detail}`);
+    throw new CommandError(`${file}${err.path === ROOT ? '' : `: ${err.path}`}: ${err.detail}`);
   }
+}
+
+async function create(db: Db, a: Extract<AutomationsArgs, { action: 'create' }>, ctx: CommandContext): Promise<CommandResult> {
+  const body = await readJson(a.file, ctx);
+  const id = await fromFile(a.file, () => createAutomation(db, a.accountId, body, OPERATOR));
+  const made = await exportAutomation(db, a.accountId, id);
+  if (made.status === 'draft') return done(`automation ${id} created as a draft (publish it to run it)`);
+  return done(`automation ${id} created and published as version 1${made.status === 'paused' ? '; it stays paused until resumed' : ''}`);
+}
+
+async function exportOne(db: Db, a: Extract<AutomationsArgs, { action: 'export' }>): Promise<CommandResult> {
+  return done(JSON.stringify(await exportAutomation(db, a.accountId, a.automationId, a.version), null, 2));
+}
+
+async function edit(db: Db, a: Extract<AutomationsArgs, { action: 'edit' }>, ctx: CommandContext): Promise<CommandResult> {
+  const body = await readJson(a.file, ctx);
+  const saved = await fromFile(a.file, () => editDraft(db, a, body));
   const current = saved.automation;
   const what = `automation ${current.id}: draft saved (${saved.steps} step${saved.steps === 1 ? '' : 's'})`;
   if (saved.differsFromPublished === null) return done(`${what}; never published (publish it to run it)`);
@@ -98,13 +142,13 @@ async function edit(db: Db, a: Extract<AutomationsArgs, { action: 'edit' }>, ctx
   );
 }
 
-async function publish(db: Db, a: AutomationsArgs): Promise<CommandResult> {
+async function publish(db: Db, a: Extract<AutomationsArgs, { automationId: string }>): Promise<CommandResult> {
   const { id, version, status } = await publishAutomation(db, a, OPERATOR);
   if (status === 'paused') return done(`automation ${id}: version ${version} published; it stays paused until resumed`);
   return done(`automation ${id} published as version ${version}`);
 }
 
-async function move(db: Db, action: Move, a: AutomationsArgs): Promise<CommandResult> {
+async function move(db: Db, action: Move, a: Extract<AutomationsArgs, { automationId: string }>): Promise<CommandResult> {
   const current = await moveAutomation(db, action, a, OPERATOR);
   return done(
     action === 'pause'
@@ -115,6 +159,10 @@ async function move(db: Db, action: Move, a: AutomationsArgs): Promise<CommandRe
 
 async function run(db: Db, a: AutomationsArgs, ctx: CommandContext): Promise<CommandResult> {
   switch (a.action) {
+    case 'create':
+      return create(db, a, ctx);
+    case 'export':
+      return exportOne(db, a);
     case 'edit':
       return edit(db, a, ctx);
     case 'publish':

@@ -12,6 +12,8 @@ export const AUDIT_ACTIONS = [
   'user.role_changed',
   'user.removed',
   'user.password_set',
+  'automation.created',
+  'automation.deleted',
   'automation.published',
   'automation.paused',
   'automation.resumed',

@@ -9,6 +9,14 @@ export type AutomationStatus = (typeof AUTOMATION_STATUSES)[number];
 export const REENROLL_RULES = ['never', 'always', 'after_exit'] as const;
 export type ReenrollRule = (typeof REENROLL_RULES)[number];
 
+/**
+ * The trigger types the engine starts: contact.created (src/engine/automations/contact-created.ts),
+ * webhook (src/api/hooks), schedule (src/engine/automations/schedule.ts), and manual (no event:
+ * contacts are enrolled through the API or a test run). A trigger type is null before one is chosen.
+ */
+export const TRIGGER_TYPES = ['contact.created', 'webhook', 'schedule', 'manual'] as const;
+export type TriggerType = (typeof TRIGGER_TYPES)[number];
+
 /** The step types the engine runs (src/engine/automations/steps.ts). */
 export const STEP_TYPES = [
   'email.send',

@@ -67,7 +67,7 @@ export const HUB_ERROR_CATALOGUE = {
   invalid_link: { status: 410, type: 'invalid_request', condition: 'The one-time link is unknown, used or expired.' },
   too_many_sign_ins: { status: 429, type: 'rate_limit', condition: 'Too many sign-in attempts from this address or for this email (every attempt counts); wait Retry-After seconds.' },
   automation_status_conflict: { status: 409, type: 'conflict', condition: 'The automation\'s status forbids the move (pause a paused one, resume a draft, publish with nothing changed).' },
-  automation_not_publishable: { status: 422, type: 'invalid_request', condition: 'The draft cannot be published yet: it has no trigger type or no steps.' },
+  automation_not_publishable: { status: 422, type: 'invalid_request', condition: 'The draft cannot be published yet: it has no trigger type or no steps, or a step config, its schedule or its Run-only-if filter is incomplete (param names the first).' },
   workflow_changed: { status: 409, type: 'conflict', condition: 'The workflow was saved by someone else after the version being edited (expected_updated_at); reload it.' },
   automation_run_not_active: { status: 409, type: 'conflict', condition: 'The automation run already ended; only a running or waiting run can be stopped.' },
 } as const;

@@ -4,6 +4,7 @@
 import type { AppDeps } from '../http/deps.js';
 import type { App } from '../http/route-kit.js';
 import { registerHubAuditRoutes } from './audit/routes.js';
+import { registerHubAutomationBuilderRoutes } from './automations/builder-routes.js';
 import { registerHubAutomationRoutes } from './automations/routes.js';
 import { registerHubAutomationTestRoutes } from './automations/test-routes.js';
 import { registerHubContactRoutes } from './contacts/routes.js';
@@ -33,6 +34,7 @@ export const HUB_AREAS: readonly HubRegistrar[] = [
   registerHubWorkflowRoutes,
   registerHubWorkflowBuilderRoutes,
   registerHubAutomationRoutes,
+  registerHubAutomationBuilderRoutes,
   registerHubAutomationTestRoutes,
   // Audience
   registerHubContactRoutes,

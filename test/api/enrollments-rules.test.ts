@@ -84,7 +84,7 @@ describe('Automation: published_version is the version that runs; has_unpublishe
     // Published, the new setting runs: the contact goes through again, and nothing is unpublished.
     await t.db.transaction(async (tx) => {
       await findAutomationDraft(tx, id, S.a.id, true);
-      await publishDraft(tx, S.a.id, id);
+      await publishDraft(tx, S.a.id, id, { label: 'operator', userId: null });
     });
     const after = (await t.app.inject({ method: 'GET', url: `/v1/automations/${id}`, headers: bearer(S.a.keys.k) })).json();
     expect(after).toMatchObject({ has_unpublished_changes: false, published_version: 2 });

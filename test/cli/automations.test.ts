@@ -19,7 +19,7 @@ let acme: AccountSeedResult;
 let a: Record<string, string>;
 
 const STEPS = [
-  { id: 'e1', name: 'Welcome email', type: 'email.send', config: { subject: 'Hi' } },
+  { id: 'e1', name: 'Welcome email', type: 'email.send', config: { subject: 'Hi', body: 'Hello' } },
   { id: 'x', name: 'End', type: 'end' },
 ];
 const auto = (ref: string, status: string, extra: Record<string, unknown> = {}) => ({
@@ -63,7 +63,7 @@ describe('automations edit', () => {
   it('replaces the draft: updated_at moves, has_unpublished_changes becomes true, the summary stays the running version', async () => {
     const before = await api(a.pub);
     expect(before.has_unpublished_changes).toBe(false);
-    const r = await edit(a.pub, { name: 'Pub v2', steps: [...STEPS.slice(0, 1), { id: 's1', name: 'Text', type: 'sms.send', config: {} }, STEPS[1]] });
+    const r = await edit(a.pub, { name: 'Pub v2', steps: [...STEPS.slice(0, 1), { id: 's1', name: 'Text', type: 'sms.send', config: { body: 'Hi' } }, STEPS[1]] });
     expect(r, r.stderr).toMatchObject({ code: 0, stderr: '' });
     expect(r.stdout).toBe(`automation ${a.pub}: draft saved (3 steps); it differs from published version 1: publish it to run the changes\n`);
     const after = await api(a.pub);
@@ -237,7 +237,7 @@ describe('automation-runs stop', () => {
 
 describe('arguments', () => {
   it.each([
-    [['automations'], /automations needs an action: edit, publish, pause or resume/],
+    [['automations'], /automations needs an action: create, export, edit, publish, pause or resume/],
     [['automations', 'delete', 'x'], /unknown automations action "delete"/],
     [['automations', 'publish'], /the automation id is required/],
     [['automations', 'pause', 'abc'], /the automation id must be a UUID, got "abc"/],

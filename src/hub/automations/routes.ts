@@ -37,11 +37,14 @@ const HubAutomationDetail = Type.Object(
   { title: 'HubAutomationDetail', description: 'The automation and one page of its runs (limit, cursor and status page through them).' },
 );
 
-/** A service's refusal as the hub's error: unknown → 404, a forbidden move → 409, an incomplete draft → 422. */
-function refused(err: unknown, what: string, conflict: (message: string) => ApiError): never {
+/**
+ * A service's refusal as the hub's error: unknown → 404, a forbidden move → 409, an incomplete
+ * draft → 422 (param: the body path of the first problem, when the refusal names one).
+ */
+export function refused(err: unknown, what: string, conflict: (message: string) => ApiError): never {
   if (!(err instanceof Refusal)) throw err;
   if (err.kind === 'not_found') throw notFound(what);
-  if (err.kind === 'incomplete') throw new ApiError('automation_not_publishable', err.message);
+  if (err.kind === 'incomplete') throw new ApiError('automation_not_publishable', err.message, err.param ? { param: err.param } : {});
   throw conflict(err.message);
 }
 
@@ -124,8 +127,9 @@ export function registerHubAutomationRoutes(hub: App, deps: AppDeps): void {
   move(
     'publish',
     'Publish the draft',
-    'The draft becomes the next version that runs; a paused automation stays paused. 422 automation_not_publishable without a trigger ' +
-      'type or steps; 409 automation_status_conflict when the draft has no unpublished changes.',
+    'The draft becomes the next version that runs (recorded as published by the signed-in person); a paused automation stays paused. ' +
+      '422 automation_not_publishable without a trigger type or steps, or with a problem (a step config, the schedule, the Run-only-if ' +
+      'filter; param is its path, as in the editor’s problems); 409 automation_status_conflict when the draft has no unpublished changes.',
   );
   move('pause', 'Pause', 'Published → paused: it takes no enrollments and its waiting runs are held. 409 automation_status_conflict otherwise.');
   move('resume', 'Resume', 'Paused → published: held runs carry on. 409 automation_status_conflict otherwise.');

@@ -17,6 +17,7 @@ import {
   type Draft,
 } from './store.js';
 import { validateAutomations, type AutomationSpec } from './validate.js';
+import { publisherOf, refuseProblems } from './definition.js';
 
 /** The fields an edit may carry; any it leaves out keep their draft value. */
 export const EDIT_FIELDS = ['trigger', 'steps', 'run_only_if', 'reenroll', 'name'] as const;
@@ -53,7 +54,7 @@ export function applyEdit(current: AutomationDraftRow, edit: unknown): Draft {
     if (!(err instanceof FixtureError)) throw err;
     // automations[0].steps[1].type → steps[1].type: the path as the operator wrote it.
     const path = err.path.replace(/^automations\[0\]\.?/, '') || ROOT;
-    throw new FixtureError(path, err.detail);
+    throw new FixtureError(path, err.detail.replaceAll('automations[0].', ''));
   }
   return {
     name: spec.name,
@@ -118,7 +119,9 @@ export async function publishAutomation(
     if (current.published_version > 0 && !(await hasUnpublishedChanges(tx, current.account_id, id))) {
       throw new Refusal(`automation ${id} is ${current.status} and its draft has no unpublished changes: nothing to publish`);
     }
-    const { version, status } = await publishDraft(tx, current.account_id, id);
+    // Step configs, a schedule and the Run-only-if filter: the first problem, its body path as param.
+    refuseProblems(id, current);
+    const { version, status } = await publishDraft(tx, current.account_id, id, publisherOf(actor));
     await recordAudit(tx, { accountId: current.account_id, actor, action: 'automation.published', objectKind: 'automation', objectId: id, detail: { version } });
     return { id, version, status };
   });

@@ -70,21 +70,32 @@ export async function hasUnpublishedChanges(db: Queryable, accountId: string, id
   return rows[0]?.changed ?? false;
 }
 
+/** Who publishes a version: the versions list's label, and the hub user when one did it. */
+export interface Publisher {
+  label: string;
+  userId: string | null;
+}
+
 /**
  * Snapshots the draft as the next version and makes it the one that runs. A draft becomes
  * `published`; a paused automation stays paused (only resuming moves paused → published, and an
  * operator who paused it must not have it start sending again as a side effect). Call with the
  * automation row locked (findAutomationDraft(..., forUpdate)).
  */
-export async function publishDraft(tx: Queryable, accountId: string, id: string): Promise<{ version: number; status: AutomationStatus }> {
+export async function publishDraft(
+  tx: Queryable,
+  accountId: string,
+  id: string,
+  by: Publisher,
+): Promise<{ version: number; status: AutomationStatus }> {
   const [{ version }] = await tx.query<{ version: number }>(
-    `insert into automation_versions (account_id, automation_id, version, trigger, steps, run_only_if, reenroll)
+    `insert into automation_versions (account_id, automation_id, version, trigger, steps, run_only_if, reenroll, published_by, published_by_user)
      select a.account_id, a.id,
             coalesce((select max(v.version) from automation_versions v where v.account_id = a.account_id and v.automation_id = a.id), 0) + 1,
-            a.trigger, a.steps, a.run_only_if, a.reenroll
+            a.trigger, a.steps, a.run_only_if, a.reenroll, $3, $4::uuid
        from automations a where a.account_id = $1 and a.id = $2
      returning version`,
-    [accountId, id],
+    [accountId, id, by.label, by.userId],
   );
   const [row] = await tx.query<{ status: AutomationStatus }>(
     `update automations

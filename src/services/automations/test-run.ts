@@ -12,12 +12,10 @@
 import type { Db, Queryable } from '../../db/db.js';
 import type { Json } from '../../lib/json-fields.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { checkConfig } from '../../domain/config-schema.js';
-import { STEP_SCHEMAS } from '../../domain/step-schemas.js';
-import type { StepType } from '../../domain/automation.js';
 import { Refusal } from '../refusal.js';
 import { enqueueAutomationRun } from '../../queue/enqueue.js';
 import { recordAudit, type Actor } from '../audit/service.js';
+import { stepProblems } from './publish-rules.js';
 import { contactStateForTest, findAutomationDraft, testerOf, versionExists } from './store.js';
 
 /** Which definition a test runs: the draft as saved now, a version, or the published version. */
@@ -48,15 +46,8 @@ export interface StartedTestRun {
  * definition (`steps[1].config.subject`); null when every step's config is complete.
  */
 export function firstStepConfigProblem(steps: readonly Json[]): { path: string; message: string } | null {
-  for (const [i, raw] of steps.entries()) {
-    const step = raw as { type?: unknown; config?: unknown };
-    const schema = STEP_SCHEMAS[step.type as StepType];
-    if (!schema) continue; // the draft's structural rules (applyEdit) already name an unknown type
-    const config = step.config && typeof step.config === 'object' && !Array.isArray(step.config) ? (step.config as Record<string, unknown>) : {};
-    const bad = checkConfig(schema, config);
-    if (bad) return { path: `steps[${i}].config.${bad.field}`, message: bad.message };
-  }
-  return null;
+  // The publish rule itself (one declaration): a test of the draft runs its steps, not its trigger or filter.
+  return stepProblems(steps)[0] ?? null;
 }
 
 async function whatToRun(

@@ -1,7 +1,7 @@
 // Validating an automation (trigger + steps, DESIGN 9): one set of rules for the fixture loader,
 // the operator's draft edit (./service.ts) and the hub's builder, so they cannot drift apart.
 // Reads parsed JSON through the path-carrying field reader: a refusal names the path at fault.
-import { AUTOMATION_STATUSES, REENROLL_RULES, STEP_TYPES, type ReenrollRule } from '../../domain/automation.js';
+import { AUTOMATION_STATUSES, REENROLL_RULES, STEP_TYPES, TRIGGER_TYPES, type ReenrollRule } from '../../domain/automation.js';
 import { Fields, RefSet, asObject, child, describe, fail, type JsonObject } from '../../lib/json-fields.js';
 import type { FlowRefs } from '../workflows/validate.js';
 
@@ -64,6 +64,10 @@ function validateTrigger(f: Fields): TriggerSpec {
   if (!f.has('trigger')) return { type: null, label: '', config: {} };
   const t = new Fields(f.at('trigger'), f.o.trigger, TRIGGER_FIELDS);
   const type = t.given('type') ? t.ref('type') : null;
+  // Structural like a step's type: a trigger nothing starts would publish an automation that never runs.
+  if (type !== null && !(TRIGGER_TYPES as readonly string[]).includes(type)) {
+    fail(t.at('type'), `${JSON.stringify(type)} is not a trigger type (types: ${TRIGGER_TYPES.join(', ')})`);
+  }
   return { type, label: t.line('label', ''), config: t.object('config') };
 }
 

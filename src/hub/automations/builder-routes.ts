@@ -1,0 +1,180 @@
+// The automation builder's API (issue 13): create an automation from a definition, read it as the
+// editor shows it, save the draft, the diff against the published version, the versions, copy and
+// delete. Rules are the services' (src/services/automations); a definition problem is 422
+// invalid_field with param the body path the fixture validator names, a draft that cannot be
+// published 422 automation_not_publishable with param the first problem's path.
+import { Type } from '@sinclair/typebox';
+import { getAutomation } from '../../api/automations/store.js';
+import { renderAutomation } from '../../api/automations/summary.js';
+import { diffAutomation, type DiffStep } from '../../domain/automation-diff.js';
+import { ApiError, notFound } from '../../domain/errors.js';
+import type { AppDeps } from '../../http/deps.js';
+import type { App } from '../../http/route-kit.js';
+import { Uuid } from '../../http/schemas.js';
+import { FixtureError, ROOT } from '../../lib/json-fields.js';
+import { iso } from '../../lib/time.js';
+import { copyAutomation, createAutomation, deleteAutomation, editorState, versionsOf, versionView, type AutomationDefinition } from '../../services/automations/definition.js';
+import { editDraft } from '../../services/automations/service.js';
+import { Refusal } from '../../services/refusal.js';
+import { actorOf, hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
+import { AutomationDiff, AutomationEditor, CreateBody, Deleted, DraftBody, VersionList, VersionView } from './builder-schemas.js';
+import { refused } from './routes.js';
+
+const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
+const VersionParams = Type.Object({ id: Uuid, version: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }, { additionalProperties: false });
+
+/** A definition problem as the hub's 422, the fixture validator's words and path. */
+function invalid(err: unknown): never {
+  if (!(err instanceof FixtureError)) throw err;
+  throw new ApiError('invalid_field', err.detail, err.path === ROOT ? {} : { param: err.path });
+}
+
+/** Service refusals and definition problems alike become the hub's codes. */
+function hubError(err: unknown): never {
+  if (err instanceof FixtureError) invalid(err);
+  refused(err, 'automation', (m) => new ApiError('automation_status_conflict', m));
+}
+
+export function registerHubAutomationBuilderRoutes(hub: App, deps: AppDeps): void {
+  const editor = async (accountId: string, id: string) => {
+    const [state, row] = await Promise.all([editorState(deps.db, accountId, id).catch(hubError), getAutomation(deps.db, accountId, id)]);
+    if (!row) throw notFound('automation');
+    return {
+      automation: renderAutomation(row),
+      draft: state.draft,
+      published: state.published,
+      problems: state.problems,
+      project: state.project,
+      sms_micros_per_segment: deps.config.delivery.smsMicrosPerSegment,
+      webhook: { configured: state.row.webhook_configured },
+    };
+  };
+  const doc = { tags: [HUB_TAG] };
+
+  hub.post(
+    '/automations',
+    {
+      schema: {
+        ...doc,
+        operationId: 'hubCreateAutomation',
+        summary: 'Create an automation from a definition',
+        description: 'In a project of the account; published or paused publishes version 1 (refused with automation_not_publishable while it has problems).',
+        body: CreateBody,
+        response: hubResponses('member', { 201: AutomationEditor }),
+      },
+      config: hubAccess('member'),
+    },
+    async (request, reply) => {
+      const auth = hubAuthOf(request);
+      const id = await createAutomation(deps.db, auth.accountId, request.body, actorOf(auth)).catch(hubError);
+      reply.code(201);
+      return editor(auth.accountId, id);
+    },
+  );
+
+  hub.get(
+    '/automations/:id/editor',
+    {
+      schema: { ...doc, operationId: 'hubGetAutomationEditor', summary: 'The automation as the builder edits it', params: IdParams, response: hubResponses('member', { 200: AutomationEditor }) },
+      config: hubAccess('member'),
+    },
+    async (request) => editor(hubAuthOf(request).accountId, request.params.id),
+  );
+
+  hub.put(
+    '/automations/:id/draft',
+    {
+      schema: {
+        ...doc,
+        operationId: 'hubSaveAutomationDraft',
+        summary: 'Save the draft',
+        description: 'Structural rules only (a draft may be incomplete: what blocks publishing is listed in problems). Runs keep their version. Not audited (publishing is).',
+        params: IdParams,
+        body: DraftBody,
+        response: hubResponses('member', { 200: AutomationEditor }),
+      },
+      config: hubAccess('member'),
+    },
+    async (request) => {
+      const accountId = hubAuthOf(request).accountId;
+      await editDraft(deps.db, { automationId: request.params.id, accountId }, request.body).catch(hubError);
+      return editor(accountId, request.params.id);
+    },
+  );
+
+  hub.get(
+    '/automations/:id/diff',
+    {
+      schema: { ...doc, operationId: 'hubGetAutomationDiff', summary: 'The draft against the published version', params: IdParams, response: hubResponses('member', { 200: AutomationDiff }) },
+      config: hubAccess('member'),
+    },
+    async (request) => {
+      const state = await editorState(deps.db, hubAuthOf(request).accountId, request.params.id).catch(hubError);
+      const side = (d: AutomationDefinition) => ({ ...d, steps: d.steps as unknown as DiffStep[] });
+      return diffAutomation(state.published ? { ...side(state.published), version: state.publishedVersion } : null, side(state.draft));
+    },
+  );
+
+  hub.get(
+    '/automations/:id/versions',
+    {
+      schema: { ...doc, operationId: 'hubListAutomationVersions', summary: 'Its published versions, newest first', params: IdParams, response: hubResponses('member', { 200: VersionList }) },
+      config: hubAccess('member'),
+    },
+    async (request) => {
+      const rows = await versionsOf(deps.db, hubAuthOf(request).accountId, request.params.id).catch(hubError);
+      return { data: rows.map((v) => ({ version: v.version, published_at: iso(v.published_at), published_by: v.published_by })) };
+    },
+  );
+
+  hub.get(
+    '/automations/:id/versions/:version',
+    {
+      schema: { ...doc, operationId: 'hubGetAutomationVersion', summary: 'One published version, read-only', params: VersionParams, response: hubResponses('member', { 200: VersionView }) },
+      config: hubAccess('member'),
+    },
+    async (request) => {
+      const { id, version } = request.params;
+      const v = await versionView(deps.db, hubAuthOf(request).accountId, id, version).catch((err) => {
+        // An unknown version of a known automation is its own 404, as the runs' versions are.
+        if (err instanceof Refusal && err.kind === 'not_found' && err.param === 'version') throw notFound('automation version');
+        return hubError(err);
+      });
+      return { ...v, published_at: iso(v.published_at) };
+    },
+  );
+
+  hub.post(
+    '/automations/:id/copy',
+    {
+      schema: { ...doc, operationId: 'hubCopyAutomation', summary: 'Copy as a new draft ("Copy of <name>", no webhook)', params: IdParams, response: hubResponses('member', { 201: AutomationEditor }) },
+      config: hubAccess('member'),
+    },
+    async (request, reply) => {
+      const auth = hubAuthOf(request);
+      const id = await copyAutomation(deps.db, auth.accountId, request.params.id, actorOf(auth)).catch(hubError);
+      reply.code(201);
+      return editor(auth.accountId, id);
+    },
+  );
+
+  hub.delete(
+    '/automations/:id',
+    {
+      schema: {
+        ...doc,
+        operationId: 'hubDeleteAutomation',
+        summary: 'Delete (owners and admins)',
+        description: 'Soft delete: gone from /v1 and the hub, takes no enrollment; its running and waiting runs end stopped. Its finished runs stay readable.',
+        params: IdParams,
+        response: hubResponses('admin', { 200: Deleted }),
+      },
+      config: hubAccess('admin'),
+    },
+    async (request) => {
+      const auth = hubAuthOf(request);
+      await deleteAutomation(deps.db, auth.accountId, request.params.id, actorOf(auth)).catch(hubError);
+      return { id: request.params.id, deleted: true as const };
+    },
+  );
+}

@@ -1,0 +1,61 @@
+// What a draft needs before it can run, beyond its structure (./validate.ts): each step's config
+// against STEP_SCHEMAS, a schedule trigger's cron and time zone, and the Run-only-if condition
+// (a branch's condition: field/op/value over CONDITION_FIELDS/CONDITION_OPS). These are publish
+// rules, not save rules: the builder saves the draft as it is typed, so a half-written subject or
+// cron must be savable; the editor lists them as `problems` and publishing (or a draft's test run)
+// is refused on the first. Paths are the body's (`steps[0].config.subject`), as a fixture names them.
+import { checkConfig } from '../../domain/config-schema.js';
+import { STEP_SCHEMAS } from '../../domain/step-schemas.js';
+import { STEP_TYPES, type StepType } from '../../domain/automation.js';
+import { cronProblem } from '../../engine/schedules/cron.js';
+import { child } from '../../lib/json-fields.js';
+
+export interface Problem {
+  path: string;
+  message: string;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Every step whose config fails its type's schema: the first problem of each step, in step order. */
+export function stepProblems(steps: readonly unknown[]): Problem[] {
+  const out: Problem[] = [];
+  steps.forEach((s, i) => {
+    if (!isObject(s) || !(STEP_TYPES as readonly unknown[]).includes(s.type)) return; // structural: refused at save
+    const config = isObject(s.config) ? s.config : {};
+    const p = checkConfig(STEP_SCHEMAS[s.type as StepType], config);
+    // child() brackets a key that is not a plain name (config["my colour"]), as the fixture reader does.
+    if (p) out.push({ path: p.field === null ? `steps[${i}].config` : child(`steps[${i}].config`, p.field), message: p.message });
+  });
+  return out;
+}
+
+/** A schedule trigger needs a cron that fires in a valid time zone (UTC when none is given). */
+export function triggerProblems(trigger: unknown): Problem[] {
+  if (!isObject(trigger) || trigger.type !== 'schedule') return [];
+  const config = isObject(trigger.config) ? trigger.config : {};
+  const { cron, timezone } = config;
+  if (typeof cron !== 'string' || !cron.trim()) {
+    return [{ path: 'trigger.config.cron', message: 'a schedule trigger needs config.cron, a cron expression such as "0 9 * * 1"' }];
+  }
+  if (timezone !== undefined && (typeof timezone !== 'string' || !timezone.trim())) {
+    return [{ path: 'trigger.config.timezone', message: 'config.timezone must be a time zone name such as Europe/Paris' }];
+  }
+  const tz = (timezone as string | undefined) ?? 'UTC';
+  const problem = cronProblem(cron, tz);
+  return problem ? [{ path: 'trigger.config.cron', message: `${JSON.stringify(cron)} in ${tz} is not a usable cron schedule: ${problem}` }] : [];
+}
+
+/** The Run-only-if filter is a branch's condition: its problems named under `run_only_if`. */
+export function runOnlyIfProblems(runOnlyIf: unknown): Problem[] {
+  if (runOnlyIf === null || runOnlyIf === undefined) return [];
+  const config = isObject(runOnlyIf) ? runOnlyIf : {};
+  const p = checkConfig(STEP_SCHEMAS.branch, config);
+  if (!p) return [];
+  return [{ path: p.field === null ? 'run_only_if' : child('run_only_if', p.field), message: p.message.replace(/^config\./, 'run_only_if.') }];
+}
+
+/** Everything that blocks publishing the draft, trigger first, then the filter, then the steps. */
+export function publishProblems(d: { trigger: unknown; run_only_if: unknown; steps: readonly unknown[] }): Problem[] {
+  return [...triggerProblems(d.trigger), ...runOnlyIfProblems(d.run_only_if), ...stepProblems(d.steps)];
+}
