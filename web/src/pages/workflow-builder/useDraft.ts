@@ -31,15 +31,20 @@ const laidOut = (d: Definition): Draft => ({ ...definitionOf(d), positions: laye
 export function useDraft(id: string | null, editor: WorkflowEditor | null, empty: Definition, positions?: Draft['positions']) {
   const key = storageKey(id);
   const [base, setBase] = useState<Definition>(() => editor?.definition ?? empty);
-  const [updatedAt, setUpdatedAt] = useState<string | null>(editor?.updated_at ?? null);
+  // The last updated_at the server told us, and the one a save expects (a restored draft's own:
+  // if the workflow changed since that draft began, saving it is a 409, not a silent overwrite).
+  const serverAt = useRef<string | null>(editor?.updated_at ?? null);
   const [initial] = useState(() => {
     const stored = readStored(key);
-    if (stored && !sameDefinition(stored.draft, editor?.definition ?? empty)) return { draft: stored.draft, restored: true };
+    if (stored && !sameDefinition(stored.draft, editor?.definition ?? empty)) {
+      return { draft: stored.draft, restored: true, updatedAt: stored.base_updated_at ?? serverAt.current };
+    }
     const fresh = laidOut(editor?.definition ?? empty);
     // Positions handed over by the first save of a new workflow, for the blocks they still fit.
     if (positions && fresh.blocks.every((b) => positions[b.id])) fresh.positions = positions;
-    return { draft: fresh, restored: false };
+    return { draft: fresh, restored: false, updatedAt: serverAt.current };
   });
+  const [updatedAt, setUpdatedAt] = useState<string | null>(initial.updatedAt);
   const [draft, setDraft] = useState<Draft>(initial.draft);
   const [restored, setRestored] = useState(initial.restored);
   const dirty = !sameDefinition(draft, base);
@@ -73,6 +78,7 @@ export function useDraft(id: string | null, editor: WorkflowEditor | null, empty
   const saved = useCallback(
     (e: WorkflowEditor, fields?: readonly (keyof Definition)[]) => {
       if (!fields) dirtyRef.current = false;
+      serverAt.current = e.updated_at;
       setBase(e.definition);
       setUpdatedAt(e.updated_at);
       setDraft((d) => (fields ? { ...d, ...Object.fromEntries(fields.map((f) => [f, e.definition[f]])) } : { ...d, ...e.definition, positions: d.positions }));
@@ -89,9 +95,10 @@ export function useDraft(id: string | null, editor: WorkflowEditor | null, empty
       localStorage.removeItem(key);
       dirtyRef.current = false;
       if (to) {
+        serverAt.current = to.updated_at;
         setBase(to.definition);
-        setUpdatedAt(to.updated_at);
       }
+      setUpdatedAt(serverAt.current);
       setDraft(laidOut(def));
       setRestored(false);
     },
