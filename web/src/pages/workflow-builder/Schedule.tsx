@@ -51,7 +51,7 @@ export function Schedule(p: ScheduleProps) {
   return (
     <section className="card wf-schedule" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Schedule</h2>
-      <p className="muted">Run this workflow on a schedule as well as on demand. Leave the cron expression empty for no schedule.</p>
+      <p className="muted">While the workflow is active it also runs on this schedule (a draft or paused workflow does not). Leave the cron expression empty for no schedule.</p>
       <div className="wf-row">
         <div className={`field${p.error ? ' field-invalid' : ''}`}>
           <label htmlFor={`${id}-cron`}>Cron expression</label>
