@@ -16,6 +16,11 @@ export const BLOCK_KINDS = [
 ] as const;
 export type BlockKind = (typeof BLOCK_KINDS)[number];
 
+/** Block ids are referenced from templates, so they are kept to a plain, unambiguous alphabet. */
+export const BLOCK_ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+/** The validator's words when an id breaks BLOCK_ID_RE. */
+export const BLOCK_ID_RULE = "1 to 64 letters, digits, '_', '.' or '-' (starting with a letter or digit)";
+
 export const RUN_STATUSES = [
   'queued',
   'running',

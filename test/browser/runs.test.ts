@@ -85,10 +85,10 @@ describe('runs in the hub', { timeout: 180_000 }, () => {
     expect(await hub.visit('runs-empty')).toEqual([]);
 
     await page.getByRole('link', { name: 'Workflows' }).click();
-    await page.getByRole('link', { name: 'Weekly digest' }).waitFor();
+    await page.getByRole('link', { name: 'Weekly digest', exact: true }).waitFor();
     expect(await hub.visit('workflows')).toEqual([]);
 
-    await page.getByRole('link', { name: 'Weekly digest' }).click();
+    await page.getByRole('link', { name: 'Weekly digest', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Weekly digest' }).waitFor();
     const blocks = await page.getByRole('list', { name: 'Blocks in order' }).locator('h3').allTextContents();
     expect(blocks).toEqual(['notes (source.text)', 'summary (agent)', 'publish (output.project)']);

@@ -3,7 +3,7 @@
 // without it this test fails rather than skips.
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error a plain .mjs script, no types
-import { BUDGET_BYTES, initialJs } from '../../scripts/web-size.mjs';
+import { BUDGET_BYTES, initialJs, initialText, routeJs } from '../../scripts/web-size.mjs';
 
 describe('the hub bundle', () => {
   it('loads at most 250 KB of gzipped JavaScript before any screen, and no route chunk eagerly', () => {
@@ -11,6 +11,15 @@ describe('the hub bundle', () => {
     expect(files.length).toBeGreaterThan(0);
     expect(gzipped).toBeLessThanOrEqual(BUDGET_BYTES);
     // The usage chart (uPlot) and every page load on their route.
-    expect(files.map((f) => f.file).join(' ')).not.toMatch(/Page|uPlot|uplot/);
+    expect(files.map((f) => f.file).join(' ')).not.toMatch(/Page|uPlot|uplot|Builder/);
+  });
+
+  it('loads @xyflow/react with the workflow builder\'s route only', () => {
+    // The library's class names are in its code: none in the initial JS, all in the builder's.
+    expect(initialText()).not.toMatch(/react-flow__/);
+    const builder = routeJs('WorkflowBuilder') as { files: { file: string; text: string }[]; gzipped: number };
+    expect(builder.files.some((f) => f.text.includes('react-flow__'))).toBe(true);
+    expect(builder.gzipped).toBeGreaterThan(0);
+    expect(builder.gzipped).toBeLessThanOrEqual(BUDGET_BYTES);
   });
 });

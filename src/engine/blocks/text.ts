@@ -3,8 +3,8 @@
 // hostile page (bodies are up to webMaxBytes).
 import type { BlockOutput } from '../types.js';
 
-/** Block ids are referenced from templates, so they are kept to a plain, unambiguous alphabet. */
-export const BLOCK_ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+// The block id rule is declared in the domain, where the hub's builder checks ids with it too.
+export { BLOCK_ID_RE } from '../../domain/workflow.js';
 
 const PLACEHOLDER_RE = /\{\{\s*([A-Za-z0-9][A-Za-z0-9_.-]{0,63})\s*\}\}/g;
 

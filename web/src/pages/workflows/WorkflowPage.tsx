@@ -1,10 +1,13 @@
 // One workflow: what it is, its blocks in order (each with its settings and the blocks feeding
-// it), its newest runs, and "Run now", which starts a manual run and opens its page.
+// it), its newest runs, "Run now", which starts a manual run and opens its page, "Open builder",
+// and — for owners and admins — Delete.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { StatusBadge } from '../../components/controls';
 import { Empty, ErrorNotice, QueryState } from '../../components/states';
 import { api } from '../../lib/api';
+import { isAdmin, useSession } from '../../lib/session';
+import { DeleteWorkflow } from './DeleteWorkflow';
 import { RunsTable } from '../runs/model';
 import type { WorkflowBlock, WorkflowDetail } from './model';
 import '../runs/runs.css';
@@ -58,12 +61,17 @@ function RunNow({ wf }: { wf: WorkflowDetail }) {
 }
 
 function WorkflowView({ wf }: { wf: WorkflowDetail }) {
+  const admin = isAdmin(useSession());
   return (
     <>
       <div className="page-head">
         <h1 id="workflow-title">{wf.name}</h1>
         <StatusBadge status={wf.status} />
         <RunNow wf={wf} />
+        <Link className="button button-secondary" to={`/workflows/${wf.id}/build`}>
+          Open builder
+        </Link>
+        {admin && <DeleteWorkflow wf={wf} />}
       </div>
       {wf.description && <p>{wf.description}</p>}
       <dl className="run-facts">

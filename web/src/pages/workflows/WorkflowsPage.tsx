@@ -1,15 +1,20 @@
-// The Workflows screen (read side until the builder): every workflow with its status, project and
-// last run, filtered by status (in the URL query, so it can be bookmarked).
+// The Workflows screen: every workflow with its status, project and last run, filtered by status
+// (in the URL query, so it can be bookmarked); "New workflow" and each row's "Open builder" lead to
+// the builder, and owners and admins can delete a workflow from its row.
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { Pager, Select, StatusBadge, Time, useCursorPager } from '../../components/controls';
 import { QueryState } from '../../components/states';
 import { api, qs } from '../../lib/api';
+import { isAdmin, useSession } from '../../lib/session';
+import { DeleteWorkflow } from './DeleteWorkflow';
 import type { Page } from '../runs/model';
 import { WORKFLOW_STATUSES, type WorkflowInList } from './model';
 import '../runs/runs.css';
+import './workflows.css';
 
 function WorkflowList({ status }: { status: string }) {
+  const admin = isAdmin(useSession());
   const pager = useCursorPager();
   const q = useQuery({
     queryKey: ['hub', 'workflows', status, pager.cursor],
@@ -29,6 +34,7 @@ function WorkflowList({ status }: { status: string }) {
                 <th scope="col">Blocks</th>
                 <th scope="col">Last run</th>
                 <th scope="col">Updated</th>
+                <th scope="col">Actions</th>
               </tr>
             </thead>
             <tbody>
@@ -55,6 +61,12 @@ function WorkflowList({ status }: { status: string }) {
                   <td>
                     <Time iso={w.updated_at} />
                   </td>
+                  <td className="row-actions">
+                    <Link to={`/workflows/${w.id}/build`}>
+                      Open builder<span className="visually-hidden"> for {w.name}</span>
+                    </Link>
+                    {admin && <DeleteWorkflow wf={w} inRow />}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -71,7 +83,12 @@ export default function WorkflowsPage() {
   const status = params.get('status') ?? '';
   return (
     <section aria-labelledby="workflows-title">
-      <h1 id="workflows-title">Workflows</h1>
+      <div className="page-head">
+        <h1 id="workflows-title">Workflows</h1>
+        <Link className="button" to="/workflows/new">
+          New workflow
+        </Link>
+      </div>
       <form className="filters card" role="search" aria-label="Filter workflows" onSubmit={(e) => e.preventDefault()}>
         <Select
           label="Status"

@@ -1,0 +1,151 @@
+// The selected block's panel: its id (renaming follows through edges and placeholders, checked by
+// the server's id rule), its settings form, its inputs — connected and disconnected with a select
+// and buttons, which is how the keyboard connects blocks — and Delete. output.project also shows
+// the workflow's project, where its pages go.
+import { useEffect, useId, useRef, useState, type RefObject } from 'react';
+import { ConfigForm } from './ConfigForm';
+import { ProjectSelect } from './ItemPicker';
+import { BLOCK_SCHEMAS, idProblem, inputsOf, type BlockDef, type Draft } from './model';
+import type { Problem } from './problems';
+
+export interface BlockPanelProps {
+  draft: Draft;
+  block: BlockDef;
+  problem: Problem | null;
+  headingRef: RefObject<HTMLHeadingElement | null>;
+  onRename: (to: string) => void;
+  onConfig: (name: string, v: unknown) => void;
+  onConnect: (from: string) => void;
+  onDisconnect: (from: string) => void;
+  onDelete: () => void;
+  onProject: (id: string | null) => void;
+  onClose: () => void;
+}
+
+function IdField({ draft, block, serverError, onRename }: { draft: Draft; block: BlockDef; serverError?: string; onRename: (to: string) => void }) {
+  const id = useId();
+  const [text, setText] = useState(block.id);
+  const applied = useRef(block.id);
+  // Another block selected (or renamed elsewhere): show its id.
+  useEffect(() => {
+    if (block.id !== applied.current) {
+      applied.current = block.id;
+      setText(block.id);
+    }
+  }, [block.id]);
+  const problem = text === block.id ? serverError : idProblem(draft, text, block.id);
+  return (
+    <div className={`field${problem ? ' field-invalid' : ''}`}>
+      <label htmlFor={id}>Block id</label>
+      <input
+        id={id}
+        value={text}
+        spellCheck={false}
+        autoComplete="off"
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={`${id}-hint${problem ? ` ${id}-error` : ''}`}
+        onChange={(e) => {
+          const next = e.target.value;
+          setText(next);
+          if (next !== block.id && !idProblem(draft, next, block.id)) {
+            applied.current = next;
+            onRename(next);
+          }
+        }}
+      />
+      <small id={`${id}-hint`} className="hint">
+        Other blocks name this one as {`{{${block.id}}}`}.
+      </small>
+      {problem && (
+        <small id={`${id}-error`} className="field-error">
+          {problem}
+        </small>
+      )}
+    </div>
+  );
+}
+
+function Inputs({ draft, block, onConnect, onDisconnect }: Pick<BlockPanelProps, 'draft' | 'block' | 'onConnect' | 'onDisconnect'>) {
+  const id = useId();
+  const inputs = inputsOf(draft, block.id);
+  const candidates = draft.blocks.filter((b) => b.id !== block.id && !inputs.includes(b.id));
+  const outputs = draft.edges.filter((e) => e.from === block.id).map((e) => e.to);
+  return (
+    <section aria-labelledby={id} className="wf-inputs">
+      <h3 id={id}>Inputs</h3>
+      {inputs.length ? (
+        <ul>
+          {inputs.map((from) => (
+            <li key={from}>
+              <code>{from}</code>
+              <button type="button" className="button-secondary wf-small" onClick={() => onDisconnect(from)} aria-label={`Remove input from ${from}`}>
+                Remove
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted">Nothing feeds this block.</p>
+      )}
+      <div className="field">
+        <label htmlFor={`${id}-add`}>Add input from…</label>
+        <select id={`${id}-add`} value="" onChange={(e) => e.target.value && onConnect(e.target.value)} disabled={!candidates.length}>
+          <option value="">{candidates.length ? 'Choose a block…' : 'No other block to connect'}</option>
+          {candidates.map((b) => (
+            <option key={b.id} value={b.id}>
+              {b.id} ({BLOCK_SCHEMAS[b.kind].label})
+            </option>
+          ))}
+        </select>
+      </div>
+      <p className="muted">{outputs.length ? `Passes its output to ${outputs.join(', ')}.` : 'Passes its output to no block yet.'}</p>
+    </section>
+  );
+}
+
+export function BlockPanel(p: BlockPanelProps) {
+  const { block, problem, draft } = p;
+  const schema = BLOCK_SCHEMAS[block.kind];
+  const mine = problem?.block?.id === block.id ? problem : null;
+  const fieldNames = schema.fields.map((f) => f.name);
+  const onField = mine?.block?.field && fieldNames.includes(mine.block.field);
+  return (
+    <section className="wf-panel card" aria-labelledby="wf-panel-title">
+      <div className="wf-panel-head">
+        <h2 id="wf-panel-title" ref={p.headingRef} tabIndex={-1}>
+          {schema.label}: {block.id}
+        </h2>
+        <button type="button" className="button-secondary wf-small" onClick={p.onClose} aria-label="Close block settings">
+          Close
+        </button>
+      </div>
+      <p className="muted">{schema.description}</p>
+      {mine && !onField && mine.block?.field !== 'id' && (
+        <p className="notice notice-error" role="alert">
+          {mine.message}
+        </p>
+      )}
+      <IdField key={block.kind} draft={draft} block={block} serverError={mine?.block?.field === 'id' ? mine.short : undefined} onRename={p.onRename} />
+      <ConfigForm block={block} inputs={inputsOf(draft, block.id)} errorField={mine?.block?.field} error={mine?.short} onChange={p.onConfig} />
+      {block.kind === 'output.project' && (
+        <>
+          <ProjectSelect
+            label="Workflow's project (where the page is saved)"
+            value={draft.project_id}
+            onChange={p.onProject}
+            hint="The same setting as the workflow's project."
+          />
+          {!draft.project_id && (
+            <p className="notice notice-warn">This workflow has no project, so this block has nowhere to save its page. Choose a project.</p>
+          )}
+        </>
+      )}
+      <Inputs draft={draft} block={block} onConnect={p.onConnect} onDisconnect={p.onDisconnect} />
+      <div className="actions">
+        <button type="button" className="button-danger" onClick={p.onDelete}>
+          Delete block {block.id}
+        </button>
+      </div>
+    </section>
+  );
+}

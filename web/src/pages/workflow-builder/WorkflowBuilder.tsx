@@ -1,0 +1,36 @@
+// The workflow builder's route: /workflows/new and /workflows/:id/build. Loads the definition (an
+// existing workflow) and hands it to the builder, remounted per workflow so a first save — which
+// moves a new workflow to its own URL — starts the saved one cleanly.
+import { useQuery } from '@tanstack/react-query';
+import { Link, useLocation, useParams } from 'react-router';
+import { QueryState } from '../../components/states';
+import { api } from '../../lib/api';
+import { Builder } from './Builder';
+import type { WorkflowEditor, XY } from './model';
+import '../runs/runs.css';
+import './builder.css';
+
+export default function WorkflowBuilder() {
+  const { id } = useParams();
+  const location = useLocation();
+  const handed = (location.state as { positions?: Record<string, XY> } | null)?.positions;
+  const q = useQuery({
+    queryKey: ['hub', 'workflow-definition', id],
+    queryFn: () => api.get<WorkflowEditor>(`/hub/api/workflows/${encodeURIComponent(id!)}/definition`),
+    enabled: !!id,
+  });
+  if (!id) return <Builder key="new" editor={null} />;
+  return (
+    <>
+      {!q.data && (
+        <>
+          <p>
+            <Link to="/workflows">← All workflows</Link>
+          </p>
+          <h1 id="wf-title">Workflow builder</h1>
+        </>
+      )}
+      <QueryState q={q}>{(e) => <Builder key={e.id} editor={e} positions={handed} />}</QueryState>
+    </>
+  );
+}

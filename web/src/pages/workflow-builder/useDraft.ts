@@ -1,0 +1,109 @@
+// The draft being edited, against the definition last saved: unsaved changes are kept in
+// localStorage (one key per workflow, "new" before the first save) so a reload brings them back,
+// and leaving with unsaved changes is warned about — by the browser (beforeunload) when the tab
+// closes or reloads, and by the router (useBlocker) when the user navigates inside the hub.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useBlocker } from 'react-router';
+import { layeredLayout } from './layout';
+import { definitionOf, sameDefinition, type Definition, type Draft, type WorkflowEditor } from './model';
+
+const PREFIX = 'switchboard.workflow-draft.';
+export const storageKey = (id: string | null): string => `${PREFIX}${id ?? 'new'}`;
+
+interface Stored {
+  /** The workflow's updated_at the draft started from (null: a new workflow). */
+  base_updated_at: string | null;
+  draft: Draft;
+}
+
+function readStored(key: string): Stored | null {
+  try {
+    const raw = localStorage.getItem(key);
+    const s = raw ? (JSON.parse(raw) as Stored) : null;
+    return s && s.draft && Array.isArray(s.draft.blocks) && Array.isArray(s.draft.edges) ? s : null;
+  } catch {
+    return null;
+  }
+}
+
+const laidOut = (d: Definition): Draft => ({ ...definitionOf(d), positions: layeredLayout(d.blocks.map((b) => b.id), d.edges) });
+
+export function useDraft(id: string | null, editor: WorkflowEditor | null, empty: Definition, positions?: Draft['positions']) {
+  const key = storageKey(id);
+  const [base, setBase] = useState<Definition>(() => editor?.definition ?? empty);
+  // The last updated_at the server told us, and the one a save expects (a restored draft's own:
+  // if the workflow changed since that draft began, saving it is a 409, not a silent overwrite).
+  const serverAt = useRef<string | null>(editor?.updated_at ?? null);
+  const [initial] = useState(() => {
+    const stored = readStored(key);
+    if (stored && !sameDefinition(stored.draft, editor?.definition ?? empty)) {
+      return { draft: stored.draft, restored: true, updatedAt: stored.base_updated_at ?? serverAt.current };
+    }
+    const fresh = laidOut(editor?.definition ?? empty);
+    // Positions handed over by the first save of a new workflow, for the blocks they still fit.
+    if (positions && fresh.blocks.every((b) => positions[b.id])) fresh.positions = positions;
+    return { draft: fresh, restored: false, updatedAt: serverAt.current };
+  });
+  const [updatedAt, setUpdatedAt] = useState<string | null>(initial.updatedAt);
+  const [draft, setDraft] = useState<Draft>(initial.draft);
+  const [restored, setRestored] = useState(initial.restored);
+  const dirty = !sameDefinition(draft, base);
+
+  // Kept while unsaved; forgotten once saved (positions alone are not worth a restore notice).
+  useEffect(() => {
+    if (dirty) localStorage.setItem(key, JSON.stringify({ base_updated_at: updatedAt, draft } satisfies Stored));
+    else localStorage.removeItem(key);
+  }, [dirty, draft, key, updatedAt]);
+
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (e: BeforeUnloadEvent) => {
+      e.preventDefault();
+      e.returnValue = '';
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
+
+  // Read at navigation time: a save that navigates (new → its build URL) must not be blocked by
+  // the render before it.
+  const dirtyRef = useRef(dirty);
+  dirtyRef.current = dirty;
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirtyRef.current && currentLocation.pathname !== nextLocation.pathname);
+
+  /**
+   * The server's answer to a save: it becomes the base, and the draft takes what the server kept —
+   * everything, or only `fields` (a status or schedule change leaves other unsaved edits alone).
+   */
+  const saved = useCallback(
+    (e: WorkflowEditor, fields?: readonly (keyof Definition)[]) => {
+      if (!fields) dirtyRef.current = false;
+      serverAt.current = e.updated_at;
+      setBase(e.definition);
+      setUpdatedAt(e.updated_at);
+      setDraft((d) => (fields ? { ...d, ...Object.fromEntries(fields.map((f) => [f, e.definition[f]])) } : { ...d, ...e.definition, positions: d.positions }));
+      setRestored(false);
+      if (id === null) localStorage.removeItem(storageKey(null));
+    },
+    [id],
+  );
+
+  /** Drops the unsaved changes: back to what the server has. */
+  const discard = useCallback(
+    (to?: WorkflowEditor) => {
+      const def = to?.definition ?? base;
+      localStorage.removeItem(key);
+      dirtyRef.current = false;
+      if (to) {
+        serverAt.current = to.updated_at;
+        setBase(to.definition);
+      }
+      setUpdatedAt(serverAt.current);
+      setDraft(laidOut(def));
+      setRestored(false);
+    },
+    [base, key],
+  );
+
+  return { draft, setDraft, base, updatedAt, dirty, restored, dismissRestored: () => setRestored(false), saved, discard, blocker };
+}

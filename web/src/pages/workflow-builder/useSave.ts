@@ -1,0 +1,87 @@
+// What the builder asks the server: save the definition (POST for a new workflow, PUT with the
+// updated_at it started from otherwise, so a concurrent edit is a 409 instead of a silent
+// overwrite), change the status, save the schedule, and Run now. Each answer is a WorkflowEditor
+// the draft takes as its new base.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { api, HubError } from '../../lib/api';
+import { definitionOf, type Definition, type Draft, type WorkflowEditor, type WorkflowStatus } from './model';
+import { problemOf, type Problem } from './problems';
+import type { useDraft } from './useDraft';
+
+type DraftState = ReturnType<typeof useDraft>;
+
+export function useSave(id: string | null, d: DraftState) {
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const [conflict, setConflict] = useState(false);
+
+  const refresh = (e: WorkflowEditor) => {
+    client.setQueryData(['hub', 'workflow-definition', e.id], e);
+    void client.invalidateQueries({ queryKey: ['hub', 'workflows'] });
+    void client.invalidateQueries({ queryKey: ['hub', 'workflow', e.id] });
+  };
+
+  const save = useMutation({
+    mutationFn: async ({ draft, force }: { draft: Draft; force?: boolean }) => {
+      const body = definitionOf(draft);
+      try {
+        const e = id
+          ? await api.put<WorkflowEditor>(`/hub/api/workflows/${id}/definition`, force || !d.updatedAt ? body : { ...body, expected_updated_at: d.updatedAt })
+          : await api.post<WorkflowEditor>('/hub/api/workflows', body);
+        return { e, sent: body };
+      } catch (err) {
+        throw Object.assign(err as Error, { sent: body });
+      }
+    },
+    onMutate: () => {
+      setProblem(null);
+      setConflict(false);
+    },
+    onSuccess: ({ e }) => {
+      refresh(e);
+      d.saved(e);
+      // The new workflow's own URL; its canvas keeps the blocks where the user put them.
+      if (!id) navigate(`/workflows/${e.id}/build`, { replace: true, state: { positions: d.draft.positions } });
+    },
+    onError: (err: Error & { sent?: Definition }) => {
+      if (err instanceof HubError && err.code === 'workflow_changed') setConflict(true);
+      else if (err.sent) setProblem(problemOf(err, err.sent));
+    },
+  });
+
+  const status = useMutation({
+    mutationFn: (to: WorkflowStatus) => api.post<WorkflowEditor>(`/hub/api/workflows/${id}/status`, { status: to }),
+    onSuccess: (e) => {
+      refresh(e);
+      d.saved(e, ['status']);
+    },
+  });
+
+  const schedule = useMutation({
+    mutationFn: (s: { schedule: string | null; schedule_timezone: string }) => api.put<WorkflowEditor>(`/hub/api/workflows/${id}/schedule`, s),
+    onSuccess: (e) => {
+      refresh(e);
+      d.saved(e, ['schedule', 'schedule_timezone']);
+    },
+  });
+
+  const run = useMutation({
+    mutationFn: () => api.post<{ id: string }>(`/hub/api/workflows/${id}/runs`),
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['hub', 'runs'] }),
+  });
+
+  /** Someone else saved first: take their version (dropping ours) — the conflict's "Reload". */
+  const reload = async () => {
+    if (!id) return;
+    const e = await api.get<WorkflowEditor>(`/hub/api/workflows/${id}/definition`);
+    refresh(e);
+    d.discard(e);
+    setConflict(false);
+    setProblem(null);
+  };
+
+  return { save, status, schedule, run, problem, clearProblem: () => setProblem(null), conflict, dismissConflict: () => setConflict(false), reload };
+}
