@@ -22,4 +22,13 @@ describe('the hub bundle', () => {
     expect(builder.gzipped).toBeGreaterThan(0);
     expect(builder.gzipped).toBeLessThanOrEqual(BUDGET_BYTES);
   });
+
+  it("loads the automation builder with its route only, without the graph library", () => {
+    // Its own words ("Send test for") are in its chunk, not in the initial JS.
+    expect(initialText()).not.toMatch(/Send test for/);
+    const builder = routeJs('AutomationBuilder') as { files: { file: string; text: string }[]; gzipped: number };
+    expect(builder.files.some((f) => f.text.includes('Send test for'))).toBe(true);
+    expect(builder.files.some((f) => f.text.includes('react-flow__'))).toBe(false);
+    expect(builder.gzipped).toBeLessThanOrEqual(BUDGET_BYTES);
+  });
 });

@@ -60,7 +60,7 @@ function Builder({ id, editor }: { id: string; editor: AutomationEditor }) {
   );
 }
 
-export default function BuilderPage() {
+export default function AutomationBuilder() {
   const { id = '' } = useParams();
   const q = useQuery({
     queryKey: editorKey(id),
