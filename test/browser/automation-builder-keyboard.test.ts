@@ -153,6 +153,11 @@ describe('the builder with the keyboard only', { timeout: 180_000 }, () => {
 
     await hub.signIn(OWNER.email, OWNER.password);
     await page.goto(`${hub.baseUrl}/automations/${automationId}`);
+    // The page's Publish reviews first, in the builder's dialog.
+    await page.getByRole('button', { name: 'Publish draft…' }).click();
+    const review = page.getByRole('dialog', { name: 'Publish version 1?' });
+    await review.getByRole('heading', { name: 'Steps added (4)' }).waitFor();
+    await review.getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('button', { name: 'Delete…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete Drip?' });
     const confirm = dialog.getByRole('button', { name: 'Delete automation' });

@@ -1,12 +1,16 @@
 // An automation's moves, as the status table allows them: publish the draft (a draft, or a
-// published or paused one with unpublished changes), pause a published one, resume a paused one.
-// The server decides; a refusal is shown with its code and request id.
+// published or paused one with unpublished changes) after reviewing what changes, in the
+// builder's publish dialog; pause a published one, resume a paused one. The server decides; a
+// refusal is shown with its code and request id.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { ErrorNotice } from '../../components/states';
 import { api } from '../../lib/api';
+import { PublishDialog } from '../automation-builder/PublishDialog';
+import { triggerWords } from '../automation-builder/words';
 import type { Automation } from './types';
 
-type Move = 'publish' | 'pause' | 'resume';
+type Move = 'pause' | 'resume';
 
 export function AutomationMoves({ automation }: { automation: Automation }) {
   const client = useQueryClient();
@@ -14,14 +18,15 @@ export function AutomationMoves({ automation }: { automation: Automation }) {
     mutationFn: (m: Move) => api.post<Automation>(`/hub/api/automations/${automation.id}/${m}`),
     onSuccess: () => void client.invalidateQueries({ queryKey: ['hub', 'automations'] }),
   });
+  const [reviewing, setReviewing] = useState(false);
   const a = automation;
   const canPublish = a.status === 'draft' || a.has_unpublished_changes;
   return (
     <div>
       <div className="actions">
         {canPublish && (
-          <button type="button" disabled={move.isPending} onClick={() => move.mutate('publish')}>
-            Publish draft
+          <button type="button" disabled={move.isPending} onClick={() => setReviewing(true)}>
+            Publish draft…
           </button>
         )}
         {a.status === 'published' && (
@@ -36,6 +41,7 @@ export function AutomationMoves({ automation }: { automation: Automation }) {
         )}
       </div>
       <ErrorNotice error={move.error} />
+      <PublishDialog open={reviewing} automation={a} trigger={triggerWords(a.trigger.type)} onClose={() => setReviewing(false)} onPublished={() => setReviewing(false)} />
     </div>
   );
 }
