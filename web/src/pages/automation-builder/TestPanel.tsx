@@ -27,6 +27,7 @@ function TestRun({ runId }: { runId: string }) {
         <StatusBadge status={r.status} /> {r.status_label}
         {r.error && <span className="run-error"> {r.error}</span>}
       </p>
+      {r.steps.length === 0 && <p className="state state-empty">No step has run yet.</p>}
       <ol className="test-steps" aria-label="Steps of the test run">
         {r.steps.map((s, i) => (
           <li key={`${s.step_id}-${i}`}>
