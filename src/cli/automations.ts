@@ -4,14 +4,14 @@
 // publishing a draft → published, pausing published → paused, resuming paused → published; any
 // other move is refused with exit code 1 and says what state the automation is in.
 import type { Db } from '../db/db.js';
-import { duplicateKeyAt, FixtureError, ROOT } from '../lib/json-fields.js';
 import { isUuid } from '../lib/ids.js';
 import { OPERATOR } from '../services/audit/service.js';
 import { createAutomation, exportAutomation } from '../services/automations/definition.js';
 import { editDraft, moveAutomation, publishAutomation, type Move } from '../services/automations/service.js';
 import { diskContext, execute, type OperatorCommand } from './command.js';
 import { intArg, parseCommandArgs, show, uuidArg, type ParsedArgs } from './args.js';
-import { CommandError, UsageError, done, type CommandContext, type CommandResult } from './result.js';
+import { readJsonFile, inFile } from './json-file.js';
+import { UsageError, done, type CommandContext, type CommandResult } from './result.js';
 
 export const AUTOMATIONS_USAGE = `Usage:
   switchboard automations create FILE --account ID
@@ -93,33 +93,9 @@ export function automationsInputFile(args: readonly string[]): string | null {
   }
 }
 
-/** FILE's JSON; a duplicate key is refused (JSON.parse would silently keep the last). */
-async function readJson(file: string, ctx: CommandContext): Promise<unknown> {
-  const text = await ctx.readFile(file);
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (err) {
-    throw new CommandError(`${file} is not valid JSON: ${(err as Error).message}`);
-  }
-  const dup = duplicateKeyAt(text);
-  if (dup !== null) throw new CommandError(`${file}: ${dup}: this key appears twice in the same object (JSON would keep only the last)`);
-  return body;
-}
-
-/** A definition problem named with the file and the path in it. */
-async function fromFile<T>(file: string, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    if (!(err instanceof FixtureError)) throw err;
-    throw new CommandError(`${file}${err.path === ROOT ? '' : `: ${err.path}`}: ${err.detail}`);
-  }
-}
-
 async function create(db: Db, a: Extract<AutomationsArgs, { action: 'create' }>, ctx: CommandContext): Promise<CommandResult> {
-  const body = await readJson(a.file, ctx);
-  const id = await fromFile(a.file, () => createAutomation(db, a.accountId, body, OPERATOR));
+  const body = await readJsonFile(a.file, ctx);
+  const id = await inFile(a.file, () => createAutomation(db, a.accountId, body, OPERATOR));
   const made = await exportAutomation(db, a.accountId, id);
   if (made.status === 'draft') return done(`automation ${id} created as a draft (publish it to run it)`);
   return done(`automation ${id} created and published as version 1${made.status === 'paused' ? '; it stays paused until resumed' : ''}`);
@@ -130,8 +106,8 @@ async function exportOne(db: Db, a: Extract<AutomationsArgs, { action: 'export' 
 }
 
 async function edit(db: Db, a: Extract<AutomationsArgs, { action: 'edit' }>, ctx: CommandContext): Promise<CommandResult> {
-  const body = await readJson(a.file, ctx);
-  const saved = await fromFile(a.file, () => editDraft(db, a, body));
+  const body = await readJsonFile(a.file, ctx);
+  const saved = await inFile(a.file, () => editDraft(db, a, body));
   const current = saved.automation;
   const what = `automation ${current.id}: draft saved (${saved.steps} step${saved.steps === 1 ? '' : 's'})`;
   if (saved.differsFromPublished === null) return done(`${what}; never published (publish it to run it)`);

@@ -5,13 +5,13 @@
 import type { Db } from '../db/db.js';
 import { WORKFLOW_STATUSES, type WorkflowStatus } from '../domain/workflow.js';
 import { isUuid } from '../lib/ids.js';
-import { duplicateKeyAt, FixtureError, ROOT } from '../lib/json-fields.js';
 import { OPERATOR } from '../services/audit/service.js';
 import { createWorkflow, exportWorkflow, replaceWorkflow, setWorkflowSchedule, setWorkflowStatus, type WorkflowRef } from '../services/workflows/manage.js';
 import type { WorkflowEditRow } from '../services/workflows/store.js';
 import { parseCommandArgs, show, uuidArg, type ParsedArgs } from './args.js';
 import { diskContext, execute, type OperatorCommand } from './command.js';
-import { CommandError, UsageError, done, type CommandContext, type CommandResult } from './result.js';
+import { readJsonFile, inFile } from './json-file.js';
+import { UsageError, done, type CommandContext, type CommandResult } from './result.js';
 
 export const WORKFLOWS_USAGE = `Usage:
   switchboard workflows create FILE --account ID
@@ -105,40 +105,17 @@ export function workflowsInputFile(args: readonly string[]): string | null {
   }
 }
 
-async function readDefinition(file: string, ctx: CommandContext): Promise<unknown> {
-  const text = await ctx.readFile(file);
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (err) {
-    throw new CommandError(`${file} is not valid JSON: ${(err as Error).message}`);
-  }
-  const dup = duplicateKeyAt(text);
-  if (dup !== null) throw new CommandError(`${file}: ${dup}: this key appears twice in the same object (JSON would keep only the last)`);
-  return body;
-}
-
-/** A definition problem names the file and the path inside it. */
-async function inFile<T>(file: string, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    if (!(err instanceof FixtureError)) throw err;
-    throw new CommandError(`${file}${err.path === ROOT ? '' : `: ${err.path}`}: ${err.detail}`);
-  }
-}
-
 const blocks = (w: WorkflowEditRow) => `${w.blocks.length} block${w.blocks.length === 1 ? '' : 's'}`;
 
 async function run(db: Db, a: WorkflowsArgs, ctx: CommandContext): Promise<CommandResult> {
   switch (a.action) {
     case 'create': {
-      const body = await readDefinition(a.file, ctx);
+      const body = await readJsonFile(a.file, ctx);
       const w = await inFile(a.file, () => createWorkflow(db, a.accountId, body, OPERATOR));
       return done(`workflow ${w.id} created (${w.status}, ${blocks(w)})`);
     }
     case 'edit': {
-      const body = await readDefinition(a.file, ctx);
+      const body = await readJsonFile(a.file, ctx);
       const w = await inFile(a.file, () => replaceWorkflow(db, a.ref, body, OPERATOR));
       return done(`workflow ${w.id} saved (${w.status}, ${blocks(w)}); runs already started keep their blocks`);
     }

@@ -26,13 +26,14 @@ export interface DiffSide {
 export const STEP_DIFF_FIELDS = ['name', 'type', 'config', 'next', 'branches'] as const;
 export type StepDiffField = (typeof STEP_DIFF_FIELDS)[number];
 
-export interface AutomationDiff {
+/** `S`: how the reader types a step (the browser's builder has its own, narrower Step). */
+export interface AutomationDiff<S extends { id: string } = DiffStep> {
   /** The published version compared against; 0 when never published. */
   from_version: number;
   steps: {
-    added: DiffStep[];
-    removed: DiffStep[];
-    changed: Array<{ id: string; fields: StepDiffField[]; before: DiffStep; after: DiffStep }>;
+    added: S[];
+    removed: S[];
+    changed: Array<{ id: string; fields: StepDiffField[]; before: S; after: S }>;
     /** The same steps in another order (the flow's order is part of what is published). */
     reordered: boolean;
   };

@@ -2,7 +2,7 @@
 // the definition format (the fixture's automation with project_id and no ref), the editor the
 // server answers with, the diff shown before publishing, versions, previews and test runs.
 import type { REENROLL_RULES, StepType } from '@domain/automation';
-import type { StepDiffField } from '@domain/automation-diff';
+import type { AutomationDiff as DomainDiff } from '@domain/automation-diff';
 import type { Automation, AutomationRun } from '../automations/types';
 export type { Automation, AutomationRun, StepType };
 
@@ -65,21 +65,8 @@ export interface AutomationEditor {
   webhook: { configured: boolean };
 }
 
-export interface AutomationDiff {
-  from_version: number;
-  steps: {
-    added: Step[];
-    removed: Step[];
-    changed: { id: string; fields: StepDiffField[]; before: Step; after: Step }[];
-    /** The steps kept are in another order. */
-    reordered: boolean;
-  };
-  trigger_changed: boolean;
-  run_only_if_changed: boolean;
-  reenroll_changed: boolean;
-  name_changed: boolean;
-  has_changes: boolean;
-}
+/** The server's diff (src/domain/automation-diff.ts) over the builder's steps. */
+export type AutomationDiff = DomainDiff<Step>;
 
 export interface VersionSummary {
   version: number;
