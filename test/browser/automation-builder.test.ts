@@ -138,11 +138,14 @@ describe('building, publishing and testing an automation', { timeout: 240_000 },
 
   it('a change to the draft shows in the publish dialog and becomes version 2; version 1 stays readable', async () => {
     const page = hub.page;
+    const LONG_BODY = '<p>Hi {{first_name}}, thanks for joining. Here is everything you need to get started with us this week.</p>';
     await page.goto(`${hub.baseUrl}/automations/${automationId}`);
     await page.getByRole('link', { name: 'Open builder' }).click();
     await page.getByRole('heading', { name: 'Welcome series', level: 1 }).waitFor();
     await page.getByRole('button', { name: 'Edit settings of Welcome text' }).click();
     await page.getByRole('textbox', { name: 'Text', exact: true }).fill('Hi {{first_name}}, welcome aboard! Reply STOP to stop.');
+    await page.getByRole('button', { name: 'Edit settings of Welcome email' }).click();
+    await page.getByRole('textbox', { name: 'Body (HTML)' }).fill(LONG_BODY);
     await page.getByRole('button', { name: 'Add step after Welcome text' }).click();
     await page.getByRole('button', { name: 'Add tag' }).click();
     await page.getByRole('textbox', { name: 'Tag' }).fill('welcomed');
@@ -156,6 +159,11 @@ describe('building, publishing and testing an automation', { timeout: 240_000 },
     // Each changed setting with its old and new value, not just "settings".
     const changedText = await dialog.getByRole('list', { name: 'Changes to Welcome text' }).innerText();
     expect(changedText).toMatch(/Text: \W?Hi \{\{first_name\}\}, welcome aboard!\W? → \W?Hi \{\{first_name\}\}, welcome aboard! Reply STOP to stop\.\W?/);
+    // A long value is cut in the line; its full text opens on request.
+    const email = dialog.getByRole('list', { name: 'Changes to Welcome email' });
+    await expect(email.innerText()).resolves.toMatch(/Body \(HTML\): \W?<p>Hi \{\{first_name\}\}, thanks for joining\.<\/p>\W? → \W?<p>Hi \{\{first_name\}\}, thanks for joining[^\n]*…/);
+    await email.locator('summary').click();
+    await email.getByText(LONG_BODY, { exact: true }).waitFor();
     expect(await dialog.getByRole('region', { name: 'Steps removed' }).count()).toBe(0);
     expect(await hub.visit('publish-v2-diff')).toEqual([]);
     await dialog.getByRole('button', { name: 'Publish version 2' }).click();

@@ -36,7 +36,6 @@ function RunsTable({ runs }: { runs: AutomationRun[] }) {
           <tr key={r.id}>
             <td>
               {r.contact ? <Link to={`/contacts/${r.contact.id}`}>{r.contact.name}</Link> : <span className="muted">No contact</span>}
-              {r.test && <span className="muted"> (test)</span>}
             </td>
             <td>
               <StatusBadge status={r.status} label={r.status_label} />
