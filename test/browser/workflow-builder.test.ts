@@ -280,6 +280,14 @@ describe('the workflow builder', { timeout: 240_000 }, () => {
     // No block left to connect: the focus moves to the new input's Remove, not to the page.
     await expect.poll(() => page.evaluate('document.activeElement && document.activeElement.getAttribute("aria-label")')).toBe('Remove input from notes');
     await expect(page.getByLabel('Add input from…').isDisabled()).resolves.toBe(true);
+    // Removing it (Enter on that Remove) puts the focus back on the select, and connecting again works.
+    await page.keyboard.press('Enter');
+    await expect.poll(() => inputsOf(page)).toEqual([]);
+    await expect.poll(() => page.evaluate('document.activeElement && document.activeElement.labels && document.activeElement.labels[0].textContent')).toBe('Add input from…');
+    await page.keyboard.press('ArrowDown');
+    await tabTo(page, 'Connect notes to template');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => inputsOf(page)).toEqual(['notes']);
     await tabTo(page, 'Insert {{notes}} into Template');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByLabel('Template', { exact: true }).inputValue()).toBe('Notes: {{notes}}');
