@@ -134,6 +134,9 @@ describe('the workflow builder', { timeout: 240_000 }, () => {
     await page.getByRole('button', { name: 'Auto-layout' }).click();
     await page.getByText('Unsaved changes', { exact: true }).waitFor();
     expect(await page.locator('.react-flow__edge').count()).toBe(4);
+    // One panel, one block's fields: none left behind by the blocks opened before.
+    expect(await page.getByLabel('Block id').count()).toBe(1);
+    expect(await page.getByLabel('Add input from…').count()).toBe(1);
     expect(await hub.visit('built')).toEqual([]);
 
     await page.getByRole('button', { name: 'Save workflow' }).click();

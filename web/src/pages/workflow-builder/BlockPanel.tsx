@@ -184,7 +184,7 @@ export function BlockPanel(p: BlockPanelProps) {
           )}
         </>
       )}
-      <Inputs key={block.id} draft={draft} block={block} onConnect={p.onConnect} onDisconnect={p.onDisconnect} />
+      <Inputs key={`inputs:${block.id}`} draft={draft} block={block} onConnect={p.onConnect} onDisconnect={p.onDisconnect} />
       <div className="actions">
         <button type="button" className="button-danger" onClick={p.onDelete}>
           Delete block {block.id}
