@@ -124,8 +124,9 @@ describe('the workflow builder', { timeout: 240_000 }, () => {
     await page.getByLabel('Message to the approver').fill('Check the digest before it is published');
 
     await page.getByRole('button', { name: 'Add Save as page block' }).click();
-    await page.getByRole('heading', { name: 'Save as page: project' }).waitFor();
-    await drag(page, 'approval', 'project');
+    // Named for what it makes: {{page}}, not {{project}}.
+    await page.getByRole('heading', { name: 'Save as page: page' }).waitFor();
+    await drag(page, 'approval', 'page');
     await expect.poll(() => inputsOf(page)).toEqual(['approval']);
     // The workflow's project, shown (and changeable) from the output block too.
     await expect(page.getByLabel("Workflow's project (where the page is saved)").inputValue()).resolves.not.toBe('');
@@ -133,6 +134,9 @@ describe('the workflow builder', { timeout: 240_000 }, () => {
     await page.getByRole('button', { name: 'Auto-layout' }).click();
     await page.getByText('Unsaved changes', { exact: true }).waitFor();
     expect(await page.locator('.react-flow__edge').count()).toBe(4);
+    // One panel, one block's fields: none left behind by the blocks opened before.
+    expect(await page.getByLabel('Block id').count()).toBe(1);
+    expect(await page.getByLabel('Add input from…').count()).toBe(1);
     expect(await hub.visit('built')).toEqual([]);
 
     await page.getByRole('button', { name: 'Save workflow' }).click();
@@ -202,6 +206,9 @@ describe('the workflow builder', { timeout: 240_000 }, () => {
     await bad.focus();
     await page.keyboard.press('Delete');
     await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(2);
+    // The refusal was about the edge just deleted: its banner and marks go with it.
+    await expect.poll(() => page.getByText('Not saved: edges form a cycle').count()).toBe(0);
+    expect(await page.locator('.wf-edge-error, .wf-edge-label, .wf-node-error').count()).toBe(0);
     await page.getByRole('button', { name: 'Settings of summary' }).click();
     await page.getByLabel('Prompt', { exact: true }).fill('');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
@@ -212,8 +219,13 @@ describe('the workflow builder', { timeout: 240_000 }, () => {
     expect(await hub.visit('field-error')).toEqual([]);
 
     await page.getByLabel('Prompt', { exact: true }).fill('Summarise {{notes}} briefly');
+    // Fixed in the draft: the refusal's banner, node mark and field mark are gone before saving.
+    await expect.poll(() => page.getByText('Not saved:').count()).toBe(0);
+    expect(await node(page, 'summary').locator('.wf-node-error').count()).toBe(0);
+    expect(await page.getByLabel('Prompt', { exact: true }).getAttribute('aria-invalid')).toBeNull();
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('All changes saved', { exact: true }).waitFor();
+    expect(await page.getByText('Not saved:').count()).toBe(0);
 
     // A content item block: its item picked from the account's content, and found again after a reload.
     await page.getByRole('button', { name: 'Add Content item block' }).click();
@@ -258,10 +270,27 @@ describe('the workflow builder', { timeout: 240_000 }, () => {
     await expect.poll(() => page.evaluate('document.activeElement && document.activeElement.textContent')).toBe('Template: template');
     await tabTo(page, 'Template');
     await page.keyboard.type('Notes: ');
+    // Browsing the select only chooses (ArrowDown on a closed select fires change); Connect connects.
     await tabTo(page, 'Add input from…');
     await page.keyboard.press('ArrowDown');
+    await page.getByRole('button', { name: 'Connect notes to template' }).waitFor();
+    expect(await inputsOf(page)).toEqual([]);
+    expect(await page.locator('.react-flow__edge').count()).toBe(0);
+    await tabTo(page, 'Connect notes to template');
+    await page.keyboard.press('Enter');
     await expect.poll(() => inputsOf(page)).toEqual(['notes']);
     await expect(page.locator('.react-flow__edge[data-id="notes->template"]').count()).resolves.toBe(1);
+    // No block left to connect: the focus moves to the new input's Remove, not to the page.
+    await expect.poll(() => page.evaluate('document.activeElement && document.activeElement.getAttribute("aria-label")')).toBe('Remove input from notes');
+    await expect(page.getByLabel('Add input from…').isDisabled()).resolves.toBe(true);
+    // Removing it (Enter on that Remove) puts the focus back on the select, and connecting again works.
+    await page.keyboard.press('Enter');
+    await expect.poll(() => inputsOf(page)).toEqual([]);
+    await expect.poll(() => page.evaluate('document.activeElement && document.activeElement.labels && document.activeElement.labels[0].textContent')).toBe('Add input from…');
+    await page.keyboard.press('ArrowDown');
+    await tabTo(page, 'Connect notes to template');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => inputsOf(page)).toEqual(['notes']);
     await tabTo(page, 'Insert {{notes}} into Template');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByLabel('Template', { exact: true }).inputValue()).toBe('Notes: {{notes}}');
@@ -323,7 +352,15 @@ describe('the workflow builder', { timeout: 240_000 }, () => {
     expect(asked).toBe('beforeunload');
     await expect(page.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe('Solo, renamed');
     expect(await hub.visit('restored')).toEqual([]);
-    await page.getByRole('button', { name: 'Discard' }).click();
+    // Discarding asks first: Cancel keeps the changes, confirming drops them.
+    await page.getByRole('button', { name: 'Discard', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Discard the restored changes?' }).waitFor();
+    expect(await hub.visit('discard-confirm')).toEqual([]);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    await expect(page.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe('Solo, renamed');
+    await page.getByRole('button', { name: 'Discard', exact: true }).click();
+    await page.getByRole('button', { name: 'Discard changes' }).click();
     await expect.poll(() => page.getByLabel('Name', { exact: true }).inputValue()).toBe('Solo');
     await page.getByText('All changes saved', { exact: true }).waitFor();
     await expect(page.getByLabel('Cron expression').inputValue()).resolves.toBe('0 9 * * 1');

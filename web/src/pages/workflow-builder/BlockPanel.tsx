@@ -1,6 +1,6 @@
 // The selected block's panel: its id (renaming follows through edges and placeholders, checked by
-// the server's id rule), its settings form, its inputs — connected and disconnected with a select
-// and buttons, which is how the keyboard connects blocks — and Delete. output.project also shows
+// the server's id rule), its settings form, its inputs — a select chooses, Connect and Remove
+// buttons act, which is how the keyboard connects blocks — and Delete. output.project also shows
 // the workflow's project, where its pages go.
 import { useEffect, useId, useRef, useState, type RefObject } from 'react';
 import { ConfigForm } from './ConfigForm';
@@ -70,15 +70,48 @@ function Inputs({ draft, block, onConnect, onDisconnect }: Pick<BlockPanelProps,
   const inputs = inputsOf(draft, block.id);
   const candidates = draft.blocks.filter((b) => b.id !== block.id && !inputs.includes(b.id));
   const outputs = draft.edges.filter((e) => e.from === block.id).map((e) => e.to);
+  // The select only chooses (browsing it with the arrow keys fires change); the button connects.
+  const [chosen, setChosen] = useState('');
+  const pick = candidates.some((b) => b.id === chosen) ? chosen : '';
+  const selectRef = useRef<HTMLSelectElement>(null);
+  const listRef = useRef<HTMLUListElement>(null);
+  // Where the focus goes once a connect or remove has re-rendered the list: the button it pressed
+  // is gone or disabled, and the focus must not fall to the page.
+  const [refocus, setRefocus] = useState<{ to: 'select' } | { to: 'remove'; from: string } | null>(null);
+  useEffect(() => {
+    if (!refocus) return;
+    setRefocus(null);
+    const select = selectRef.current;
+    if (refocus.to === 'select' && select && !select.disabled) return select.focus();
+    const from = refocus.to === 'remove' ? refocus.from : inputs[inputs.length - 1];
+    const remove = [...(listRef.current?.querySelectorAll<HTMLButtonElement>('button[data-from]') ?? [])].find((b) => b.dataset.from === from);
+    (remove ?? select)?.focus();
+  }, [refocus, inputs]);
+  const connectChosen = () => {
+    if (!pick) return;
+    onConnect(pick);
+    setChosen('');
+    // Another block left to connect: stay on the select; else on the new input's Remove.
+    setRefocus(candidates.length > 1 ? { to: 'select' } : { to: 'remove', from: pick });
+  };
   return (
     <section aria-labelledby={id} className="wf-inputs">
       <h3 id={id}>Inputs</h3>
       {inputs.length ? (
-        <ul>
+        <ul ref={listRef}>
           {inputs.map((from) => (
             <li key={from}>
               <code>{from}</code>
-              <button type="button" className="button-secondary wf-small" onClick={() => onDisconnect(from)} aria-label={`Remove input from ${from}`}>
+              <button
+                type="button"
+                className="button-secondary wf-small"
+                data-from={from}
+                onClick={() => {
+                  onDisconnect(from);
+                  setRefocus({ to: 'select' });
+                }}
+                aria-label={`Remove input from ${from}`}
+              >
                 Remove
               </button>
             </li>
@@ -89,14 +122,25 @@ function Inputs({ draft, block, onConnect, onDisconnect }: Pick<BlockPanelProps,
       )}
       <div className="field">
         <label htmlFor={`${id}-add`}>Add input from…</label>
-        <select id={`${id}-add`} value="" onChange={(e) => e.target.value && onConnect(e.target.value)} disabled={!candidates.length}>
-          <option value="">{candidates.length ? 'Choose a block…' : 'No other block to connect'}</option>
-          {candidates.map((b) => (
-            <option key={b.id} value={b.id}>
-              {b.id} ({BLOCK_SCHEMAS[b.kind].label})
-            </option>
-          ))}
-        </select>
+        <div className="wf-connect">
+          <select ref={selectRef} id={`${id}-add`} value={pick} onChange={(e) => setChosen(e.target.value)} disabled={!candidates.length}>
+            <option value="">{candidates.length ? 'Choose a block…' : 'No other block to connect'}</option>
+            {candidates.map((b) => (
+              <option key={b.id} value={b.id}>
+                {b.id} ({BLOCK_SCHEMAS[b.kind].label})
+              </option>
+            ))}
+          </select>
+          <button
+            type="button"
+            className="button-secondary wf-small"
+            onClick={connectChosen}
+            disabled={!pick}
+            aria-label={pick ? `Connect ${pick} to ${block.id}` : `Connect a block to ${block.id}`}
+          >
+            Connect
+          </button>
+        </div>
       </div>
       <p className="muted">{outputs.length ? `Passes its output to ${outputs.join(', ')}.` : 'Passes its output to no block yet.'}</p>
     </section>
@@ -140,7 +184,7 @@ export function BlockPanel(p: BlockPanelProps) {
           )}
         </>
       )}
-      <Inputs draft={draft} block={block} onConnect={p.onConnect} onDisconnect={p.onDisconnect} />
+      <Inputs key={`inputs:${block.id}`} draft={draft} block={block} onConnect={p.onConnect} onDisconnect={p.onDisconnect} />
       <div className="actions">
         <button type="button" className="button-danger" onClick={p.onDelete}>
           Delete block {block.id}

@@ -35,6 +35,7 @@ export function Builder({ editor, positions }: { editor: WorkflowEditor | null; 
   const { draft, setDraft } = d;
   const [selection, setSelection] = useState<Selection>(null);
   const [runId, setRunId] = useState<string | null>(null);
+  const [confirmDiscard, setConfirmDiscard] = useState(false);
   const headingRef = useRef<HTMLHeadingElement>(null);
 
   // The server's copy changed under a clean draft (a refetch after another tab saved): follow it.
@@ -83,7 +84,7 @@ export function Builder({ editor, positions }: { editor: WorkflowEditor | null; 
         <div className="notice notice-warn" role="status">
           <p>
             Restored unsaved changes from your last visit.{' '}
-            <button type="button" className="button-secondary wf-small" onClick={() => d.discard()}>
+            <button type="button" className="button-secondary wf-small" onClick={() => setConfirmDiscard(true)}>
               Discard
             </button>
           </p>
@@ -196,6 +197,19 @@ export function Builder({ editor, positions }: { editor: WorkflowEditor | null; 
         error={problem?.setting === 'schedule' || problem?.setting === 'schedule_timezone' ? problem.message : undefined}
         saveError={s.schedule.error}
       />
+      <ConfirmDialog
+        open={confirmDiscard}
+        title="Discard the restored changes?"
+        confirmLabel="Discard changes"
+        danger
+        onConfirm={() => {
+          setConfirmDiscard(false);
+          d.discard();
+        }}
+        onCancel={() => setConfirmDiscard(false)}
+      >
+        <p>The builder goes back to {id ? 'the last saved version of this workflow' : 'an empty workflow'}; the changes restored from your last visit cannot be brought back.</p>
+      </ConfirmDialog>
       <ConfirmDialog
         open={d.blocker.state === 'blocked'}
         title="Leave with unsaved changes?"

@@ -80,9 +80,12 @@ export function idProblem(draft: Definition, id: string, self?: string): string 
   return null;
 }
 
+/** Stems that read better than the kind's last word: a "Save as page" block is a page, not a project. */
+const ID_STEMS: Partial<Record<BlockKind, string>> = { 'output.project': 'page' };
+
 /** A fresh id for a new block of `kind`: its kind's last word, numbered when taken (agent, agent-2, …). */
 export function uniqueId(draft: Definition, kind: BlockKind): string {
-  const stem = kind.split('.').pop()!;
+  const stem = ID_STEMS[kind] ?? kind.split('.').pop()!;
   const taken = new Set(draft.blocks.map((b) => b.id));
   if (!taken.has(stem)) return stem;
   for (let n = 2; ; n++) if (!taken.has(`${stem}-${n}`)) return `${stem}-${n}`;

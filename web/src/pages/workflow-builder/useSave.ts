@@ -3,10 +3,10 @@
 // overwrite), change the status, save the schedule, and Run now. Each answer is a WorkflowEditor
 // the draft takes as its new base.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api, HubError } from '../../lib/api';
-import { definitionOf, type Definition, type Draft, type WorkflowEditor, type WorkflowStatus } from './model';
+import { definitionOf, sameDefinition, type Definition, type Draft, type WorkflowEditor, type WorkflowStatus } from './model';
 import { problemOf, type Problem } from './problems';
 import type { useDraft } from './useDraft';
 
@@ -15,7 +15,9 @@ type DraftState = ReturnType<typeof useDraft>;
 export function useSave(id: string | null, d: DraftState) {
   const client = useQueryClient();
   const navigate = useNavigate();
-  const [problem, setProblem] = useState<Problem | null>(null);
+  // A refusal is about the definition it was given: kept with it, and dropped as soon as the draft
+  // is no longer that definition (the user is fixing it), so no stale error outlives its cause.
+  const [refused, setRefused] = useState<{ problem: Problem | null; sent: Definition } | null>(null);
   const [conflict, setConflict] = useState(false);
 
   const refresh = (e: WorkflowEditor) => {
@@ -37,7 +39,7 @@ export function useSave(id: string | null, d: DraftState) {
       }
     },
     onMutate: () => {
-      setProblem(null);
+      setRefused(null);
       setConflict(false);
     },
     onSuccess: ({ e }) => {
@@ -48,9 +50,19 @@ export function useSave(id: string | null, d: DraftState) {
     },
     onError: (err: Error & { sent?: Definition }) => {
       if (err instanceof HubError && err.code === 'workflow_changed') setConflict(true);
-      else if (err.sent) setProblem(problemOf(err, err.sent));
+      else if (err.sent) setRefused({ problem: problemOf(err, err.sent), sent: err.sent });
     },
   });
+
+  const { draft } = d;
+  const { reset: resetSave } = save;
+  const stale = !!refused && !sameDefinition(draft, refused.sent);
+  useEffect(() => {
+    if (!stale) return;
+    setRefused(null);
+    resetSave();
+  }, [stale, resetSave]);
+  const problem = stale ? null : (refused?.problem ?? null);
 
   const status = useMutation({
     mutationFn: (to: WorkflowStatus) => api.post<WorkflowEditor>(`/hub/api/workflows/${id}/status`, { status: to }),
@@ -80,8 +92,8 @@ export function useSave(id: string | null, d: DraftState) {
     refresh(e);
     d.discard(e);
     setConflict(false);
-    setProblem(null);
+    setRefused(null);
   };
 
-  return { save, status, schedule, run, problem, clearProblem: () => setProblem(null), conflict, dismissConflict: () => setConflict(false), reload };
+  return { save, status, schedule, run, problem, clearProblem: () => setRefused(null), conflict, dismissConflict: () => setConflict(false), reload };
 }
