@@ -98,3 +98,41 @@ export function diffAutomation(published: (DiffSide & { version: number }) | nul
   const has_changes = added.length > 0 || removed.length > 0 || changed.length > 0 || reordered || Object.values(flags).some(Boolean);
   return { from_version: published.version, steps: { added, removed, changed, reordered }, ...flags, has_changes };
 }
+
+/**
+ * One difference inside a changed step, for the publish dialog to say what changed rather than
+ * which part: `part` is the step field; `key` is the config setting or branch outcome within it.
+ * A value that is absent on one side is `undefined` there (a setting added or removed).
+ */
+export interface StepFieldChange {
+  part: StepDiffField;
+  key?: string;
+  before: unknown;
+  after: unknown;
+}
+
+const keysOf = (a: unknown, b: unknown): string[] => [...new Set([...Object.keys(isPlain(a) ? a : {}), ...Object.keys(isPlain(b) ? b : {})])];
+const at = (o: unknown, k: string): unknown => (isPlain(o) ? o[k] : undefined);
+
+/** What stepFieldChanges reads of a step (any step type with these fields, the builder's too). */
+export type StepParts = { readonly [K in StepDiffField]?: unknown };
+
+/** The differences of two versions of one step, config and branches key by key, in STEP_DIFF_FIELDS order. */
+export function stepFieldChanges(before: StepParts, after: StepParts): StepFieldChange[] {
+  const out: StepFieldChange[] = [];
+  for (const part of STEP_DIFF_FIELDS) {
+    const b = before[part];
+    const a = after[part];
+    if (jsonEqual(b, a)) continue;
+    // Settings and branches are objects whose keys are worth naming one by one; anything else
+    // (a config that is not an object, a renamed step) is one change as a whole.
+    if ((part === 'config' || part === 'branches') && (isPlain(b) || b == null) && (isPlain(a) || a == null)) {
+      for (const key of keysOf(b, a)) {
+        if (!jsonEqual(at(b, key), at(a, key))) out.push({ part, key, before: at(b, key), after: at(a, key) });
+      }
+    } else {
+      out.push({ part, before: b, after: a });
+    }
+  }
+  return out;
+}

@@ -105,6 +105,7 @@ describe('audience flows', { timeout: 180_000 }, () => {
     expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe(NEW_EMAIL);
     const runs = page.getByRole('table', { name: /Automation runs of this contact/ });
     await expect(runs.innerText()).resolves.toMatch(/Welcome[\s\S]*Waiting/);
+    await expect(runs.innerText()).resolves.not.toMatch(/waiting\s+waiting/i);
     const messages = page.getByRole('table', { name: /Messages sent to this contact/ });
     await expect(messages.innerText()).resolves.toMatch(/Email[\s\S]*sent[\s\S]*n\*\*\*@example\.org/);
     expect(await hub.visit('contact')).toEqual([]);

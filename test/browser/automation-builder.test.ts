@@ -80,6 +80,7 @@ describe('building, publishing and testing an automation', { timeout: 240_000 },
     // A text: its segments and price as it is typed.
     await page.getByRole('button', { name: 'Add step after Wait a minute' }).click();
     await page.getByRole('button', { name: 'Send text message' }).click();
+    await page.getByText('Empty: nothing to send yet.').waitFor();
     await page.getByRole('textbox', { name: 'Step name' }).last().fill('Welcome text');
     await page.getByRole('textbox', { name: 'Text', exact: true }).fill('Hi {{first_name}}, welcome aboard!');
     await page.getByText(/1 segment \(GSM-7\) · \$0\.008 per send/).waitFor();
@@ -121,6 +122,10 @@ describe('building, publishing and testing an automation', { timeout: 240_000 },
     await page.goto(`${hub.baseUrl}/automations/${automationId}`);
     const runs = page.getByRole('table', { name: /Runs of this automation/ });
     await reloadUntil(hub, async () => (await runs.locator('tr', { hasText: 'Nina' }).count()) > 0 && /Waiting/.test(await runs.locator('tr', { hasText: 'Nina' }).innerText()), 'the run waiting after the email');
+    // One status word (the badge says the label), and the version the run follows.
+    const nina = await runs.locator('tr', { hasText: 'Nina' }).innerText();
+    expect(nina).not.toMatch(/waiting\s+waiting/i);
+    expect(nina).toMatch(/\bv 1\b/);
     expect(await hub.visit('automation-page-run')).toEqual([]);
 
     await page.goto(`${hub.baseUrl}/messages?automation_id=${automationId}`);
@@ -133,11 +138,14 @@ describe('building, publishing and testing an automation', { timeout: 240_000 },
 
   it('a change to the draft shows in the publish dialog and becomes version 2; version 1 stays readable', async () => {
     const page = hub.page;
+    const LONG_BODY = '<p>Hi {{first_name}}, thanks for joining. Here is everything you need to get started with us this week.</p>';
     await page.goto(`${hub.baseUrl}/automations/${automationId}`);
     await page.getByRole('link', { name: 'Open builder' }).click();
     await page.getByRole('heading', { name: 'Welcome series', level: 1 }).waitFor();
     await page.getByRole('button', { name: 'Edit settings of Welcome text' }).click();
     await page.getByRole('textbox', { name: 'Text', exact: true }).fill('Hi {{first_name}}, welcome aboard! Reply STOP to stop.');
+    await page.getByRole('button', { name: 'Edit settings of Welcome email' }).click();
+    await page.getByRole('textbox', { name: 'Body (HTML)' }).fill(LONG_BODY);
     await page.getByRole('button', { name: 'Add step after Welcome text' }).click();
     await page.getByRole('button', { name: 'Add tag' }).click();
     await page.getByRole('textbox', { name: 'Tag' }).fill('welcomed');
@@ -148,7 +156,14 @@ describe('building, publishing and testing an automation', { timeout: 240_000 },
     const dialog = page.getByRole('dialog', { name: 'Publish version 2?' });
     await dialog.getByRole('heading', { name: 'Steps added (1)' }).waitFor();
     await expect(dialog.getByRole('region', { name: 'Steps added' }).innerText()).resolves.toMatch(/Add tag/);
-    await expect(dialog.getByRole('region', { name: 'Steps changed' }).innerText()).resolves.toMatch(/Welcome text[\s\S]*settings/);
+    // Each changed setting with its old and new value, not just "settings".
+    const changedText = await dialog.getByRole('list', { name: 'Changes to Welcome text' }).innerText();
+    expect(changedText).toMatch(/Text: \W?Hi \{\{first_name\}\}, welcome aboard!\W? → \W?Hi \{\{first_name\}\}, welcome aboard! Reply STOP to stop\.\W?/);
+    // A long value is cut in the line; its full text opens on request.
+    const email = dialog.getByRole('list', { name: 'Changes to Welcome email' });
+    await expect(email.innerText()).resolves.toMatch(/Body \(HTML\): \W?<p>Hi \{\{first_name\}\}, thanks for joining\.<\/p>\W? → \W?<p>Hi \{\{first_name\}\}, thanks for joining[^\n]*…/);
+    await email.locator('summary').click();
+    await email.getByText(LONG_BODY, { exact: true }).waitFor();
     expect(await dialog.getByRole('region', { name: 'Steps removed' }).count()).toBe(0);
     expect(await hub.visit('publish-v2-diff')).toEqual([]);
     await dialog.getByRole('button', { name: 'Publish version 2' }).click();
@@ -182,12 +197,16 @@ describe('building, publishing and testing an automation', { timeout: 240_000 },
     await page.getByLabel('Find a contact').fill('kim');
     await page.getByRole('radio', { name: /Kim/ }).check();
     expect(await page.getByLabel('Test', { exact: true }).inputValue()).toBe('');
+    // What a tester would otherwise be surprised by: texts arrive by email, and waits really wait.
+    await page.getByText(/a text arrives as an email titled “\[Test\] Text message”/).waitFor();
+    await page.getByText(/Waits really wait/).waitFor();
     await page.getByRole('button', { name: 'Send test for Kim' }).click();
     await page.getByText(`Sent to ${OWNER.email}.`).waitFor();
     const steps = page.getByRole('list', { name: 'Steps of the test run' });
     await steps.getByText('Welcome email').waitFor();
     await steps.getByText('Wait a minute').waitFor();
     await until(async () => /Waiting/.test(await page.locator('.test-run').innerText()), 30_000, 'the test run waiting');
+    expect(await page.locator('.test-run').innerText()).not.toMatch(/waiting\s+waiting/i);
     expect(await hub.visit('test-sent')).toEqual([]);
     await until(async () => smtp.received.slice(before).some((m) => m.to.includes(OWNER.email)), 60_000, 'the test email at the tester');
     expect(smtp.received.slice(before).some((m) => m.to.includes('kim@example.org'))).toBe(false);
@@ -197,5 +216,12 @@ describe('building, publishing and testing an automation', { timeout: 240_000 },
     await reloadUntil(hub, async () => (await row.count()) > 0 && /sent/.test(await row.first().innerText()), 'the test email in Messages');
     await row.first().getByText('Test', { exact: true }).waitFor();
     expect(await hub.visit('messages-test')).toEqual([]);
+
+    // On the automation's page the test of the draft says so, rather than "version 0".
+    await page.goto(`${hub.baseUrl}/automations/${automationId}`);
+    const kim = page.getByRole('table', { name: /Runs of this automation/ }).locator('tr', { hasText: 'Kim' });
+    await kim.first().waitFor();
+    await expect(kim.first().innerText()).resolves.toMatch(/draft \(test\)/);
+    expect(await hub.visit('automation-page-test-run')).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 // diffAutomation on its own: steps matched by id, which fields changed, key order ignored, the
 // flags, and has_changes (false while never published, as /v1's has_unpublished_changes).
 import { describe, expect, it } from 'vitest';
-import { diffAutomation, jsonEqual, type DiffSide } from '../../src/domain/automation-diff.js';
+import { diffAutomation, jsonEqual, stepFieldChanges, type DiffSide } from '../../src/domain/automation-diff.js';
 
 const side = (over: Partial<DiffSide> = {}): DiffSide => ({
   name: 'Welcome',
@@ -84,5 +84,25 @@ describe('diffAutomation', () => {
     expect(d.from_version).toBe(0);
     expect(d.steps.added.map((s) => s.id)).toEqual(['e1', 'b', 's1', 'x']);
     expect(d).toMatchObject({ has_changes: false, trigger_changed: false, steps: { removed: [], changed: [], reordered: false } });
+  });
+});
+
+describe('stepFieldChanges', () => {
+  const [email, branch] = side().steps;
+  it('names each changed setting and branch with its old and new value, in field order', () => {
+    const after = { ...branch, name: 'Lead now?', config: { ...branch.config as object, value: 'customer', extra: 1 }, branches: { yes: 'x', no: 'x' } };
+    expect(stepFieldChanges(branch, after)).toEqual([
+      { part: 'name', before: 'Lead?', after: 'Lead now?' },
+      { part: 'config', key: 'value', before: 'lead', after: 'customer' },
+      { part: 'config', key: 'extra', before: undefined, after: 1 },
+      { part: 'branches', key: 'yes', before: 's1', after: 'x' },
+    ]);
+  });
+  it('says a removed setting and a changed next; nothing for an equal step or reordered keys', () => {
+    expect(stepFieldChanges(email, { ...email, config: { subject: 'Hi' }, next: 'x' })).toEqual([
+      { part: 'config', key: 'body', before: 'Hello', after: undefined },
+      { part: 'next', before: 'b', after: 'x' },
+    ]);
+    expect(stepFieldChanges(email, { ...email, config: { body: 'Hello', subject: 'Hi' } })).toEqual([]);
   });
 });

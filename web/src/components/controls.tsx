@@ -132,6 +132,7 @@ export function Time({ iso }: { iso: string | null | undefined }) {
   return <time dateTime={iso} title={iso}>{new Date(iso).toLocaleString()}</time>;
 }
 
-export function StatusBadge({ status }: { status: string }) {
-  return <span className={`badge badge-${status.replace(/[^a-z_]/g, '')}`}>{status.replace(/_/g, ' ')}</span>;
+/** `label`: the status in the API's own words (a run's status_label), shown instead of the raw status. */
+export function StatusBadge({ status, label }: { status: string; label?: string }) {
+  return <span className={`badge badge-${status.replace(/[^a-z_]/g, '')}`}>{label ?? status.replace(/_/g, ' ')}</span>;
 }

@@ -57,9 +57,16 @@ export function SmsInfo({ text, microsPerSegment, consentRequired }: { text: str
   const { encoding, segments } = smsSegments(text);
   return (
     <div className="sms-info">
+      {/* An empty text is not "1 segment": there is nothing to send (nor to bill) until one is written. */}
       <p aria-live="polite">
-        {text.length} characters · {segments} {segments === 1 ? 'segment' : 'segments'} ({encoding === 'gsm7' ? 'GSM-7' : 'UCS-2: a character outside GSM-7 halves the room'}) ·{' '}
-        <strong>{dollars(microsPerSegment * segments)} per send</strong>
+        {text.length === 0 ? (
+          'Empty: nothing to send yet.'
+        ) : (
+          <>
+            {text.length} characters · {segments} {segments === 1 ? 'segment' : 'segments'} ({encoding === 'gsm7' ? 'GSM-7' : 'UCS-2: a character outside GSM-7 halves the room'}) ·{' '}
+            <strong>{dollars(microsPerSegment * segments)} per send</strong>
+          </>
+        )}
       </p>
       <p className="hint">
         {consentRequired

@@ -2,14 +2,12 @@
 // removed and changed with the fields that changed; trigger, filter, re-enrollment and name), then
 // POST …/publish makes it the next version. A refusal (a step that is not ready) stays in view.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { StepDiffField } from '@domain/automation-diff';
 import { STEP_SCHEMAS } from '@domain/step-schemas';
 import { ErrorNotice, Loading } from '../../components/states';
 import { api } from '../../lib/api';
+import { StepChanges } from './StepChanges';
 import { Modal } from './ui';
 import type { Automation, AutomationDiff, Step } from './types';
-
-const FIELD_WORDS: Record<StepDiffField, string> = { name: 'name', type: 'type', config: 'settings', next: 'what comes next', branches: 'branches' };
 
 function StepLine({ s }: { s: Step }) {
   return (
@@ -24,6 +22,8 @@ const publishable = (d: AutomationDiff) => d.has_changes || d.from_version === 0
 
 export function DiffView({ diff }: { diff: AutomationDiff }) {
   const { added, removed, changed } = diff.steps;
+  // Next and branch targets by name; the diff holds the steps it mentions (others show their id).
+  const names = new Map([...removed, ...changed.map((c) => c.before), ...added, ...changed.map((c) => c.after)].map((s) => [s.id, s.name]));
   const other = [
     diff.name_changed && 'The name changed.',
     diff.trigger_changed && 'The trigger changed.',
@@ -71,8 +71,8 @@ export function DiffView({ diff }: { diff: AutomationDiff }) {
           <ul>
             {changed.map((c) => (
               <li key={c.id}>
-                <StepLine s={c.after} />: {c.fields.map((f) => FIELD_WORDS[f]).join(', ')}
-                {c.before.name !== c.after.name && <span className="muted"> (was {c.before.name})</span>}
+                <StepLine s={c.after} />
+                <StepChanges before={c.before} after={c.after} names={names} />
               </li>
             ))}
           </ul>

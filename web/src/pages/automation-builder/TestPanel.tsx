@@ -24,7 +24,7 @@ function TestRun({ runId }: { runId: string }) {
   return (
     <div className="test-run">
       <p aria-live="polite">
-        <StatusBadge status={r.status} /> {r.status_label}
+        <StatusBadge status={r.status} label={r.status_label} />
         {r.error && <span className="run-error"> {r.error}</span>}
       </p>
       {r.steps.length === 0 && <p className="state state-empty">No step has run yet.</p>}
@@ -56,6 +56,10 @@ export function TestPanel({ automationId, flush }: { automationId: string; flush
     <section className="card test-panel" aria-labelledby={headingId}>
       <h2 id={headingId}>Send test</h2>
       <p className="hint">A test run goes through the steps for a contact, but every email and text goes only to you.</p>
+      <ul className="hint test-facts">
+        <li>Emails and texts of a test come to you by email: a text arrives as an email titled “[Test] Text message”.</li>
+        <li>Waits really wait: a test of a “1 day” wait takes a day before its next step.</li>
+      </ul>
       <ContactPicker chosen={contact} onChoose={setContact} />
       <Labelled label="Test">
         {(a) => (

@@ -13,6 +13,9 @@ import { StopRun } from './StopRun';
 import { isActive, RUN_STATUS_WORDS, RUN_STATUSES, type AutomationDetail, type AutomationRun } from './types';
 import './automations.css';
 
+/** A test of the draft runs no published version (version 0): say so rather than "0". */
+const runVersion = (r: AutomationRun) => (r.test ? (r.version ? `v ${r.version} (test)` : 'draft (test)') : `v ${r.version}`);
+
 function RunsTable({ runs }: { runs: AutomationRun[] }) {
   return (
     <table aria-label="Runs of this automation, newest first">
@@ -33,17 +36,16 @@ function RunsTable({ runs }: { runs: AutomationRun[] }) {
           <tr key={r.id}>
             <td>
               {r.contact ? <Link to={`/contacts/${r.contact.id}`}>{r.contact.name}</Link> : <span className="muted">No contact</span>}
-              {r.test && <span className="muted"> (test)</span>}
             </td>
             <td>
-              <StatusBadge status={r.status} /> {r.status_label}
+              <StatusBadge status={r.status} label={r.status_label} />
               {r.error && <p className="run-error">{r.error}</p>}
             </td>
             <td>
               <Time iso={r.started_at} />
             </td>
             <td>{r.finished_at ? <Time iso={r.finished_at} /> : <Time iso={r.next_at} />}</td>
-            <td>{r.version}</td>
+            <td>{runVersion(r)}</td>
             <td>{isActive(r.status) && <StopRun run={r} />}</td>
           </tr>
         ))}

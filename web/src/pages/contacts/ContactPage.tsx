@@ -32,7 +32,7 @@ function RunsTable({ runs }: { runs: ContactRun[] }) {
               {r.test && <span className="muted"> (test)</span>}
             </td>
             <td>
-              <StatusBadge status={r.status} /> {r.status_label}
+              <StatusBadge status={r.status} label={r.status_label} />
               {r.error && <p className="message-error">{r.error}</p>}
             </td>
             <td>
