@@ -28,6 +28,11 @@ export interface Config {
   readonly idempotencyLockTimeoutMs: number;
   /** A shared rate-limit store (Redis, PostgreSQL) that has not answered within this falls back to the process's own count. */
   readonly rateLimitTimeoutMs: number;
+  /**
+   * Credit (micros) an account starts with when the hub's set-up page or `account create` makes
+   * it, so a new account can run an AI block at once. Seeds set their own credit_micros.
+   */
+  readonly startingCreditMicros: number;
   readonly http: HttpConfig;
   readonly engine: EngineConfig;
   readonly llm: LlmConfig;
@@ -245,6 +250,8 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: logLevel(r),
     idempotencyLockTimeoutMs: r.int('SWITCHBOARD_IDEMPOTENCY_LOCK_TIMEOUT_MS', 120_000, 1_000, 86_400_000),
     rateLimitTimeoutMs: r.int('SWITCHBOARD_RATE_LIMIT_TIMEOUT_MS', 100, 10, 10_000),
+    // US$5 to try things in development; in production credit is the operator's decision.
+    startingCreditMicros: r.int('SWITCHBOARD_STARTING_CREDIT_MICROS', environment === 'production' ? 0 : 5_000_000, 0, Number.MAX_SAFE_INTEGER),
     http: Object.freeze({
       requestTimeoutMs: r.int('SWITCHBOARD_REQUEST_TIMEOUT_MS', 30_000, 1_000, 600_000),
       bodyIdleTimeoutMs: r.int('SWITCHBOARD_BODY_IDLE_TIMEOUT_MS', 10_000, 500, 600_000),

@@ -19,6 +19,7 @@ import { AUTOMATIONS_TEST_USAGE } from './cli/automations-test.js';
 import { AUTOMATION_RUNS_USAGE } from './cli/automation-runs.js';
 import { CONTACTS_USAGE } from './cli/contacts.js';
 import { ACCOUNT_CREATE_USAGE } from './cli/account-create.js';
+import { PROJECTS_USAGE } from './cli/projects.js';
 import { USERS_USAGE } from './cli/users.js';
 
 const USAGE = `Usage: switchboard <command> [options]
@@ -51,6 +52,7 @@ Commands:
   workflows status WORKFLOW_ID draft|active|paused [--account ID]
   workflows schedule WORKFLOW_ID CRON [--timezone TZ] | --off [--account ID]
   workflows export WORKFLOW_ID [--account ID]
+  projects create --account ID --name NAME [--description TEXT] [--json]
   users list --account ID [--json]
   users add --account ID --email EMAIL [--name NAME] [--role owner|admin|member] [--json]
   users set-role --account ID --user USER_ID --role owner|admin|member
@@ -74,6 +76,7 @@ const COMMAND_USAGE: Record<string, string> = {
   automations: `${AUTOMATIONS_USAGE}\n${AUTOMATIONS_TEST_USAGE.replace(/^Usage:\n/, '')}`,
   'automation-runs': AUTOMATION_RUNS_USAGE,
   contacts: CONTACTS_USAGE,
+  projects: PROJECTS_USAGE,
   users: USERS_USAGE,
   workflows: WORKFLOWS_USAGE,
 };

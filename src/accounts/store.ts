@@ -197,9 +197,9 @@ function normalise(row: AccountRow): AccountRow {
   return { ...row, credit_micros: Number(row.credit_micros) };
 }
 
-/** A new account with the tier's defaults (state active, subscription active, no credit). */
-export async function insertNewAccount(tx: Queryable, id: string, name: string, tier: Tier): Promise<void> {
-  await tx.query(`insert into accounts (id, name, tier) values ($1, $2, $3)`, [id, name, tier]);
+/** A new account with the tier's defaults (state active, subscription active) and its starting credit. */
+export async function insertNewAccount(tx: Queryable, id: string, name: string, tier: Tier, creditMicros: number): Promise<void> {
+  await tx.query(`insert into accounts (id, name, tier, credit_micros) values ($1, $2, $3, $4)`, [id, name, tier, creditMicros]);
 }
 
 export async function insertUser(

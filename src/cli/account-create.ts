@@ -17,8 +17,9 @@ export const ACCOUNT_CREATE_USAGE = `Usage:
   switchboard account create --name NAME --owner-email EMAIL [--owner-name NAME] [--json]
   switchboard account list [--json]
 
-  create  makes the account (tier team) and its owner, and prints a one-time link (good for 7 days)
-          where the owner sets a password; the link is shown only this once.
+  create  makes the account (tier team, SWITCHBOARD_STARTING_CREDIT_MICROS of credit) and its owner,
+          and prints a one-time link (good for 7 days) where the owner sets a password; the link is
+          shown only this once.
   list    every account: id, name, state, tier, created, number of users.`;
 
 export type CreateListArgs =
@@ -48,10 +49,11 @@ async function run(db: Db, a: CreateListArgs): Promise<CommandResult> {
     return done(table(['ID', 'NAME', 'STATE', 'TIER', 'CREATED', 'USERS'], out.map((r) => [r.id, r.name, r.state, r.tier, r.created_at!, String(r.users)])));
   }
   let created: { accountId: string; ownerId: string; link: string };
-  const base = await linkBase(db, loadConfig());
+  const config = loadConfig();
+  const base = await linkBase(db, config);
   try {
     created = await db.transaction(async (tx) => {
-      const ids = await createAccountWithOwner(tx, { name: a.name, ownerEmail: a.ownerEmail, ownerName: a.ownerName, ownerPassword: null }, OPERATOR);
+      const ids = await createAccountWithOwner(tx, { name: a.name, ownerEmail: a.ownerEmail, ownerName: a.ownerName, ownerPassword: null, creditMicros: config.startingCreditMicros }, OPERATOR);
       const link = await issueSetPasswordLink(tx, ids.accountId, ids.ownerId, base);
       return { ...ids, link: link.url };
     });

@@ -16,6 +16,7 @@ import { withWebhookAction } from './automations-webhook.js';
 import { AUTOMATIONS, automationsInputFile } from './automations.js';
 import { AUTOMATION_RUNS } from './automation-runs.js';
 import { CONTACTS } from './contacts.js';
+import { PROJECTS } from './projects.js';
 import { USERS } from './users.js';
 import { WORKFLOWS, workflowsInputFile } from './workflows.js';
 
@@ -29,6 +30,7 @@ const COMMANDS: Readonly<Record<string, OperatorCommand<any>>> = Object.freeze({
   automations: withWebhookAction(withTestAction(AUTOMATIONS)),
   'automation-runs': AUTOMATION_RUNS,
   contacts: CONTACTS,
+  projects: PROJECTS,
   users: USERS,
   workflows: WORKFLOWS,
 });

@@ -32,6 +32,7 @@ export const AUDIT_ACTIONS = [
   'contact.created',
   'contact.updated',
   'contact.erased',
+  'project.created',
   'project.settings_changed',
   'page.created',
 ] as const;

@@ -2,7 +2,8 @@
 // asks for the token serve printed); creating the account and its owner signs the owner in and
 // opens the shell; sign-out leads to the sign-in page, a wrong password is refused there with the
 // server's message, and the right one opens the shell again. Every screen is screenshot and
-// checked with axe (no serious or critical violation).
+// checked with axe (no serious or critical violation). The new account has no project: New
+// automation says so and links to Content's New project, which creates one and opens it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHub, type Hub } from './harness.js';
 
@@ -83,5 +84,29 @@ describe('first run', { timeout: 180_000 }, () => {
     // A reload keeps the session (the cookie).
     await page.reload();
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  });
+
+  it("gives the new account its first project from New automation's link to Content", async () => {
+    const { page } = hub;
+    await page.goto(`${hub.baseUrl}/automations/new`);
+    const link = page.getByRole('link', { name: 'Create a project in Content' });
+    await link.waitFor();
+    expect(await hub.visit('no-project-yet')).toEqual([]);
+    await link.click();
+    await page.waitForURL(/\/content\?new=project$/);
+    await page.getByRole('heading', { name: 'New project' }).waitFor();
+    await page.getByLabel('Name').fill('Newsletter');
+    await page.getByLabel('Description (optional)').fill('The weekly digest');
+    expect(await hub.visit('new-project')).toEqual([]);
+    await page.getByRole('button', { name: 'Create project' }).click();
+    // The new project opens on its own screen, and the automation form now offers it.
+    await page.getByRole('heading', { name: 'Newsletter' }).waitFor();
+    expect(page.url()).toMatch(/\/content\/[0-9a-f-]{36}$/);
+    expect(await page.getByText('The weekly digest').isVisible()).toBe(true);
+    expect(await hub.visit('project-created')).toEqual([]);
+    await page.goto(`${hub.baseUrl}/automations/new`);
+    const project = page.getByLabel('Project');
+    await project.waitFor();
+    expect(await project.locator('option:checked').textContent()).toBe('Newsletter');
   });
 });

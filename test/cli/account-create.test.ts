@@ -36,6 +36,19 @@ describe('account create', () => {
     expect(text.stdout).toMatch(/set-password\?token=/);
   });
 
+  it('gives the account SWITCHBOARD_STARTING_CREDIT_MICROS of credit, none when it is 0', async () => {
+    const creditOf = async (r: { stdout: string }) =>
+      (await t.db.query<{ c: number }>(`select credit_micros::int8 as c from accounts where id = $1`, [JSON.parse(r.stdout).account_id]))[0].c;
+    try {
+      vi.stubEnv('SWITCHBOARD_STARTING_CREDIT_MICROS', '7000000');
+      expect(await creditOf(await account('create', '--name', 'Funded', '--owner-email', 'f@funded.example', '--json'))).toBe(7_000_000);
+      vi.stubEnv('SWITCHBOARD_STARTING_CREDIT_MICROS', '0');
+      expect(await creditOf(await account('create', '--name', 'Unfunded', '--owner-email', 'u@unfunded.example', '--json'))).toBe(0);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
   it('refuses a bad email or a blank name with usage (2)', async () => {
     const bad = await account('create', '--name', 'X', '--owner-email', 'nope');
     expect(bad.code).toBe(2);

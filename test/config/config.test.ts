@@ -72,4 +72,25 @@ describe('configuration errors', () => {
       publicUrlSet: true,
     });
   });
+
+  it('the starting credit of a new account: US$5 in development, none in production, or as set; never negative or fractional', () => {
+    expect(loadConfig({}).startingCreditMicros).toBe(5_000_000);
+    const production = {
+      SWITCHBOARD_ENV: 'production',
+      SWITCHBOARD_LLM_PROVIDER: 'openai-compatible',
+      SWITCHBOARD_LLM_BASE_URL: 'https://llm.example.com/v1',
+      SWITCHBOARD_EMAIL_TRANSPORT: 'smtp',
+      SWITCHBOARD_SMTP_URL: 'smtp://mail.example.com',
+      SWITCHBOARD_SMS_TRANSPORT: 'http',
+      SWITCHBOARD_SMS_WEBHOOK_URL: 'https://sms.example.com/send',
+      SWITCHBOARD_PUBLIC_URL: 'https://hub.example.com',
+      SWITCHBOARD_EMAIL_FROM: 'Hub <hub@example.com>',
+    };
+    expect(loadConfig(production).startingCreditMicros).toBe(0);
+    expect(loadConfig({ ...production, SWITCHBOARD_STARTING_CREDIT_MICROS: '2500000' }).startingCreditMicros).toBe(2_500_000);
+    expect(loadConfig({ SWITCHBOARD_STARTING_CREDIT_MICROS: '0' }).startingCreditMicros).toBe(0);
+    for (const bad of ['-1', '1.5', 'five', '9007199254740992']) {
+      expect(problems({ SWITCHBOARD_STARTING_CREDIT_MICROS: bad })).toEqual([expect.stringMatching(/^SWITCHBOARD_STARTING_CREDIT_MICROS must be /)]);
+    }
+  });
 });

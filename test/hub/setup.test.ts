@@ -45,6 +45,17 @@ describe('first-run set-up', () => {
     expect(signIn.statusCode).toBe(200);
   });
 
+  it('gives the account the configured starting credit (US$5 by default in development; none when set to 0)', async () => {
+    expect((await setUp(BODY)).statusCode).toBe(200);
+    expect(await t.db.query(`select credit_micros::int8 as c from accounts`)).toEqual([{ c: 5_000_000 }]);
+    const [entry] = await t.db.query<{ detail: { credit_micros: number } }>(`select detail from audit_log where action = 'account.created'`);
+    expect(entry.detail.credit_micros).toBe(5_000_000);
+    await t.close();
+    t = await testApp({ startingCreditMicros: 0 });
+    expect((await setUp(BODY)).statusCode).toBe(200);
+    expect(await t.db.query(`select credit_micros::int8 as c from accounts`)).toEqual([{ c: 0 }]);
+  });
+
   it('is over once an account exists (409 setup_done), for everyone', async () => {
     expect((await setUp(BODY)).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/hub/api/setup' })).json().needed).toBe(false);

@@ -1,5 +1,6 @@
 // Content in the hub: projects and their items (the /v1 reads and shapes, on the session's
-// account), creating a page from Markdown or HTML (the same service and sanitiser as POST
+// account), creating a project (a new account starts with none, and the builders need one),
+// creating a page from Markdown or HTML (the same service and sanitiser as POST
 // /v1/projects/{id}/items, with a page.created audit entry), and a preview of the sanitised HTML
 // that saves nothing. The page shows a page's HTML only in a sandboxed iframe.
 import { Type } from '@sinclair/typebox';
@@ -8,7 +9,9 @@ import type { AppDeps } from '../../http/deps.js';
 import { listByTime } from '../../http/list.js';
 import type { App } from '../../http/route-kit.js';
 import { ListEnvelope, Uuid } from '../../http/schemas.js';
+import { MAX_PROJECT_DESCRIPTION_LENGTH, MAX_PROJECT_NAME_LENGTH } from '../../domain/project.js';
 import { PAGE_HTML_POLICY, pageBytes } from '../../lib/page.js';
+import { createProject } from '../../services/projects/service.js';
 import { createPage, convertPage, pageSource } from '../../services/pages/service.js';
 import { CreatePageBody, ListItemsQuery } from '../../api/items/routes.js';
 import { Item, ItemSummary, renderItem, renderItemSummary } from '../../api/items/schemas.js';
@@ -18,6 +21,13 @@ import { getProject, listProjects, type ProjectRow } from '../../api/projects/st
 import { actorOf, hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
 
 const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
+const CreateProjectBody = Type.Object(
+  {
+    name: Type.String({ maxLength: MAX_PROJECT_NAME_LENGTH, description: 'One line; trimmed, and must not be blank.' }),
+    description: Type.Optional(Type.String({ maxLength: MAX_PROJECT_DESCRIPTION_LENGTH, description: 'Trimmed; empty when not given.' })),
+  },
+  { additionalProperties: false },
+);
 const PreviewBody = Type.Object(
   {
     markdown: Type.Optional(Type.String({ description: 'The page as Markdown. Send this or html, not both.' })),
@@ -59,6 +69,28 @@ export function registerHubContentRoutes(hub: App, deps: AppDeps): void {
     async (request) => {
       const page = projects.start(request, request.query, {}, hubAuthOf(request).accountId);
       return projects.page(page, await listProjects(deps.db, page.accountId, page), renderProject);
+    },
+  );
+
+  hub.post(
+    '/projects',
+    {
+      schema: {
+        tags: [HUB_TAG],
+        operationId: 'hubCreateProject',
+        summary: 'Create a project',
+        description:
+          'A new project in the account, with the default settings (SMS consent required, 5 automations per contact). ' +
+          'Audited as project.created.',
+        body: CreateProjectBody,
+        response: hubResponses('member', { 201: Project }),
+      },
+      config: MEMBER,
+    },
+    async (request, reply) => {
+      const auth = hubAuthOf(request);
+      const row = await createProject(deps.db, auth.accountId, request.body, actorOf(auth));
+      return reply.code(201).send(renderProject(row));
     },
   );
 

@@ -73,7 +73,7 @@ export function registerHubSetupRoutes(hub: App, deps: AppDeps): void {
       let ids: { accountId: string; ownerId: string };
       try {
         checkPassword(b.password);
-        ids = await runFirstSetup(deps.db, { accountName: b.account_name, ownerName: b.name, email, password: b.password, actorLabel: `first-run set-up by ${email}` });
+        ids = await runFirstSetup(deps.db, { accountName: b.account_name, ownerName: b.name, email, password: b.password, creditMicros: deps.config.startingCreditMicros, actorLabel: `first-run set-up by ${email}` });
       } catch (err) {
         if (err instanceof AccountInputError) throw new ApiError('invalid_field', err.message, { param: PARAM_OF[err.field] ?? err.field });
         throw err;

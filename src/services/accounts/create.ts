@@ -27,6 +27,8 @@ export interface NewAccountInput {
   ownerName?: string;
   /** Null: the owner sets it through a one-time link (`account create`). */
   ownerPassword: string | null;
+  /** The credit the account starts with (config startingCreditMicros). */
+  creditMicros: number;
 }
 
 export function checkPassword(password: string, field = 'password'): void {
@@ -46,8 +48,8 @@ export async function createAccountWithOwner(tx: Queryable, input: NewAccountInp
   const passwordHash = input.ownerPassword === null ? null : await hashPassword(input.ownerPassword);
   const accountId = uuidv7();
   const ownerId = uuidv7();
-  await insertNewAccount(tx, accountId, name, tier);
+  await insertNewAccount(tx, accountId, name, tier, input.creditMicros);
   await insertUser(tx, { accountId, id: ownerId, email: email.email, name: (input.ownerName ?? '').trim(), role: 'owner', passwordHash });
-  await recordAudit(tx, { accountId, actor, action: 'account.created', objectKind: 'account', objectId: accountId, detail: { name, owner_email: email.email } });
+  await recordAudit(tx, { accountId, actor, action: 'account.created', objectKind: 'account', objectId: accountId, detail: { name, owner_email: email.email, credit_micros: input.creditMicros } });
   return { accountId, ownerId };
 }

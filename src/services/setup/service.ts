@@ -40,6 +40,8 @@ export interface SetupInput {
   ownerName: string;
   email: string;
   password: string;
+  /** The credit the account starts with (config startingCreditMicros). */
+  creditMicros: number;
   /** How the audit log names who did it ("first-run set-up by <email>"). */
   actorLabel: string;
 }
@@ -50,7 +52,7 @@ export async function runFirstSetup(db: Db, input: SetupInput): Promise<{ accoun
     if (await anyAccount(tx)) throw setupDone();
     const ids = await createAccountWithOwner(
       tx,
-      { name: input.accountName, ownerEmail: input.email, ownerName: input.ownerName, ownerPassword: input.password },
+      { name: input.accountName, ownerEmail: input.email, ownerName: input.ownerName, ownerPassword: input.password, creditMicros: input.creditMicros },
       { kind: 'operator', label: input.actorLabel },
     );
     await deleteSetupTokens(tx);

@@ -7,6 +7,7 @@ import { Link, useNavigate } from 'react-router';
 import { Field, Select } from '../../components/controls';
 import { ErrorNotice, QueryState } from '../../components/states';
 import { api } from '../../lib/api';
+import { NEW_PROJECT_PATH } from '../content/links';
 import type { Project } from '../content/shared';
 import type { AutomationEditor, Definition, ListPage } from './types';
 import { TRIGGER_TYPES } from './words';
@@ -65,7 +66,16 @@ export default function NewAutomationPage() {
         <Link to="/automations">← Automations</Link>
       </p>
       <h1 id="new-automation-title">New automation</h1>
-      <QueryState q={q} isEmpty={(d) => d.data.length === 0} empty="This account has no project yet: an automation belongs to a project.">
+      <QueryState
+        q={q}
+        isEmpty={(d) => d.data.length === 0}
+        empty={
+          <>
+            This account has no project yet: an automation belongs to a project. <Link to={NEW_PROJECT_PATH}>Create a project in Content</Link>, then
+            come back here.
+          </>
+        }
+      >
         {(d) => <NewForm projects={d.data} />}
       </QueryState>
     </section>

@@ -3,8 +3,10 @@
 // project). Both read the content routes the Content screens use.
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
+import { Link } from 'react-router';
 import { ErrorNotice } from '../../components/states';
 import { api } from '../../lib/api';
+import { NEW_PROJECT_PATH } from '../content/links';
 import type { Item, Page, Project } from '../content/shared';
 
 export function useProjects() {
@@ -15,7 +17,8 @@ export function ProjectSelect({ label, value, onChange, error, hint }: { label: 
   const id = useId();
   const q = useProjects();
   const projects = q.data?.data ?? [];
-  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
+  const none = q.isSuccess && projects.length === 0;
+  const described = [hint && `${id}-hint`, error && `${id}-error`, none && `${id}-none`].filter(Boolean).join(' ') || undefined;
   return (
     <div className={`field${error ? ' field-invalid' : ''}`}>
       <label htmlFor={id}>{label}</label>
@@ -31,6 +34,11 @@ export function ProjectSelect({ label, value, onChange, error, hint }: { label: 
       {hint && (
         <small id={`${id}-hint`} className="hint">
           {hint}
+        </small>
+      )}
+      {none && (
+        <small id={`${id}-none`} className="hint">
+          This account has no project yet. <Link to={NEW_PROJECT_PATH}>Create one in Content</Link> (your unsaved changes stay in this browser).
         </small>
       )}
       {error && (

@@ -1,0 +1,2 @@
+// Where Content's "New project" form opens: the screens that find no project link here.
+export const NEW_PROJECT_PATH = '/content?new=project';
