@@ -44,7 +44,7 @@ export default function UsagePage() {
                 <dd data-testid="usage-total">{dollars(u.total_micros)}</dd>
               </div>
               <div className="card">
-                <dt>Balance (AI credit left)</dt>
+                <dt>Balance (credit left for AI and texts)</dt>
                 <dd>{dollars(u.balance_micros)}</dd>
               </div>
             </dl>
