@@ -2,7 +2,7 @@
 // typo never silently runs the default (and slow) configuration.
 
 /** Case ids for --only; the bare-Fastify baseline always runs, every ratio needs it. */
-const CASES = ['floor', 'get', 'list-small', 'list-large', 'get-pgcounter'];
+const CASES = ['floor', 'get', 'list-small', 'list-large', 'get-pgcounter', 'get-redis', 'get-app'];
 
 export type StoreChoice = 'pglite' | 'postgres' | 'both';
 
@@ -30,8 +30,10 @@ export const USAGE = `Usage: npm run bench -- [--quick] [--duration N] [--warmup
   --quick        3 s per case after a 1 s warm-up
   --duration N   seconds measured per case (default 10)
   --store        which store(s) to measure (default both)
-  --profile      CPU-profile the server over each measured case (bench/results/profiles/)
-  --only LIST    only these cases: floor, get, list-small, list-large, get-pgcounter (bare always runs)
+  --profile      CPU-profile the server (bench/results/profiles/): the app children over the measured
+                 window, each switchboard serve (one process per case then) over its whole life
+  --only LIST    only these cases: floor, get, list-small, list-large, get-pgcounter, get-redis, get-app
+                 (bare always runs)
   BENCH_DATABASE_URL  PostgreSQL admin URL (default postgres://postgres@127.0.0.1:5432/postgres)`;
 
 function positiveInt(flag: string, raw: string | undefined, max: number): number {

@@ -27,6 +27,9 @@ function origin(url: string, fn: string): string {
   }
   const src = url.indexOf('/src/');
   if (src >= 0) return url.slice(src + 1);
+  // `switchboard serve` runs the compiled code: dist/x.js is src/x.ts.
+  const dist = url.indexOf('/dist/');
+  if (dist >= 0) return url.slice(dist + 1);
   const bench = url.indexOf('/bench/');
   return bench >= 0 ? url.slice(bench + 1) : url;
 }
@@ -85,7 +88,7 @@ export function summariseProfile(file: string, top = 20): ProfileSummary {
 
 export function formatSummary(s: ProfileSummary): string {
   const lines = [
-    `${path.basename(s.file)}: ${s.totalMs} ms sampled, ${s.idleMs} ms idle; shares below are of the busy time`,
+    `${path.basename(path.dirname(s.file))}/${path.basename(s.file)}: ${s.totalMs} ms sampled, ${s.idleMs} ms idle; shares below are of the busy time`,
     '  self time by origin:',
     ...s.origins.map((o) => `    ${o.pct.toFixed(1).padStart(5)}%  ${o.selfMs.toFixed(0).padStart(7)} ms  ${o.origin}`),
     '  top functions by self time:',
@@ -96,7 +99,8 @@ export function formatSummary(s: ProfileSummary): string {
 
 export function summariseProfiles(dir: string): string {
   if (!fs.existsSync(dir)) return `no profiles in ${dir}`;
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort();
+  // `switchboard serve` writes its own (--cpu-prof) into a folder per case.
+  const files = (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.cpuprofile')).sort();
   return files.map((f) => formatSummary(summariseProfile(path.join(dir, f)))).join('\n\n');
 }
 

@@ -3,18 +3,33 @@
 import type { CpuSplit } from './cpu.js';
 import type { Measurement } from './load.js';
 
-export type CaseId = 'bare' | 'floor' | 'get' | 'list-small' | 'list-large';
+export type CaseId = 'bare' | 'floor' | 'get' | 'list-small' | 'list-large' | 'get-app';
 export type StoreName = 'fastify' | 'pglite' | 'postgres';
 
 export interface Row {
   store: StoreName;
   caseId: CaseId;
   label: string;
-  rateLimit: 'memory' | 'postgres' | '-';
+  rateLimit: 'memory' | 'postgres' | 'redis' | '-';
   m: Measurement;
   cpu: CpuSplit | null;
   /** req/s over the bare-Fastify baseline of this run. */
   ratio: number | null;
+  /** req/s over the same store's floor case of this run (bare Fastify + one query). */
+  floorRatio: number | null;
+}
+
+/** The real `switchboard serve` process of a store: how fast it starts and how much memory it holds. */
+export interface ProcessFigures {
+  store: 'pglite' | 'postgres';
+  rateLimit: Row['rateLimit'];
+  /** Spawn → first 200 from GET /healthz, on a migrated, seeded store. */
+  startMs: number;
+  /** Resident memory 2 s after start, before any load. */
+  idleRssMiB: number | null;
+  /** Resident memory after its cases' load. */
+  afterRssMiB: number | null;
+  cases: number;
 }
 
 export interface Check {
@@ -35,7 +50,7 @@ export function formatTable(rows: readonly Row[]): string {
   // the machine's idle share; "other" well above 0 means someone else's work skewed the case.
   // µs/req: CPU time the server (and PostgreSQL) spent per request — steadier than req/s when
   // other work shares the machine, so it is the figure to compare between runs.
-  const head = ['store', 'case', 'rate limit', 'req/s', 'p50 ms', 'p99 ms', 'x bare', 'non-2xx', 'cpu srv/gen/pg/other, idle', 'srv µs/req', 'pg µs/req'];
+  const head = ['store', 'case', 'rate limit', 'req/s', 'p50 ms', 'p99 ms', 'x floor', 'x bare', 'non-2xx', 'cpu srv/gen/pg/other, idle', 'srv µs/req', 'pg µs/req'];
   const body = rows.map((r) => [
     r.store,
     r.label,
@@ -43,6 +58,7 @@ export function formatTable(rows: readonly Row[]): string {
     String(r.m.reqPerSec),
     fmt(r.m.p50Ms),
     fmt(r.m.p99Ms),
+    r.floorRatio === null ? '-' : `${(r.floorRatio * 100).toFixed(1)}%`,
     r.ratio === null ? '-' : `${(r.ratio * 100).toFixed(1)}%`,
     // Errors and timeouts are failures too; show them beside non-2xx rather than hide them.
     String(r.m.non2xx) + (r.m.errors || r.m.timeouts ? ` (+${r.m.errors} err, ${r.m.timeouts} t/o)` : ''),
@@ -51,9 +67,20 @@ export function formatTable(rows: readonly Row[]): string {
     r.cpu && r.store === 'postgres' ? perRequest(r.cpu.postgresPct, r.m.reqPerSec) : '-',
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const numeric = [false, false, false, true, true, true, true, true, true, true, true];
+  const numeric = [false, false, false, true, true, true, true, true, true, true, true, true];
   const line = (cells: string[]) => cells.map((c, i) => pad(c, widths[i], numeric[i])).join('  ');
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
+}
+
+export function formatProcesses(ps: readonly ProcessFigures[]): string {
+  if (!ps.length) return 'switchboard serve: not measured';
+  return ps
+    .map(
+      (p) =>
+        `switchboard serve on ${p.store} (rate counter ${p.rateLimit}): /healthz answers ${p.startMs} ms after start; ` +
+        `RSS ${p.idleRssMiB ?? '-'} MiB idle, ${p.afterRssMiB ?? '-'} MiB after ${p.cases} case(s)`,
+    )
+    .join('\n');
 }
 
 function find(rows: readonly Row[], store: StoreName, caseId: CaseId, rateLimit: Row['rateLimit'] = 'memory'): Row | undefined {
@@ -62,7 +89,22 @@ function find(rows: readonly Row[], store: StoreName, caseId: CaseId, rateLimit:
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
-export function acceptance(rows: readonly Row[], stores: readonly StoreName[]): Check[] {
+/** The targets, as shares of the same store's floor in this run (issue 14). */
+const FLOOR_TARGETS: ReadonlyArray<[StoreName, CaseId, Row['rateLimit'], number]> = [
+  ['postgres', 'get', 'memory', 0.5],
+  ['postgres', 'list-small', 'memory', 0.25],
+  ['postgres', 'list-large', 'memory', 0.25],
+  ['postgres', 'get', 'postgres', 0.35],
+  ['postgres', 'get', 'redis', 0.4],
+  ['pglite', 'get', 'memory', 0.5],
+  ['pglite', 'list-small', 'memory', 0.25],
+  ['pglite', 'list-large', 'memory', 0.25],
+];
+const P99_MS = 25;
+const LIST_P50_GROWTH = 1.2;
+const EMBEDDED = { idleRssMiB: 250, afterRssMiB: 400, startMs: 1_500 };
+
+export function acceptance(rows: readonly Row[], stores: readonly StoreName[], processes: readonly ProcessFigures[] = []): Check[] {
   const checks: Check[] = [];
   const bad = rows.filter((r) => r.m.non2xx + r.m.errors + r.m.timeouts > 0);
   checks.push({
@@ -80,26 +122,25 @@ export function acceptance(rows: readonly Row[], stores: readonly StoreName[]): 
     });
   }
 
-  const pg = stores.includes('postgres');
-  const targets: Array<[CaseId, number]> = [
-    ['get', 0.4],
-    ['list-small', 0.3],
-    ['list-large', 0.3],
-  ];
-  for (const [caseId, min] of targets) {
-    const r = find(rows, 'postgres', caseId);
-    const name = r?.label ?? caseId;
-    if (!pg || !r || r.ratio === null) {
-      checks.push({ status: 'SKIP', text: `postgres ${name}: req/s >= ${pct(min)} of bare Fastify (not measured)` });
+  for (const [store, caseId, rateLimit, min] of FLOOR_TARGETS) {
+    const r = find(rows, store, caseId, rateLimit);
+    const name = `${store} ${r?.label ?? caseId}${rateLimit === 'memory' ? '' : ` [${rateLimit} rate counter]`}`;
+    if (!stores.includes(store) || !r || r.floorRatio === null) {
+      checks.push({ status: 'SKIP', text: `${name}: req/s >= ${pct(min)} of the floor (not measured)` });
       continue;
     }
     checks.push({
-      status: r.ratio >= min ? 'PASS' : 'FAIL',
-      text: `postgres ${name}: req/s ${r.m.reqPerSec} = ${pct(r.ratio)} of bare Fastify (target >= ${pct(min)})`,
+      status: r.floorRatio >= min ? 'PASS' : 'FAIL',
+      text: `${name}: ${r.m.reqPerSec} req/s = ${pct(r.floorRatio)} of the ${store} floor (target >= ${pct(min)})`,
     });
+  }
+  // Every PostgreSQL case of the real process: the tail a client sees at 50 connections. (The
+  // issue sets the embedded store's targets as ratios only: PGlite answers one query at a time,
+  // so at 50 connections a request waits behind the other 49 whatever the code does.)
+  for (const r of rows.filter((x) => x.store === 'postgres' && (x.caseId === 'get' || x.caseId === 'list-small' || x.caseId === 'list-large'))) {
     checks.push({
-      status: r.m.p99Ms < 25 ? 'PASS' : 'FAIL',
-      text: `postgres ${name}: p99 ${fmt(r.m.p99Ms)} ms (target < 25 ms)`,
+      status: r.m.p99Ms < P99_MS ? 'PASS' : 'FAIL',
+      text: `${r.store} ${r.label}${r.rateLimit === 'memory' ? '' : ` [${r.rateLimit} rate counter]`}: p99 ${fmt(r.m.p99Ms)} ms (target < ${P99_MS} ms)`,
     });
   }
 
@@ -107,39 +148,37 @@ export function acceptance(rows: readonly Row[], stores: readonly StoreName[]): 
     const small = find(rows, store, 'list-small');
     const large = find(rows, store, 'list-large');
     if (!stores.includes(store) || !small || !large) {
-      checks.push({ status: 'SKIP', text: `${store}: list p50 with the large account within 1.5x of the small (not measured)` });
+      checks.push({ status: 'SKIP', text: `${store}: list p50 with the large account within ${LIST_P50_GROWTH}x of the small (not measured)` });
       continue;
     }
     const x = large.m.p50Ms / small.m.p50Ms;
     checks.push({
-      status: x <= 1.5 ? 'PASS' : 'FAIL',
-      text: `${store}: list p50 ${fmt(large.m.p50Ms)} ms (${large.label}) vs ${fmt(small.m.p50Ms)} ms (${small.label}) = ${x.toFixed(2)}x (target <= 1.5x)`,
+      status: x <= LIST_P50_GROWTH ? 'PASS' : 'FAIL',
+      text: `${store}: list p50 ${fmt(large.m.p50Ms)} ms (${large.label}) vs ${fmt(small.m.p50Ms)} ms (${small.label}) = ${x.toFixed(2)}x (target <= ${LIST_P50_GROWTH}x)`,
     });
   }
 
-  // The floor: bare Fastify plus one PostgreSQL round trip per request. No endpoint that reads the
-  // database can beat it on this machine, so it says how much of a target is reachable at all.
-  const floor = find(rows, 'postgres', 'floor', '-');
-  if (floor && floor.ratio !== null) {
-    const get = find(rows, 'postgres', 'get');
-    checks.push({
-      status: 'INFO',
-      text:
-        `postgres floor (bare Fastify + 1 query per request): ${floor.m.reqPerSec} req/s = ${pct(floor.ratio)} of bare, p50 ${fmt(floor.m.p50Ms)} ms` +
-        (get ? `; GET /v1/workflows/{id} reaches ${pct(get.m.reqPerSec / floor.m.reqPerSec)} of the floor` : ''),
-    });
+  const embedded = processes.find((p) => p.store === 'pglite' && p.rateLimit === 'memory');
+  if (!embedded) {
+    checks.push({ status: 'SKIP', text: 'embedded store: start time and memory of switchboard serve (not measured)' });
+  } else {
+    const le = (v: number | null, max: number) => (v !== null && v <= max ? 'PASS' : 'FAIL');
+    checks.push({ status: le(embedded.startMs, EMBEDDED.startMs), text: `embedded store: start → /healthz ${embedded.startMs} ms on a migrated store (target <= ${EMBEDDED.startMs} ms)` });
+    checks.push({ status: le(embedded.idleRssMiB, EMBEDDED.idleRssMiB), text: `embedded store: idle RSS ${embedded.idleRssMiB} MiB after start (target <= ${EMBEDDED.idleRssMiB} MiB)` });
+    checks.push({ status: le(embedded.afterRssMiB, EMBEDDED.afterRssMiB), text: `embedded store: RSS ${embedded.afterRssMiB} MiB after the bench (target <= ${EMBEDDED.afterRssMiB} MiB)` });
+  }
+  const pgProcess = processes.find((p) => p.store === 'postgres' && p.rateLimit === 'memory');
+  if (pgProcess) {
+    checks.push({ status: 'INFO', text: `postgres: start → /healthz ${pgProcess.startMs} ms; RSS ${pgProcess.idleRssMiB} MiB idle, ${pgProcess.afterRssMiB} MiB after` });
   }
 
-  // Not a target (the brief asks for the memory counter), but the default rate-limit store on
-  // PostgreSQL is postgres, so its cost is printed next to the checks it would affect.
-  const shared = find(rows, 'postgres', 'get', 'postgres');
-  const local = find(rows, 'postgres', 'get');
-  if (shared && local && shared.ratio !== null) {
+  // Where time goes: the app alone (logger off, no engine) beside the real process.
+  const app = find(rows, 'postgres', 'get-app');
+  const real = find(rows, 'postgres', 'get');
+  if (app && real) {
     checks.push({
       status: 'INFO',
-      text:
-        `postgres ${shared.label} with the shared PostgreSQL rate counter: ${shared.m.reqPerSec} req/s = ${pct(shared.ratio)} of bare, ` +
-        `p99 ${fmt(shared.m.p99Ms)} ms (memory counter: ${local.m.reqPerSec} req/s, p99 ${fmt(local.m.p99Ms)} ms)`,
+      text: `postgres ${real.label}: the real process gives ${real.m.reqPerSec} req/s, the app alone (logger off, no engine) ${app.m.reqPerSec} req/s (${pct(real.m.reqPerSec / app.m.reqPerSec)})`,
     });
   }
   return checks;

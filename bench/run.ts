@@ -8,14 +8,16 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { parseArgs, type BenchArgs } from './args.js';
-import { killAllChildren, ROOT, startServer, type ServerChild } from './child.js';
+import { killAllChildren, ROOT, startServer } from './child.js';
 import { cpuMeter } from './cpu.js';
 import { measure, warmUp, type Measurement } from './load.js';
 import { summariseProfiles } from './profile.js';
-import { acceptance, formatTable, type CaseId, type Row, type StoreName } from './report.js';
+import { acceptance, formatProcesses, formatTable, type CaseId, type ProcessFigures, type Row, type StoreName } from './report.js';
+import { killAllServes, startServe, type ServeOptions } from './serve-child.js';
 import type { SeedInfo } from './seed.js';
 
 const DEFAULT_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = 'redis://127.0.0.1:6379';
 const RESULTS = path.join(ROOT, 'bench', 'results');
 // Seeding 101,000 workflows plus migrations; PGlite's cold start alone is a few seconds.
 const READY_TIMEOUT_MS = 240_000;
@@ -71,11 +73,22 @@ interface Ctx {
   /** The database of the PostgreSQL run in progress (the CPU meter counts its backends). */
   pgDatabase: string | null;
   seeding: Record<string, { seedMs: number; readyMs: number }>;
+  /** The real process per store: start → /healthz, resident memory idle and after its cases. */
+  processes: ProcessFigures[];
+  /** Where the serve processes' logs go (as an operator would collect them). */
+  logDir: string;
+}
+
+/** Something that answers on a port and whose CPU the meter can count. */
+interface Target {
+  pid: number;
+  port: number;
+  command?: (line: string) => Promise<void>;
 }
 
 async function runCase(
   ctx: Ctx,
-  server: ServerChild,
+  server: Target,
   store: StoreName,
   caseId: CaseId,
   label: string,
@@ -92,18 +105,20 @@ async function runCase(
   const wrong = res.status !== 200 ? `status ${res.status}: ${JSON.stringify(body)}` : verify(body);
   if (wrong) throw new Error(`${store} ${label}: sanity request failed: ${wrong}`);
 
-  log(`  ${store} ${label}${rateLimit === 'postgres' ? ' [postgres rate counter]' : ''}: ${ctx.args.warmupS} s warm-up + ${ctx.args.durationS} s`);
+  log(`  ${store} ${label}${rateLimit !== '-' && rateLimit !== 'memory' ? ` [${rateLimit} rate counter]` : ''}: ${ctx.args.warmupS} s warm-up + ${ctx.args.durationS} s`);
   const load = { url, headers, connections: ctx.args.connections, durationS: ctx.args.durationS, warmupS: ctx.args.warmupS };
   await warmUp(load);
   const slug = `${store}-${label}-${rateLimit}`.replace(/[^A-Za-z0-9]+/g, '-').replace(/-+$/, '');
-  const profile = ctx.profileDir ? path.join(ctx.profileDir, `${slug}.cpuprofile`) : null;
-  if (profile) await server.command('profile-start');
+  // Children of bench/server.ts profile exactly the window; `switchboard serve` is profiled whole
+  // (--cpu-prof, one process per case when --profile is on).
+  const profile = ctx.profileDir && server.command ? path.join(ctx.profileDir, `${slug}.cpuprofile`) : null;
+  if (profile) await server.command!('profile-start');
   const stopMeter = cpuMeter(server.pid, store === 'postgres' ? ctx.pgDatabase : null);
   const m: Measurement = await measure(load);
   const cpu = stopMeter();
-  if (profile) await server.command(`profile-stop ${profile}`);
+  if (profile) await server.command!(`profile-stop ${profile}`);
   log(`    ${n(m.reqPerSec)} req/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms, non-2xx ${m.non2xx}`);
-  ctx.rows.push({ store, caseId, label, rateLimit, m, cpu, ratio: null });
+  ctx.rows.push({ store, caseId, label, rateLimit, m, cpu, ratio: null, floorRatio: null });
 }
 
 const wanted = (ctx: Ctx, id: string) => ctx.args.only.length === 0 || ctx.args.only.includes(id);
@@ -119,45 +134,89 @@ async function runBare(ctx: Ctx, label: string): Promise<void> {
   }
 }
 
-/** Cases b, c, d against one running Switchboard child. */
-async function runWorkflowCases(ctx: Ctx, server: ServerChild, store: StoreName, seed: SeedInfo, rateLimit: 'memory' | 'postgres'): Promise<void> {
-  const getWanted = rateLimit === 'memory' ? wanted(ctx, 'get') : wanted(ctx, 'get-pgcounter');
-  if (getWanted) {
-    await runCase(ctx, server, store, 'get', 'GET /v1/workflows/{id}', rateLimit, `/v1/workflows/${seed.workflowId}`, seed.small.key, (b) =>
+async function runFloor(ctx: Ctx, store: 'pglite' | 'postgres', args: string[], env?: Record<string, string>): Promise<void> {
+  if (!wanted(ctx, 'floor')) return;
+  const floor = await startServer({ args, env, readyTimeoutMs: 60_000, label: `${store}-floor` });
+  try {
+    await runCase(ctx, floor, store, 'floor', `GET / + 1 ${store === 'pglite' ? 'PGlite' : 'prepared'} query (floor)`, '-', '/', null, (b) =>
+      b?.n === 1 ? null : `unexpected body ${JSON.stringify(b)}`,
+    );
+  } finally {
+    await floor.stop();
+  }
+}
+
+type ServeCase = 'get' | 'list-small' | 'list-large';
+
+/** One workflow read against a running server. */
+async function runServeCase(ctx: Ctx, server: Target, store: StoreName, seed: SeedInfo, caseId: ServeCase, rateLimit: Row['rateLimit'], label?: string): Promise<void> {
+  if (caseId === 'get') {
+    await runCase(ctx, server, store, label ? 'get-app' : 'get', label ?? 'GET /v1/workflows/{id}', rateLimit, `/v1/workflows/${seed.workflowId}`, seed.small.key, (b) =>
       b?.id === seed.workflowId && b?.last_run ? null : `unexpected body ${JSON.stringify(b)}`,
     );
+    return;
   }
-  if (rateLimit === 'postgres') return; // the shared counter's cost shows on the cheapest route
-  const lists: Array<[CaseId, SeedInfo['small']]> = [
-    ['list-small', seed.small],
-    ['list-large', seed.large],
-  ];
-  for (const [caseId, acct] of lists) {
-    if (!wanted(ctx, caseId)) continue;
-    await runCase(ctx, server, store, caseId, `GET /v1/workflows (${n(acct.workflows)})`, rateLimit, '/v1/workflows', acct.key, (b) =>
-      Array.isArray(b?.data) && b.data.length === Math.min(25, acct.workflows) && b.data.some((w: any) => w.last_run)
-        ? null
-        : `expected a page of 25 workflows, some with last_run; got ${JSON.stringify(b).slice(0, 300)}`,
-    );
+  const acct = caseId === 'list-small' ? seed.small : seed.large;
+  await runCase(ctx, server, store, caseId, `GET /v1/workflows (${n(acct.workflows)})`, rateLimit, '/v1/workflows', acct.key, (b) =>
+    Array.isArray(b?.data) && b.data.length === Math.min(25, acct.workflows) && b.data.some((w: any) => w.last_run)
+      ? null
+      : `expected a page of 25 workflows, some with last_run; got ${JSON.stringify(b).slice(0, 300)}`,
+  );
+}
+
+/**
+ * The cases on the real `switchboard serve`: one process for all of them (its memory after the
+ * whole load is a figure too), or one per case when profiling (each profile is then one case).
+ */
+async function runServeCases(
+  ctx: Ctx,
+  opts: Omit<ServeOptions, 'logFile' | 'label' | 'cpuProfDir'>,
+  seed: SeedInfo,
+  cases: ServeCase[],
+  figures: boolean,
+): Promise<void> {
+  const todo = cases.filter((c) => wanted(ctx, opts.rateLimit === 'memory' ? c : `get-${opts.rateLimit === 'postgres' ? 'pgcounter' : 'redis'}`));
+  if (!todo.length) return;
+  const store = opts.store;
+  const logFile = path.join(ctx.logDir, `serve-${store}-${opts.rateLimit}.log`);
+  const groups = ctx.profileDir ? todo.map((c) => [c]) : [todo];
+  for (const group of groups) {
+    const cpuProfDir = ctx.profileDir ? path.join(ctx.profileDir, `${store}-${group[0]}-${opts.rateLimit}`) : null;
+    const server = await startServe({ ...opts, logFile, cpuProfDir, label: `${store}-serve-${opts.rateLimit}`, readyTimeoutMs: 120_000 });
+    try {
+      // A moment at rest first: what an operator sees after start, before any traffic.
+      await new Promise((r) => setTimeout(r, 2_000));
+      const idle = server.rssMiB();
+      log(`  ${store} switchboard serve (rate counter ${opts.rateLimit}): /healthz after ${server.startMs} ms, idle RSS ${idle} MiB`);
+      for (const c of group) await runServeCase(ctx, server, store, seed, c, opts.rateLimit);
+      if (figures && group === groups[0]) {
+        ctx.processes.push({ store, rateLimit: opts.rateLimit, startMs: server.startMs, idleRssMiB: idle, afterRssMiB: server.rssMiB(), cases: group.length });
+      }
+    } finally {
+      const code = await server.stop();
+      if (code !== 0) log(`  ${store} switchboard serve exited with ${code}; see ${logFile}`);
+    }
   }
+}
+
+/** Migrates and seeds a store in a child of its own, so the serve process starts on a ready store. */
+async function seedStore(args: string[], env: Record<string, string> | undefined, label: string): Promise<SeedInfo> {
+  const child = await startServer({ args: [...args, '--seed-only'], env, readyTimeoutMs: READY_TIMEOUT_MS, label });
+  await child.stop();
+  return child.seed!;
 }
 
 async function runPglite(ctx: Ctx): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-bench-pglite-'));
   try {
-    log(`pglite: seeding ${n(ctx.args.small)} + ${n(ctx.args.large)} workflows in ${dir}`);
-    const server = await startServer({
-      args: ['--store', 'pglite', '--data-dir', dir, '--seed', `${ctx.args.small},${ctx.args.large}`],
-      readyTimeoutMs: READY_TIMEOUT_MS,
-      label: 'pglite',
-    });
-    try {
-      ctx.seeding.pglite = { seedMs: server.seed!.seedMs, readyMs: server.startMs };
-      log(`  seeded in ${(server.seed!.seedMs / 1000).toFixed(1)} s (ready after ${(server.startMs / 1000).toFixed(1)} s)`);
-      await runWorkflowCases(ctx, server, 'pglite', server.seed!, 'memory');
-    } finally {
-      await server.stop();
-    }
+    const data = path.join(dir, 'data');
+    log(`pglite: seeding ${n(ctx.args.small)} + ${n(ctx.args.large)} workflows in ${data}`);
+    const t0 = performance.now();
+    const seed = await seedStore(['--store', 'pglite', '--data-dir', data, '--seed', `${ctx.args.small},${ctx.args.large}`], undefined, 'pglite-seed');
+    ctx.seeding.pglite = { seedMs: seed.seedMs, readyMs: Math.round(performance.now() - t0) };
+    log(`  seeded in ${(seed.seedMs / 1000).toFixed(1)} s`);
+    await runFloor(ctx, 'pglite', ['--bare-pglite', '--data-dir', path.join(dir, 'floor')]);
+    await runServeCases(ctx, { store: 'pglite', dataDir: data, rateLimit: 'memory' }, seed, ['get', 'list-small', 'list-large'], true);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -173,44 +232,25 @@ async function runPostgres(ctx: Ctx, adminUrl: string): Promise<string> {
     pendingDrop = { adminUrl, name };
     ctx.pgDatabase = name;
     try {
-      const env = { BENCH_CHILD_DATABASE_URL: withDatabase(adminUrl, name) };
+      const databaseUrl = withDatabase(adminUrl, name);
+      const env = { BENCH_CHILD_DATABASE_URL: databaseUrl };
       log(`postgres ${version}: seeding ${n(ctx.args.small)} + ${n(ctx.args.large)} workflows in database ${name}`);
-      const server = await startServer({
-        args: ['--store', 'postgres', '--rate-limit', 'memory', '--seed', `${ctx.args.small},${ctx.args.large}`],
-        env,
-        readyTimeoutMs: READY_TIMEOUT_MS,
-          label: 'postgres',
-      });
-      const seed = server.seed!;
-      try {
-        ctx.seeding.postgres = { seedMs: seed.seedMs, readyMs: server.startMs };
-        log(`  seeded in ${(seed.seedMs / 1000).toFixed(1)} s (ready after ${(server.startMs / 1000).toFixed(1)} s)`);
-        await runWorkflowCases(ctx, server, 'postgres', seed, 'memory');
-      } finally {
-        await server.stop();
-      }
-      if (wanted(ctx, 'floor')) {
-        const floor = await startServer({ args: ['--bare-pg'], env, readyTimeoutMs: 30_000, label: 'postgres-floor' });
+      const t0 = performance.now();
+      const seed = await seedStore(['--store', 'postgres', '--seed', `${ctx.args.small},${ctx.args.large}`], env, 'postgres-seed');
+      ctx.seeding.postgres = { seedMs: seed.seedMs, readyMs: Math.round(performance.now() - t0) };
+      log(`  seeded in ${(seed.seedMs / 1000).toFixed(1)} s`);
+      await runFloor(ctx, 'postgres', ['--bare-pg'], env);
+      await runServeCases(ctx, { store: 'postgres', databaseUrl, rateLimit: 'memory' }, seed, ['get', 'list-small', 'list-large'], true);
+      // The shared counters' cost shows on the cheapest route.
+      await runServeCases(ctx, { store: 'postgres', databaseUrl, rateLimit: 'postgres' }, seed, ['get'], false);
+      await runServeCases(ctx, { store: 'postgres', databaseUrl, rateLimit: 'redis', redisUrl: REDIS_URL }, seed, ['get'], false);
+      if (wanted(ctx, 'get-app')) {
+        // Not a target: the app alone (logger off, no engine, no process set-up), to see where time goes.
+        const app = await startServer({ args: ['--store', 'postgres', '--rate-limit', 'memory'], env, readyTimeoutMs: 60_000, label: 'postgres-app' });
         try {
-          await runCase(ctx, floor, 'postgres', 'floor', 'GET / + 1 query (floor)', '-', '/', null, (b) =>
-            b?.n === 1 ? null : `unexpected body ${JSON.stringify(b)}`,
-          );
+          await runServeCase(ctx, app, 'postgres', seed, 'get', 'memory', 'GET /v1/workflows/{id} (app only, logger off)');
         } finally {
-          await floor.stop();
-        }
-      }
-      if (wanted(ctx, 'get-pgcounter')) {
-        // Same database and keys, a fresh process counting requests in the rate_counters table.
-        const shared = await startServer({
-          args: ['--store', 'postgres', '--rate-limit', 'postgres'],
-          env,
-          readyTimeoutMs: 60_000,
-              label: 'postgres-pgcounter',
-        });
-        try {
-          await runWorkflowCases(ctx, shared, 'postgres', seed, 'postgres');
-        } finally {
-          await shared.stop();
+          await app.stop();
         }
       }
     } finally {
@@ -231,15 +271,17 @@ async function main(): Promise<void> {
   const started = new Date();
   const source = sourceVersion();
   const profileDir = args.profile ? path.join(RESULTS, 'profiles', started.toISOString().replace(/[:.]/g, '-')) : null;
-  const ctx: Ctx = { args, profileDir, rows: [], pgDatabase: null, seeding: {} };
+  const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-bench-logs-'));
+  const ctx: Ctx = { args, profileDir, rows: [], pgDatabase: null, seeding: {}, processes: [], logDir };
 
   // Every case is bounded by autocannon's duration; this is the backstop for anything else
   // (a child that never answers, a database that hangs) so the run always ends.
   const perCase = args.warmupS + args.durationS + 15;
-  const budgetS = 2 * perCase + stores.length * (4 * perCase + READY_TIMEOUT_MS / 1000 + 120);
+  const budgetS = 2 * perCase + stores.length * (6 * perCase + READY_TIMEOUT_MS / 1000 + 240);
   const watchdog = setTimeout(() => {
     log(`bench: over its ${budgetS} s budget; killing the servers`);
     killAllChildren();
+    killAllServes();
     void dropPending().finally(() => process.exit(2));
   }, budgetS * 1000);
   watchdog.unref();
@@ -264,11 +306,19 @@ async function main(): Promise<void> {
 
   const bare = ctx.rows.filter((r) => r.caseId === 'bare');
   const baseline = bare.reduce((s, r) => s + r.m.reqPerSec, 0) / bare.length;
-  for (const r of ctx.rows) r.ratio = r.m.reqPerSec / baseline;
-  const checks = acceptance(ctx.rows, stores);
+  for (const r of ctx.rows) {
+    r.ratio = r.m.reqPerSec / baseline;
+    const floor = ctx.rows.find((f) => f.caseId === 'floor' && f.store === r.store);
+    r.floorRatio = floor && r.store !== 'fastify' ? r.m.reqPerSec / floor.m.reqPerSec : null;
+  }
+  const logBytes = logFigures(ctx);
+  const checks = acceptance(ctx.rows, stores, ctx.processes);
 
   console.log('');
   console.log(formatTable(ctx.rows));
+  console.log('');
+  console.log(formatProcesses(ctx.processes));
+  if (logBytes) console.log(`\nrequest logs of switchboard serve: ${logBytes}`);
   console.log(`\nbaseline (bare Fastify, mean of start and end): ${n(Math.round(baseline))} req/s`);
   console.log(`source: ${source.commit ?? 'unknown commit'}${source.modified.length ? ` + uncommitted changes in ${source.modified.join(', ')}` : ''}`);
   for (const [store, s] of Object.entries(ctx.seeding)) {
@@ -289,6 +339,7 @@ async function main(): Promise<void> {
     source,
     baseline_req_per_sec: Math.round(baseline),
     seeding: ctx.seeding,
+    processes: ctx.processes,
     rows: ctx.rows,
     checks,
   };
@@ -296,11 +347,28 @@ async function main(): Promise<void> {
   fs.writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
   console.log(`\nwrote ${path.relative(ROOT, file)}`);
   if (profileDir) console.log(`\n${summariseProfiles(profileDir)}`);
+  fs.rmSync(logDir, { recursive: true, force: true });
   clearTimeout(watchdog);
+}
+
+/** What the serve processes wrote per request served: the operator's log volume. */
+function logFigures(ctx: Ctx): string | null {
+  const served = ctx.rows.filter((r) => r.caseId !== 'bare' && r.caseId !== 'floor' && r.caseId !== 'get-app');
+  const requests = served.reduce((s, r) => s + r.m.requests, 0);
+  let bytes = 0;
+  let lines = 0;
+  for (const f of fs.readdirSync(ctx.logDir)) {
+    const text = fs.readFileSync(path.join(ctx.logDir, f), 'utf8');
+    bytes += Buffer.byteLength(text);
+    lines += text.split('\n').length - 1;
+  }
+  // Warm-ups and sanity requests are logged too; the ratio is over the measured windows only.
+  return requests ? `${n(lines)} lines, ${n(bytes)} bytes for ${n(requests)} measured requests (plus warm-ups)` : null;
 }
 
 main().catch(async (err) => {
   killAllChildren();
+  killAllServes();
   console.error(err instanceof Error ? err.message : err);
   await dropPending();
   process.exit(1);

@@ -4,11 +4,15 @@
 //   --bare-pg                     the same route running one prepared PostgreSQL query (URL in
 //                                 BENCH_CHILD_DATABASE_URL): the ceiling of any endpoint that reads
 //                                 the database once per request on this machine
-//   --store pglite --data-dir D   Switchboard on PGlite in D
+//   --bare-pglite --data-dir D    the same route running one PGlite query (a fresh store in D): the
+//                                 embedded store's floor
+//   --store pglite --data-dir D   Switchboard's app (logger off, no engine) on PGlite in D
 //   --store postgres              Switchboard on PostgreSQL; the URL comes in BENCH_CHILD_DATABASE_URL
 //                                 (not argv, where `ps` would show a password)
 //   --rate-limit memory|postgres  where the per-key request window is counted (default memory)
 //   --seed SMALL,LARGE            seed two accounts with that many workflows before listening
+//   --seed-only                   migrate and seed, then exit (the bench then runs the real
+//                                 `switchboard serve` on that store: bench/serve-child.ts)
 // Prints one line `BENCH_READY {"port":…,"seed":…}` when listening, then takes profiler commands
 // on stdin. Exits on SIGTERM/SIGINT or when stdin closes (the parent died), closing app and store.
 import fs from 'node:fs';
@@ -18,6 +22,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import Fastify from 'fastify';
 import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
 import type { Config } from '../src/config.js';
 import { configWith } from '../src/config.js';
 import type { Db } from '../src/db/db.js';
@@ -31,6 +36,8 @@ import { seedBench, type SeedInfo } from './seed.js';
 interface ServerArgs {
   bare: boolean;
   barePg: boolean;
+  barePglite: boolean;
+  seedOnly: boolean;
   store: 'pglite' | 'postgres' | null;
   dataDir: string | null;
   rateLimit: 'memory' | 'postgres';
@@ -38,11 +45,13 @@ interface ServerArgs {
 }
 
 function parse(argv: readonly string[]): ServerArgs {
-  const a: ServerArgs = { bare: false, barePg: false, store: null, dataDir: null, rateLimit: 'memory', seed: null };
+  const a: ServerArgs = { bare: false, barePg: false, barePglite: false, seedOnly: false, store: null, dataDir: null, rateLimit: 'memory', seed: null };
   for (let i = 0; i < argv.length; i++) {
     const v = argv[i];
     if (v === '--bare') a.bare = true;
     else if (v === '--bare-pg') a.barePg = true;
+    else if (v === '--bare-pglite') a.barePglite = true;
+    else if (v === '--seed-only') a.seedOnly = true;
     else if (v === '--store') {
       const s = argv[++i];
       if (s !== 'pglite' && s !== 'postgres') throw new Error('--store must be pglite or postgres');
@@ -58,8 +67,8 @@ function parse(argv: readonly string[]): ServerArgs {
       a.seed = { small, large };
     } else throw new Error(`unknown argument ${v}`);
   }
-  if (!a.bare && !a.barePg && !a.store) throw new Error('give --bare, --bare-pg or --store');
-  if (a.store === 'pglite' && !a.dataDir) throw new Error('--store pglite needs --data-dir');
+  if (!a.bare && !a.barePg && !a.barePglite && !a.store) throw new Error('give --bare, --bare-pg, --bare-pglite or --store');
+  if ((a.store === 'pglite' || a.barePglite) && !a.dataDir) throw new Error('--store pglite and --bare-pglite need --data-dir');
   return a;
 }
 
@@ -97,6 +106,26 @@ async function startBarePg(): Promise<Running> {
   };
 }
 
+/** The embedded store's floor: one query on a PGlite of its own, as the adapter would run it. */
+async function startBarePglite(dataDir: string): Promise<Running> {
+  const db = new PGlite(dataDir);
+  await db.waitReady;
+  const app = Fastify({ logger: false });
+  app.get('/', async () => {
+    const { rows } = await db.query<{ n: number }>('select $1::int as n', [1]);
+    return { hello: 'world', n: rows[0].n };
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    port: portOf(app.server.address()),
+    seed: null,
+    close: async () => {
+      await app.close();
+      await db.close();
+    },
+  };
+}
+
 async function startSwitchboard(a: ServerArgs): Promise<Running> {
   const url = process.env.BENCH_CHILD_DATABASE_URL ?? null;
   if (a.store === 'postgres' && !url) throw new Error('--store postgres needs BENCH_CHILD_DATABASE_URL');
@@ -113,6 +142,10 @@ async function startSwitchboard(a: ServerArgs): Promise<Running> {
     const seed = a.seed ? await seedBench(db, a.seed) : null;
     // As `serve` does at start: a store without autoanalyze (PGlite) gets planner statistics.
     await refreshStatistics(db);
+    if (a.seedOnly) {
+      await db.close();
+      return { port: 0, seed, close: async () => {} };
+    }
     // logger off: request logging is an operator's choice, and the baseline logs nothing either.
     const app = await createApp(config, db, { logger: false });
     await app.listen({ host: config.host, port: config.port });
@@ -163,7 +196,13 @@ function portOf(addr: AddressInfo | string | null): number {
 
 async function main(): Promise<void> {
   const args = parse(process.argv.slice(2));
-  const running = args.bare ? await startBare() : args.barePg ? await startBarePg() : await startSwitchboard(args);
+  const running = args.bare
+    ? await startBare()
+    : args.barePg
+      ? await startBarePg()
+      : args.barePglite
+        ? await startBarePglite(args.dataDir!)
+        : await startSwitchboard(args);
   let closing = false;
   const shutdown = () => {
     if (closing) return;

@@ -2,7 +2,7 @@
 // PostgreSQL or Redis, chosen by config), the cursor codec with its persisted secrets.
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
-import { Redis } from 'ioredis';
+import type { Redis as RedisClient } from 'ioredis';
 import { ConfigError, type Config } from './config.js';
 import type { Db } from './db/db.js';
 import { buildApp, type App } from './http/app.js';
@@ -38,7 +38,9 @@ export async function makeCounters(
   const stallMs = storeStallMs(config);
   let c: WindowCounter;
   if (config.rateLimitStore === 'redis') {
-    const redis = new Redis(config.redisUrl!, {
+    // Loaded only when configured: ioredis is forty modules a process without Redis never needs.
+    const { Redis } = await import('ioredis');
+    const redis: RedisClient = new Redis(config.redisUrl!, {
       // Fail fast while disconnected (the fallback answers) instead of queueing commands until
       // Redis returns; commands cut off by a dropped connection fail at once and are not re-sent.
       enableOfflineQueue: false,

@@ -100,9 +100,20 @@ async function closeWithin(app: App, graceMs: number): Promise<void> {
  */
 export const LISTEN_BACKLOG = 4096;
 
+/**
+ * Where the process's log lines go: stdout, written asynchronously. A synchronous write per line
+ * (pino's default for stdout) blocks the event loop on every request; here lines queue in memory
+ * and go out in batches while the loop serves requests. pino flushes what is queued when the
+ * process exits, and the shutdown path flushes before it reports "stopped".
+ */
+export function logDestination(): ReturnType<typeof pino.destination> {
+  return pino.destination({ dest: 1, sync: false });
+}
+
 /** Resolves with the exit code once the server has shut down (or failed to start). */
 export async function serve(config: Config, role: Role, io: Output): Promise<number> {
-  const log = pino(loggerOptions(config));
+  const logStream = logDestination();
+  const log = pino(loggerOptions(config), logStream);
   let db: Db | null = null;
   let app: App | null = null;
   let admin: AdminServer | null = null;
@@ -149,7 +160,7 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
     // PGlite keeps no planner statistics by itself: analyze now and periodically (no-op on PostgreSQL).
     statistics = new StatisticsKeeper(db, (err) => log.warn({ err }, 'refreshing planner statistics failed'));
     await statistics.start();
-    if (role !== 'worker') app = await createApp(config, db, { logger: loggerOptions(config) });
+    if (role !== 'worker') app = await createApp(config, db, { logger: { ...loggerOptions(config), stream: logStream } });
     if (app && capabilities.ownsDataDir) {
       // Only this process may open the data dir, so operator commands come to it over this socket.
       const store = db;
@@ -208,6 +219,7 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
     const onSignal = (signal: NodeJS.Signals) => {
       if (stopping) {
         // The operator insists: do not wait for in-flight requests.
+        logStream.flushSync();
         io.err(`second ${signal}: exiting without waiting\n`);
         process.exit(1);
       }

@@ -1,15 +1,17 @@
 // Opens the store the config names: PostgreSQL when DATABASE_URL is set, else PGlite in the data
-// dir (store-config.ts says the same without opening it).
+// dir (store-config.ts says the same without opening it). Each adapter is loaded only when it is
+// the one opened: a process on one store never loads the other's driver (a fifth of the start-up
+// module loading of an embedded-store process was `pg`, and the reverse for PGlite's glue).
 import type { Config } from '../config.js';
 import type { Db } from './db.js';
-import { openPglite } from './pglite.js';
-import { PostgresDb } from './postgres.js';
 
 export async function openDb(config: Config): Promise<Db> {
   if (config.databaseUrl) {
+    const { PostgresDb } = await import('./postgres.js');
     const db = new PostgresDb(config.databaseUrl, config.pgPoolMax);
     await db.query('select 1');
     return db;
   }
+  const { openPglite } = await import('./pglite.js');
   return openPglite({ dataDir: config.dataDir });
 }

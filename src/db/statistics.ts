@@ -4,7 +4,17 @@
 // So, on a store without autoanalyze: analyze when the server starts, after a seed (a bulk load),
 // and then every half hour. ANALYZE samples a bounded number of rows per table, so each pass costs
 // about the same however large the tables get.
-import type { Db } from './db.js';
+import { SCHEMA, type Db } from './db.js';
+
+/** Whether one of our tables has no statistics yet (reltuples < 0: never analyzed nor vacuumed). */
+async function hasUnanalyzedTable(db: Db): Promise<boolean> {
+  const rows = await db.query<{ n: number }>(
+    `select count(*)::int as n from pg_class c join pg_namespace ns on ns.oid = c.relnamespace
+      where ns.nspname = $1 and c.relkind in ('r', 'p') and c.reltuples < 0`,
+    [SCHEMA],
+  );
+  return rows[0].n > 0;
+}
 
 export const ANALYZE_EVERY_MS = 30 * 60_000;
 
@@ -15,8 +25,12 @@ export async function refreshStatistics(db: Db): Promise<boolean> {
   return true;
 }
 
+/** A store analyzed before gets its first refresh this long after start. */
+export const FIRST_REFRESH_MS = 60_000;
+
 export class StatisticsKeeper {
   private timer: NodeJS.Timeout | null = null;
+  private soon: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly db: Db,
@@ -24,15 +38,25 @@ export class StatisticsKeeper {
     private readonly everyMs = ANALYZE_EVERY_MS,
   ) {}
 
+  /**
+   * At start, a store with a table never analyzed (a new or just-migrated store) is analyzed at
+   * once; that is quick, its tables being small or empty. Statistics are kept in the data dir, so
+   * a store analyzed before is only refreshed a minute after start, off the start-up path: a full
+   * ANALYZE of a large store holds PGlite (and so the event loop) for about a second.
+   */
   async start(): Promise<void> {
     if (this.db.capabilities.autoAnalyze || this.timer) return;
-    await refreshStatistics(this.db);
+    if (await hasUnanalyzedTable(this.db)) await refreshStatistics(this.db);
+    else this.soon = setTimeout(() => void refreshStatistics(this.db).catch(this.onError), FIRST_REFRESH_MS);
+    this.soon?.unref();
     this.timer = setInterval(() => void refreshStatistics(this.db).catch(this.onError), this.everyMs);
     this.timer.unref();
   }
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);
+    if (this.soon) clearTimeout(this.soon);
     this.timer = null;
+    this.soon = null;
   }
 }

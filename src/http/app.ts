@@ -31,6 +31,8 @@ import { toErrorBody } from './errors.js';
 import { clientErrorHandler, installErrorHandling } from './error-handler.js';
 import { guardConnections, serverOptions } from './connections.js';
 import { requestSerializer } from './log-redaction.js';
+import { installRequestLog } from './request-log.js';
+import { lazySerializerFactory } from './lazy-serializer.js';
 import { installPipeline } from './pipeline.js';
 import { registerOpsRoutes } from './ops.js';
 import { installQueryCheck } from './query.js';
@@ -61,8 +63,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const { handshakeTimeout, ...httpOptions } = serverOptions(config.http);
   const app = Fastify({
     logger: withRequestSerializer(deps.logger ?? false),
+    schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory() as never } },
     genReqId: () => randomUUID(),
-    logController: new LogController({ requestIdLogLabel: 'request_id' }),
+    // One compact line per request (request-log.ts) instead of fastify's two.
+    logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),
     requestIdHeader: false, // never trust a caller's id: every response gets one of ours
     // a hop count or a list of proxies; never a blanket true (config refuses it)
     trustProxy: config.trustProxy as unknown as string[] | boolean,
@@ -93,6 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   guardConnections(app, { http: config.http, trustProxy: config.trustProxy });
+  if (deps.logger) installRequestLog(app);
   app.decorateRequest('auth', null);
   app.decorateRequest('hubAuth', null);
   app.decorateRequest('hubSession', null);

@@ -104,10 +104,16 @@ function badTextAt(data: unknown, check: (s: string) => string | null, path = ''
 const storable = (s: string): string | null => (isUnstorableText(s) ? UNSTORABLE_TEXT : null);
 const bodyText = (s: string): string | null => textProblem(s, 'multi-line');
 
+/**
+ * Compiled on a route's first request, not when the route is registered: compiling the schemas of
+ * every route took about half a second of each start (bench 14), most of it for routes a process
+ * may never serve. Ajv caches by schema, so a schema shared by routes compiles once.
+ */
 export function validatorCompiler({ schema, httpPart }: { schema: object; httpPart?: string }) {
-  const validate = (httpPart === 'body' ? bodyAjv : textAjv).compile(schema);
+  let compiled: ReturnType<typeof bodyAjv.compile> | null = null;
   const integers = httpPart === 'querystring' ? integerProperties(schema) : [];
   return (data: unknown) => {
+    const validate = (compiled ??= (httpPart === 'body' ? bodyAjv : textAjv).compile(schema));
     if (httpPart === 'querystring' && data && typeof data === 'object') {
       const q = data as Record<string, unknown>;
       for (const k of integers) {

@@ -8,6 +8,7 @@ import { webhookHash } from '../../src/services/automations/webhook.js';
 import { unsubscribeToken } from '../../src/delivery/unsubscribe.js';
 import type { AccountSeedResult } from '../../src/fixtures/load.js';
 import { loggerOptions } from '../../src/cli/serve.js';
+import { REQUEST_LOG_MSG } from '../../src/http/request-log.js';
 import { loggableUrl } from '../../src/http/log-redaction.js';
 import { createApp } from '../../src/server.js';
 import { testApp, type TestApp } from '../helpers/app.js';
@@ -63,7 +64,11 @@ describe('secrets in URLs stay out of the logs', () => {
     } finally {
       await app.close();
     }
-    const urls = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'incoming request').map((l) => l.req.url);
+    // One line per request, written when its response has gone (src/http/request-log.ts).
+    const requestLines = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === REQUEST_LOG_MSG);
+    expect(requestLines.map((l) => l.status)).toEqual([202, 200, 404, 200]);
+    for (const l of requestLines) expect(l.request_id).toMatch(/^[0-9a-f-]{36}$/);
+    const urls = requestLines.map((l) => l.url);
     expect(urls).toEqual([
       '/hooks/automations/[redacted]',
       '/unsubscribe/[redacted]?utm=x',
