@@ -19,13 +19,21 @@ export function parseTimestamptz(v: string): Date {
 }
 
 // int8 (bigint) as a JS number: micros and counts stay far below 2^53, and PGlite does the same.
+function typeParser(oid: number, format?: 'text' | 'binary'): unknown {
+  if (oid === 20) return (v: string) => Number(v);
+  if (oid === TIMESTAMPTZ && format !== 'binary') return parseTimestamptz;
+  return pg.types.getTypeParser(oid, format);
+}
+// `pg` asks for the parser of every column of every result (a Describe comes back each time, also
+// for prepared statements); remembered per type, that lookup is a Map hit.
+const parsers = new Map<number, unknown>();
 const types = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === 20
-      ? (v: string) => Number(v)
-      : oid === TIMESTAMPTZ && format !== 'binary'
-        ? parseTimestamptz
-        : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    const key = format === 'binary' ? -oid - 1 : oid;
+    let p = parsers.get(key);
+    if (p === undefined) parsers.set(key, (p = typeParser(oid, format)));
+    return p;
+  }) as typeof pg.types.getTypeParser,
 };
 /**
  * Every session in UTC (timestamps render one way, whatever the server's default zone) and with

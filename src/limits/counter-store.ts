@@ -1,21 +1,22 @@
-// The shared rate-limit count on PostgreSQL: one atomic upsert per hit on the UNLOGGED
+// The shared rate-limit count on PostgreSQL: one atomic upsert per batch of hits on the UNLOGGED
 // rate_counters table (migration 0001).
 import type { Queryable } from '../db/db.js';
 
 /**
- * Counts one hit of `key` in the window starting at `windowStart` and returns the window's count.
- * A hit whose window was worked out just before a minute boundary (or on a host whose clock is a
- * little behind) can arrive after the new window started: it counts in the newer window, never
- * sets the row back to the older one (which would restart the new window's count).
+ * Counts n hits of `key` in the window starting at `windowStart` and returns the window's count
+ * after them (HitBatcher sends concurrent hits of one key as one statement). A hit whose window
+ * was worked out just before a minute boundary (or on a host whose clock is a little behind) can
+ * arrive after the new window started: it counts in the newer window, never sets the row back to
+ * the older one (which would restart the new window's count).
  */
-export async function countHit(db: Queryable, key: string, windowStart: number): Promise<number> {
+export async function countHits(db: Queryable, key: string, n: number, windowStart: number): Promise<number> {
   const rows = await db.query<{ count: number }>(
-    `insert into rate_counters (key, window_start, count) values ($1, $2, 1)
+    `insert into rate_counters (key, window_start, count) values ($1, $2, $3)
        on conflict (key) do update set
-         count = case when rate_counters.window_start >= excluded.window_start then rate_counters.count + 1 else 1 end,
+         count = case when rate_counters.window_start >= excluded.window_start then rate_counters.count + excluded.count else excluded.count end,
          window_start = greatest(rate_counters.window_start, excluded.window_start)
        returning count`,
-    [key, windowStart],
+    [key, windowStart, n],
   );
   return rows[0].count;
 }

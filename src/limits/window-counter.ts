@@ -2,7 +2,8 @@
 // every backend, so processes sharing Redis or PostgreSQL agree on when a window restarts.
 import type { Redis } from 'ioredis';
 import type { Queryable } from '../db/db.js';
-import { countHit } from './counter-store.js';
+import { countHits } from './counter-store.js';
+import { HitBatcher } from './hit-batcher.js';
 
 export const WINDOW_MS = 60_000;
 
@@ -63,15 +64,19 @@ export class MemoryCounter implements WindowCounter {
  * `owned` is a pool of its own (Db.boundedPool) that close() releases.
  */
 export class PostgresCounter implements WindowCounter {
+  private readonly batcher: HitBatcher;
+
   constructor(
     private readonly db: Queryable,
     private readonly now: () => number = Date.now,
     private readonly owned: { close(): Promise<void> } | null = null,
-  ) {}
+  ) {
+    this.batcher = new HitBatcher((key, n, start) => countHits(this.db, key, n, start));
+  }
 
   async hit(key: string): Promise<Hit> {
     const { start, resetMs } = windowOf(this.now());
-    return { count: await countHit(this.db, key, start), resetMs };
+    return { count: await this.batcher.hit(key, start), resetMs };
   }
 
   async close(): Promise<void> {
@@ -82,6 +87,7 @@ export class PostgresCounter implements WindowCounter {
 /** Shared through Redis: INCR on a per-window key that expires after the window. */
 export class RedisCounter implements WindowCounter {
   private lastError = '';
+  private readonly batcher = new HitBatcher((key, n, start) => this.add(key, n, start));
 
   constructor(
     private readonly redis: Redis,
@@ -115,11 +121,16 @@ export class RedisCounter implements WindowCounter {
     // Refused at once while disconnected (as ioredis would, without its offline queue), saying why.
     if (this.redis.status !== 'ready') throw new Error(`Redis is not connected (${this.lastError || this.redis.status})`);
     const { start, resetMs } = windowOf(this.now());
+    return { count: await this.batcher.hit(key, start), resetMs };
+  }
+
+  /** n hits in one round trip: INCRBY and the key's expiry, as one transaction. */
+  private async add(key: string, n: number, start: number): Promise<number> {
     const k = `switchboard:rl:${key}:${start}`;
-    const res = await this.redis.multi().incr(k).pexpire(k, WINDOW_MS + 5_000).exec();
+    const res = await this.redis.multi().incrby(k, n).pexpire(k, WINDOW_MS + 5_000).exec();
     const [err, count] = res?.[0] ?? [new Error('redis returned no result'), 0];
     if (err) throw err;
-    return { count: Number(count), resetMs };
+    return Number(count);
   }
 
   async close(): Promise<void> {
