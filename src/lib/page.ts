@@ -10,10 +10,32 @@
 // marked's inline parser is super-linear on some inputs (16 KB of "[a](" takes minutes; deeply
 // nested quotes overflow the stack), and it runs on the event loop. So a conversion runs under a
 // deadline: vm's watchdog interrupts synchronous code, also library code called from the script.
+import { createRequire } from 'node:module';
 import vm from 'node:vm';
-import { Parser } from 'htmlparser2';
-import sanitizeHtml from 'sanitize-html';
+import type { Parser as HtmlParser } from 'htmlparser2';
+import type sanitizeHtmlFn from 'sanitize-html';
 import { pageMarkdown, PageTooLargeError } from './page-markdown.js';
+
+/**
+ * sanitize-html and its parser are a hundred modules (postcss, entities, htmlparser2…) that a
+ * server loads at every start but needs only when it converts or reads a page: loaded on first
+ * use instead (bench 14: about a tenth of the start-up module loading). Both are CommonJS, so a
+ * synchronous require keeps every function here synchronous; htmlparser2 is the same copy that
+ * sanitize-html uses.
+ */
+const requireLib = createRequire(import.meta.url);
+let htmlLibs: { sanitizeHtml: typeof sanitizeHtmlFn; Parser: typeof HtmlParser; options: sanitizeHtmlFn.IOptions } | null = null;
+function htmlLibraries() {
+  if (!htmlLibs) {
+    const sanitizeHtml = requireLib('sanitize-html') as typeof sanitizeHtmlFn;
+    htmlLibs = {
+      sanitizeHtml,
+      Parser: (requireLib('htmlparser2') as { Parser: typeof HtmlParser }).Parser,
+      options: { ...SANITIZE, transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: LINK_REL }, true) } },
+    };
+  }
+  return htmlLibs;
+}
 
 /** Largest page, in UTF-8 bytes of its HTML after conversion and sanitising (512 KiB). */
 export const MAX_PAGE_BYTES = 512 * 1024;
@@ -44,7 +66,7 @@ const INLINE_TAGS = [
   'mark', 'small', 'abbr', 'span',
 ];
 const ALIGN = { name: 'align', multiple: false, values: ['left', 'center', 'right'] };
-const ALLOWED_ATTRIBUTES: Record<string, sanitizeHtml.AllowedAttribute[]> = {
+const ALLOWED_ATTRIBUTES: Record<string, sanitizeHtmlFn.AllowedAttribute[]> = {
   // rel is listed so that the value we set survives; a caller's own rel is overwritten.
   a: ['href', 'title', 'rel'],
   img: ['src', 'alt', 'title', 'width', 'height'],
@@ -63,7 +85,8 @@ const DROPPED_WITH_CONTENT = [
   'noframes', 'iframe', 'object', 'embed', 'applet', 'svg', 'math', 'template', 'head',
 ];
 
-const SANITIZE: sanitizeHtml.IOptions = {
+// transformTags (every link gets rel) is added when sanitize-html is loaded: see htmlLibraries().
+const SANITIZE: sanitizeHtmlFn.IOptions = {
   allowedTags: [...BLOCK_TAGS, ...INLINE_TAGS],
   allowedAttributes: ALLOWED_ATTRIBUTES,
   // Fenced code keeps its language hint (marked writes class="language-js"); no other class.
@@ -76,7 +99,6 @@ const SANITIZE: sanitizeHtml.IOptions = {
   disallowedTagsMode: 'discard',
   nonTextTags: DROPPED_WITH_CONTENT,
   parseStyleAttributes: false,
-  transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: LINK_REL }, true) },
   // An image whose src was refused (data:, javascript:, …) is dropped rather than left empty.
   exclusiveFilter: (frame) => frame.tag === 'img' && !frame.attribs.src,
 };
@@ -98,7 +120,8 @@ export const PAGE_HTML_POLICY =
 const marked = pageMarkdown(MAX_PAGE_BYTES);
 
 export function sanitizePageHtml(html: string): string {
-  return sanitizeHtml(html, SANITIZE);
+  const libs = htmlLibraries();
+  return libs.sanitizeHtml(html, libs.options);
 }
 
 /** The source could not be converted: it took longer than the deadline, or a library gave up on it. */
@@ -211,7 +234,7 @@ export function htmlToText(html: string): string {
   };
   const isList = (name: string) => name === 'ul' || name === 'ol';
 
-  const parser = new Parser(
+  const parser = new (htmlLibraries().Parser)(
     {
       onopentag(name, attribs) {
         // Inside a list, paragraphs (and nested lists) are lines of their item, not separate blocks.

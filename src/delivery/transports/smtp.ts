@@ -3,8 +3,9 @@
 // row's extra headers (List-Unsubscribe, List-Unsubscribe-Post) go out as written, minus anything
 // that would let a header rewrite the envelope or the MIME structure.
 import { Readable } from 'node:stream';
-import nodemailer from 'nodemailer';
-import MailComposer from 'nodemailer/lib/mail-composer';
+import { createRequire } from 'node:module';
+import type NodemailerModule from 'nodemailer';
+import type MailComposerClass from 'nodemailer/lib/mail-composer';
 import type Mail from 'nodemailer/lib/mailer';
 import type { Transport } from '../types.js';
 import { toHtml, toText } from './email-body.js';
@@ -75,13 +76,19 @@ export function classifySmtpError(err: unknown, handedOver = true): DeliveryErro
   });
 }
 
+// nodemailer (forty modules) is loaded when an SMTP transport is made: a server on the outbox
+// transport, the default, never loads it.
+const requireLib = createRequire(import.meta.url);
+const nodemailerLib = () => requireLib('nodemailer') as typeof NodemailerModule;
+const MailComposer = () => requireLib('nodemailer/lib/mail-composer') as typeof MailComposerClass;
+
 /** The message as the server will receive it (what nodemailer would build from the same options). */
 function compose(mail: Mail.Options): Promise<Buffer> {
-  return new MailComposer({ ...mail, disableFileAccess: true, disableUrlAccess: true }).compile().build();
+  return new (MailComposer())({ ...mail, disableFileAccess: true, disableUrlAccess: true }).compile().build();
 }
 
 export function smtpTransport(opts: SmtpOptions): Transport {
-  const transporter = nodemailer.createTransport({
+  const transporter = nodemailerLib().createTransport({
     url: opts.url,
     pool: true,
     maxConnections: opts.maxConnections,
