@@ -1,6 +1,11 @@
-// `npm run bench`: bare Fastify vs Switchboard's workflow reads, on PGlite and PostgreSQL, at 50
-// connections, each server in its own child process and the load generator here. Prints a table
-// and the acceptance checks, and writes bench/results/latest.json. See bench/args.ts for flags.
+// `npm run bench`: Switchboard's workflow reads on the process users run — `switchboard serve` as
+// `npm start` starts it (API and engine, default LOG_LEVEL=info, its log in a file) — on PGlite and
+// PostgreSQL at 50 connections, against each store's floor (bare Fastify + one query of that
+// store, in the same run): the targets are shares of the floor (issue 14). Also measured: bare
+// Fastify (start and end: how noisy the machine was), the app alone with its logger off (where
+// time goes), the shared rate counters (PostgreSQL, Redis), and the serve process's start time
+// and memory. Each server is a child process; the load generator is this one. Prints a table and
+// the acceptance checks, and writes bench/results/latest.json. See bench/args.ts for flags.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
