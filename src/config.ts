@@ -29,6 +29,11 @@ export interface Config {
   /** A shared rate-limit store (Redis, PostgreSQL) that has not answered within this falls back to the process's own count. */
   readonly rateLimitTimeoutMs: number;
   /**
+   * On a shared store, how long one renewal lets an API process trust its API-key cache
+   * (src/keys/auth-member.ts): the longest a revoke waits for a process that stopped answering.
+   */
+  readonly authCacheLeaseMs: number;
+  /**
    * Credit (micros) an account starts with when the hub's set-up page or `account create` makes
    * it, so a new account can run an AI block at once. Seeds set their own credit_micros.
    */
@@ -250,6 +255,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: logLevel(r),
     idempotencyLockTimeoutMs: r.int('SWITCHBOARD_IDEMPOTENCY_LOCK_TIMEOUT_MS', 120_000, 1_000, 86_400_000),
     rateLimitTimeoutMs: r.int('SWITCHBOARD_RATE_LIMIT_TIMEOUT_MS', 100, 10, 10_000),
+    authCacheLeaseMs: r.int('SWITCHBOARD_AUTH_CACHE_LEASE_MS', 5_000, 1_000, 60_000),
     // US$5 to try things in development; in production credit is the operator's decision.
     startingCreditMicros: r.int('SWITCHBOARD_STARTING_CREDIT_MICROS', environment === 'production' ? 0 : 5_000_000, 0, Number.MAX_SAFE_INTEGER),
     http: Object.freeze({

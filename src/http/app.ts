@@ -25,6 +25,7 @@ import { registerUsageRoutes } from '../api/usage/routes.js';
 import { registerHubApi } from '../hub/plugin.js';
 import { registerHubPages, type HubPages } from '../hub/static.js';
 import { Authenticator } from './auth.js';
+import { appAuthCache } from './auth-cache-setup.js';
 import type { AppDeps } from './deps.js';
 import { ApiError } from '../domain/errors.js';
 import { toErrorBody } from './errors.js';
@@ -112,7 +113,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     }
   });
 
+  const authCache = appAuthCache(deps.db, config.authCacheLeaseMs, app.log);
   app.addHook('onClose', async () => {
+    await authCache.stop();
     for (const fn of deps.onClose ?? []) await fn();
     for (const c of new Set([deps.counters.requests, deps.counters.failedAuth])) await c.close();
   });
@@ -131,7 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   installPipeline(app, {
     config,
     routingError,
-    authenticator: new Authenticator(deps.db, deps.counters.failedAuth, (err) => app.log.warn({ err }, 'key touch failed')),
+    authenticator: new Authenticator(deps.db, deps.counters.failedAuth, (err) => app.log.warn({ err }, 'key touch failed'), authCache.cache),
     requests: deps.counters.requests,
     retirements: deps.retirements ?? RETIREMENTS,
   });
@@ -170,6 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await registerHubApi(app, deps);
     hubPages = await registerHubPages(app);
   }
+  await authCache.start();
   await app.ready();
   return app;
 }

@@ -1,9 +1,13 @@
 // Authentication: Bearer svc_live_… → the key and its account, or the spec's 401. Failures
 // count against the client address; past 20 a minute they are answered 429 too_many_failed_auth.
+// The lookup goes through the process's key cache (src/keys/auth-cache.ts), which answers exactly
+// as the store would: a change is invalidated everywhere before its command answers, and expiry
+// is checked here against the clock on every request, cached row or not.
 import type { FastifyRequest } from 'fastify';
 import { hashKey, isWellFormedKey } from '../lib/api-keys.js';
 import type { Db } from '../db/db.js';
-import { findKeyForAuth, touchKey, type AuthRow } from '../keys/store.js';
+import { touchKey, type AuthRow } from '../keys/store.js';
+import type { AuthCache } from '../keys/auth-cache.js';
 import type { Tier } from '../domain/account.js';
 import { FAILED_AUTH_PER_MINUTE } from '../limits/tiers.js';
 import type { WindowCounter } from '../limits/window-counter.js';
@@ -29,6 +33,7 @@ export class Authenticator {
     private readonly db: Db,
     private readonly failures: WindowCounter,
     private readonly onBackgroundError: (err: unknown) => void,
+    private readonly cache: AuthCache,
   ) {}
 
   async authenticate(request: FastifyRequest): Promise<AuthContext> {
@@ -36,14 +41,14 @@ export class Authenticator {
     if (!header) return this.fail(request, new ApiError('invalid_api_key', 'No API key: send Authorization: Bearer <API_KEY>.'));
     const m = BEARER.exec(header);
     if (!m || !isWellFormedKey(m[1])) return this.fail(request, new ApiError('invalid_api_key', 'The API key is malformed.'));
-    const row = await findKeyForAuth(this.db, hashKey(m[1]));
+    const row = await this.cache.lookup(this.db, hashKey(m[1]));
     if (!row) return this.fail(request, new ApiError('invalid_api_key', 'The API key is not valid.'));
     if (row.revoked_at) return this.fail(request, new ApiError('api_key_revoked', 'The API key has been revoked.'));
     if (row.expires_at && row.expires_at.getTime() <= Date.now()) {
       return this.fail(request, new ApiError('api_key_expired', 'The API key has passed its expiry date.'));
     }
-    const stale = !row.last_used_at || Date.now() - row.last_used_at.getTime() > 60_000;
-    if (stale) touchKey(this.db, row.key_id).catch(this.onBackgroundError);
+    // At most once a minute per key and process (a cached row's last_used_at does not move).
+    if (this.cache.touchDue(row)) touchKey(this.db, row.key_id).catch(this.onBackgroundError);
     return {
       keyId: row.key_id,
       keyName: row.name,

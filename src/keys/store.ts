@@ -18,7 +18,11 @@ export interface AuthRow {
   requests_per_minute: number | null;
 }
 
-/** One query per request: the key and its account's state. No cache, so revocation acts at once everywhere. */
+/**
+ * The key and its account's state, in one query. The request pipeline reads it through the
+ * process's key cache (auth-cache.ts); whatever changes these columns calls invalidateAuth after
+ * its commit.
+ */
 export async function findKeyForAuth(db: Queryable, hash: Buffer): Promise<AuthRow | null> {
   const rows = await db.query<AuthRow>(
     `select k.id as key_id, k.account_id, k.name, k.prefix, k.scopes, k.expires_at, k.revoked_at, k.last_used_at,
@@ -105,16 +109,4 @@ export async function listKeys(db: Queryable, accountId: string): Promise<KeyLis
        from api_keys where account_id = $1 order by created_at, id`,
     [accountId],
   );
-}
-
-/** Revokes a key; true when it was active. A key already revoked keeps its first revocation time. */
-export async function revokeKey(db: Queryable, accountId: string, keyId: string): Promise<'revoked' | 'already' | 'missing'> {
-  const rows = await db.query<{ revoked_at: Date | null; was: Date | null }>(
-    `update api_keys k set revoked_at = coalesce(k.revoked_at, now())
-       from api_keys old where old.id = k.id and k.account_id = $1 and k.id = $2
-     returning k.revoked_at, old.revoked_at as was`,
-    [accountId, keyId],
-  );
-  if (!rows.length) return 'missing';
-  return rows[0].was ? 'already' : 'revoked';
 }

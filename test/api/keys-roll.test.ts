@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors.js';
 import type { AccountSeedResult } from '../../src/fixtures/load.js';
+import { invalidateAuth } from '../../src/keys/invalidate.js';
 import { OPERATOR } from '../../src/services/audit/service.js';
 import { createAccountKey, revokeAccountKey, rollAccountKey } from '../../src/services/keys/manage.js';
 import { testApp, type TestApp } from '../helpers/app.js';
@@ -31,7 +32,9 @@ describe('a rolled key on /v1', () => {
     expect((await workflows(acme.keys.main)).statusCode).toBe(200);
     expect((await workflows(rolled.value)).statusCode).toBe(200);
     // The grace ends: move the old key's expiry into the past, as an hour passing would.
+    // A hand edit of the table is no service change: it tells the key caches as the services do.
     await t.db.query(`update api_keys set expires_at = now() - interval '1 millisecond' where id = $1`, [acme.key_ids.main]);
+    await invalidateAuth(t.db);
     expectError(await workflows(acme.keys.main), 401, 'authentication', 'api_key_expired');
     expect((await workflows(rolled.value)).statusCode).toBe(200);
   });

@@ -5,7 +5,8 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountSeedResult } from '../../src/fixtures/load.js';
 import { generateKey } from '../../src/lib/api-keys.js';
-import { revokeKey } from '../../src/keys/store.js';
+import { revokeAccountKey } from '../../src/services/keys/manage.js';
+import { OPERATOR } from '../../src/services/audit/service.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { account, bearer, expectError, expectNoCors, seed, UUID_RE } from './fixtures.js';
 
@@ -204,7 +205,8 @@ describe('authentication', () => {
 
   it('revocation acts from the very next request', async () => {
     expect((await get('/v1/workflows', acme.keys.temp)).statusCode).toBe(200);
-    expect(await revokeKey(t.db, acme.id, acme.key_ids.temp)).toBe('revoked');
+    // Through the service every revocation uses: it invalidates the key cache after its commit.
+    expect((await revokeAccountKey(t.db, acme.id, acme.key_ids.temp, OPERATOR)).changed).toBe(true);
     expectError(await get('/v1/workflows', acme.keys.temp), 401, 'authentication', 'api_key_revoked');
   });
 

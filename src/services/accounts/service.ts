@@ -2,8 +2,12 @@
 // closes the account, the closing sweep, in one transaction that wakes every worker on commit.
 import { endAccountWork, updateAccount, type AccountChanges, type EndedWork } from '../../accounts/store.js';
 import type { Db } from '../../db/db.js';
+import { invalidateAuth } from '../../keys/invalidate.js';
 import type { AccountRow } from '../../domain/account.js';
 import { notifyAllWorkers } from '../../queue/enqueue-store.js';
+
+/** The account's fields the request pipeline reads with each key (src/keys/store.ts AuthRow). */
+const AUTH_FIELDS: readonly (keyof AccountChanges)[] = ['state', 'subscription', 'api_open', 'tier', 'requests_per_minute'];
 
 /**
  * `account set`: the changes, and when they close the account, the closing sweep in the same
@@ -14,7 +18,7 @@ import { notifyAllWorkers } from '../../queue/enqueue-store.js';
  * held for the account resumes at once when it is active again.
  */
 export async function setAccount(db: Db, accountId: string, changes: AccountChanges): Promise<{ account: AccountRow | null; ended: EndedWork | null }> {
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx) => {
     const ended = changes.state === 'closed' ? await endAccountWork(tx, accountId) : null;
     const account = await updateAccount(tx, accountId, changes);
     if (account && (changes.state !== undefined || changes.subscription !== undefined)) {
@@ -22,4 +26,8 @@ export async function setAccount(db: Db, accountId: string, changes: AccountChan
     }
     return { account, ended: account ? ended : null };
   });
+  // After the commit, before the command answers: every process's key cache forgets the account's
+  // old state, so it acts from the next request. Credit and the run limits are not in the cache.
+  if (result.account && AUTH_FIELDS.some((f) => changes[f] !== undefined)) await invalidateAuth(db);
+  return result;
 }

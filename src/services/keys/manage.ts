@@ -1,13 +1,16 @@
 // An account's keys as an owner or admin manages them, in the hub (Account → API keys) and through
 // the operator CLI: list, create, rename and re-cap, revoke, roll. Each change and its audit entry
 // commit in one transaction; refusals are ApiErrors the hub answers as they are and the CLI prints.
-// Audit entries name the key and what changed, never a key value.
+// Audit entries name the key and what changed, never a key value. A change the request pipeline
+// reads (name, revocation, a roll's expiry) is invalidated in every process's key cache after it
+// commits and before the call returns (src/keys/invalidate.ts), so it acts from the next request.
 import type { Db, Queryable } from '../../db/db.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import { ROLL_GRACE, type RollGrace } from '../../domain/hub.js';
 import { keyStateOf, MAX_ACTIVE_KEYS, MAX_KEY_NAME, type KeyState } from '../../domain/key.js';
 import { isScope, SCOPES, type Scope } from '../../lib/scopes.js';
 import { lockAccountForKeys } from '../../keys/store.js';
+import { invalidateAuth } from '../../keys/invalidate.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import { createKey, KeyLimitError, type CreatedKey } from './service.js';
 import { getManagedKey, listManagedKeys, lockKey, markRevoked, markRolled, setKeyCapById, setKeyName, type ManagedKeyRow } from './store.js';
@@ -130,7 +133,7 @@ export interface KeyChanges {
 export async function updateAccountKey(db: Db, accountId: string, keyId: string, changes: KeyChanges, actor: Actor): Promise<KeyView> {
   const name = changes.name === undefined ? undefined : checkName(changes.name);
   const cap = changes.monthlySpendCapMicros === undefined ? undefined : checkCap(changes.monthlySpendCapMicros);
-  return db.transaction(async (tx) => {
+  const updated = await db.transaction(async (tx) => {
     const old = await lockKey(tx, accountId, keyId);
     if (!old) throw notFound('API key');
     const oldCap = micros(old.monthly_spend_cap_micros);
@@ -147,11 +150,14 @@ export async function updateAccountKey(db: Db, accountId: string, keyId: string,
     if (Object.keys(detail).length) await recordAudit(tx, { accountId, actor, action: 'key.updated', objectKind: 'api_key', objectId: keyId, detail });
     return view(tx, accountId, keyId);
   });
+  // The name is in every request's context (the cap is read by billing, not by the pipeline).
+  if (name !== undefined) await invalidateAuth(db);
+  return updated;
 }
 
 /** Revokes a key; revoking it again changes nothing (and records nothing). It fails from its next request. */
 export async function revokeAccountKey(db: Db, accountId: string, keyId: string, actor: Actor): Promise<{ key: KeyView; changed: boolean }> {
-  return db.transaction(async (tx) => {
+  const revoked = await db.transaction(async (tx) => {
     const old = await lockKey(tx, accountId, keyId);
     if (!old) throw notFound('API key');
     const changed = old.revoked_at === null;
@@ -161,6 +167,9 @@ export async function revokeAccountKey(db: Db, accountId: string, keyId: string,
     }
     return { key: await view(tx, accountId, keyId), changed };
   });
+  // Also when it was revoked already: a retry after an answer lost midway finishes the invalidation.
+  await invalidateAuth(db);
+  return revoked;
 }
 
 export interface Rolled {
@@ -178,7 +187,7 @@ export interface Rolled {
  * keeps the old key's creator.
  */
 export async function rollAccountKey(db: Db, accountId: string, keyId: string, grace: RollGrace, actor: Actor): Promise<Rolled> {
-  return db.transaction(async (tx) => {
+  const rolled = await db.transaction(async (tx) => {
     await lockAccountForKeys(tx, accountId);
     const old = await lockKey(tx, accountId, keyId);
     if (!old) throw notFound('API key');
@@ -203,4 +212,7 @@ export async function rollAccountKey(db: Db, accountId: string, keyId: string, g
     });
     return { old: await view(tx, accountId, keyId), value: created.value, key: await view(tx, accountId, created.id) };
   });
+  // The old key's expiry moved (a grace of none ends it now); the new key was never cached.
+  await invalidateAuth(db);
+  return rolled;
 }
