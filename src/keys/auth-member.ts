@@ -57,6 +57,8 @@ export class AuthCacheMember implements AuthLease {
   private unlisten: (() => Promise<void>) | null = null;
   private closed = false;
   private failing = false;
+  private listening = false;
+  private listenFailed = false;
 
   constructor(
     private readonly db: Db,
@@ -109,12 +111,18 @@ export class AuthCacheMember implements AuthLease {
   }
 
   private async listen(): Promise<void> {
-    if (this.unlisten || this.closed) return;
+    if (this.unlisten || this.listening || this.closed) return;
+    this.listening = true;
     try {
       // Also called with '' after the listener reconnects (notifications in the gap are lost).
-      this.unlisten = await this.db.listen(AUTH_INVALIDATE_CHANNEL, () => this.catchUp());
+      const unlisten = await this.db.listen(AUTH_INVALIDATE_CHANNEL, () => this.catchUp());
+      if (this.closed) await unlisten();
+      else this.unlisten = unlisten;
     } catch (err) {
-      this.log.warn({ err }, 'auth cache: cannot listen for invalidations; acknowledging at each heartbeat instead');
+      if (!this.listenFailed) this.log.warn({ err }, 'auth cache: cannot listen for invalidations; acknowledging at each heartbeat until it can');
+      this.listenFailed = true;
+    } finally {
+      this.listening = false;
     }
   }
 
@@ -152,7 +160,8 @@ export class AuthCacheMember implements AuthLease {
     await renewMember(this.db, this.processId, this.processed, this.leaseMs);
     await this.applyInvalidations();
     this.validUntil = sent + this.leaseMs - this.marginMs;
-    if (!this.unlisten) await this.listen();
+    // Tried again in the background: a slow connection must not hold up acknowledgements.
+    if (!this.unlisten) void this.listen();
   }
 
   /** Clears the cache for every invalidation announced since the last, then acknowledges it. */

@@ -1,8 +1,9 @@
 // The per-process API-key cache (src/keys/auth-cache.ts) and its coherence protocol: a cached key
 // costs no query; a revocation, a suspension or a roll made through the real service or CLI path
-// acts from the very next request; a read in flight across an invalidation is not kept; a member
-// without a live lease reads the store; a member that stops acknowledging holds an invalidation
-// up only until its lease passes, and by then it no longer trusts its own cache. Both stores.
+// (and the API switch, the request limit) acts from the very next request; a read in flight
+// across an invalidation is not kept; a member without a live lease reads the store; a member
+// that stops acknowledging holds an invalidation up only until its lease passes, and by then it
+// no longer trusts its own cache. Both stores.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { accountCommand } from '../../src/cli/account.js';
 import { keysCommand } from '../../src/cli/keys.js';
@@ -114,6 +115,18 @@ describe('changes act from the very next request', () => {
     expectError(await get(s.beta.keys.main), 403, 'permission', 'account_suspended');
     expect((await set('active')).code).toBe(0);
     expect((await get(s.beta.keys.main)).statusCode).toBe(200);
+  });
+
+  it('the API switch and the per-key request limit act from the next request too', async () => {
+    const set = (...args: string[]) => accountCommand(t.db, ['set', '--account', s.beta.id, ...args]);
+    const before = await get(s.beta.keys.main);
+    expect(before.statusCode).toBe(200);
+    expect((await set('--requests-per-minute', '7')).code).toBe(0);
+    expect((await get(s.beta.keys.main)).headers['ratelimit-limit']).toBe('7');
+    expect((await set('--api-open', 'false')).code).toBe(0);
+    expectError(await get(s.beta.keys.main), 404, 'not_found', 'api_not_available');
+    expect((await set('--api-open', 'true', '--requests-per-minute', 'default')).code).toBe(0);
+    expect((await get(s.beta.keys.main)).headers['ratelimit-limit']).toBe(before.headers['ratelimit-limit']);
   });
 
   it('a rolled key with grace none → 401 api_key_expired at once', async () => {
