@@ -114,8 +114,13 @@ export class AuthCacheMember implements AuthLease {
     if (this.unlisten || this.listening || this.closed) return;
     this.listening = true;
     try {
-      // Also called with '' after the listener reconnects (notifications in the gap are lost).
-      const unlisten = await this.db.listen(AUTH_INVALIDATE_CHANNEL, () => this.catchUp());
+      // A numbered invalidation is applied (and acknowledged) by catchUp. Anything else — 'db',
+      // sent by the triggers of migration 0026 when a row changed without invalidateAuth, or ''
+      // after the listener reconnects (notifications in the gap are lost) — clears the cache first.
+      const unlisten = await this.db.listen(AUTH_INVALIDATE_CHANNEL, (payload) => {
+        if (!/^\d+$/.test(payload)) this.cache.clear();
+        this.catchUp();
+      });
       if (this.closed) await unlisten();
       else this.unlisten = unlisten;
     } catch (err) {
