@@ -6,17 +6,17 @@
 // about the same however large the tables get.
 import { SCHEMA, type Db } from './db.js';
 
-/** Whether one of our tables has no statistics yet (reltuples < 0: never analyzed nor vacuumed). */
-async function hasUnanalyzedTable(db: Db): Promise<boolean> {
-  const rows = await db.query<{ n: number }>(
-    `select count(*)::int as n from pg_class c join pg_namespace ns on ns.oid = c.relnamespace
-      where ns.nspname = $1 and c.relkind in ('r', 'p') and c.reltuples < 0`,
+export const ANALYZE_EVERY_MS = 30 * 60_000;
+
+/** Our tables that have no statistics yet (reltuples < 0: never analyzed nor vacuumed). */
+async function unanalyzedTables(db: Db): Promise<string[]> {
+  const rows = await db.query<{ name: string }>(
+    `select format('%I.%I', ns.nspname, c.relname) as name from pg_class c join pg_namespace ns on ns.oid = c.relnamespace
+      where ns.nspname = $1 and c.relkind in ('r', 'p') and c.reltuples < 0 order by c.relname`,
     [SCHEMA],
   );
-  return rows[0].n > 0;
+  return rows.map((r) => r.name);
 }
-
-export const ANALYZE_EVERY_MS = 30 * 60_000;
 
 /** Analyzes every table when the store keeps no statistics itself; a no-op on PostgreSQL. */
 export async function refreshStatistics(db: Db): Promise<boolean> {
@@ -39,16 +39,17 @@ export class StatisticsKeeper {
   ) {}
 
   /**
-   * At start, a store with a table never analyzed (a new or just-migrated store) is analyzed at
-   * once; that is quick, its tables being small or empty. Statistics are kept in the data dir, so
-   * a store analyzed before is only refreshed a minute after start, off the start-up path: a full
-   * ANALYZE of a large store holds PGlite (and so the event loop) for about a second.
+   * At start, only the tables never analyzed (a new store, or tables a migration just created) are
+   * analyzed, at once: they are new, so small or empty, and quick. Statistics are kept in the data
+   * dir, so the rest are refreshed a minute after start, off the start-up path: a full ANALYZE of
+   * a large store holds PGlite (and so the event loop) for about a second.
    */
   async start(): Promise<void> {
     if (this.db.capabilities.autoAnalyze || this.timer) return;
-    if (await hasUnanalyzedTable(this.db)) await refreshStatistics(this.db);
-    else this.soon = setTimeout(() => void refreshStatistics(this.db).catch(this.onError), FIRST_REFRESH_MS);
-    this.soon?.unref();
+    const fresh = await unanalyzedTables(this.db);
+    if (fresh.length) await this.db.exec(`analyze ${fresh.join(', ')}`);
+    this.soon = setTimeout(() => void refreshStatistics(this.db).catch(this.onError), FIRST_REFRESH_MS);
+    this.soon.unref();
     this.timer = setInterval(() => void refreshStatistics(this.db).catch(this.onError), this.everyMs);
     this.timer.unref();
   }
