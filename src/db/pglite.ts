@@ -2,9 +2,13 @@
 // process owns. The ownership is a lock file beside the data (data-dir-lock.ts); a second process
 // fails fast while the first lives.
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, types } from '@electric-sql/pglite';
 import { PGLITE_CAPABILITIES, SCHEMA, type Db, type Transaction } from './db.js';
 import { PreparedStatements } from './pglite-statements.js';
+import { parseUtcTimestamp, TIMESTAMPTZ_OID } from './timestamps.js';
+
+/** PGlite's sessions run in UTC too: the fast path of ./timestamps.ts, PGlite's own parser otherwise. */
+const parseTimestamptz = (v: string): Date => parseUtcTimestamp(v, (x) => types.parseType(x, TIMESTAMPTZ_OID) as Date);
 import { DataDirLockedError, takeDataDirLock } from './data-dir-lock.js';
 
 export { DataDirLockedError, takeDataDirLock };
@@ -52,6 +56,7 @@ export async function openPglite(opts: PgliteOptions): Promise<PgliteDb> {
     const pg = new PGlite(opts.dataDir ? path.join(opts.dataDir, 'pgdata') : 'memory://', {
       loadDataDir: opts.loadDataDir,
       startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+      parsers: { [TIMESTAMPTZ_OID]: parseTimestamptz },
     });
     await pg.waitReady;
     // The tables' schema (db.ts SCHEMA) for the whole session; PostgreSQL sessions get it as a

@@ -2,20 +2,13 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { POSTGRES_CAPABILITIES, SCHEMA, type Db, type Transaction } from './db.js';
+import { parseUtcTimestamp, TIMESTAMPTZ_OID } from './timestamps.js';
 
-const TIMESTAMPTZ = 1184;
+const TIMESTAMPTZ = TIMESTAMPTZ_OID;
 const defaultTimestamptz = pg.types.getTypeParser(TIMESTAMPTZ, 'text') as (v: string) => Date;
-// Sessions run in UTC (see `options` below), so timestamptz arrives as
-// "YYYY-MM-DD HH:MM:SS[.ffffff]+00". Slicing it is several times cheaper than the generic
-// parser's regular expressions, which showed up at ~7% of a list request's CPU; anything else
-// (infinity, BC dates, another zone) goes to the generic parser.
-const UTC_TS = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,6})?\+00$/;
+/** Sessions run in UTC (see `options` below): the fast path of ./timestamps.ts, `pg`'s parser otherwise. */
 export function parseTimestamptz(v: string): Date {
-  if (!UTC_TS.test(v)) return defaultTimestamptz(v);
-  const ms = v.length > 22 ? Math.floor(Number(v.slice(20, v.length - 3).padEnd(3, '0').slice(0, 3))) : 0;
-  return new Date(
-    Date.UTC(+v.slice(0, 4), +v.slice(5, 7) - 1, +v.slice(8, 10), +v.slice(11, 13), +v.slice(14, 16), +v.slice(17, 19), ms),
-  );
+  return parseUtcTimestamp(v, defaultTimestamptz);
 }
 
 // int8 (bigint) as a JS number: micros and counts stay far below 2^53, and PGlite does the same.
