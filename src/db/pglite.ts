@@ -45,9 +45,10 @@ export interface PgliteOptions {
  * PostgreSQL's default 128 MB of shared buffers lives inside PGlite's WASM memory, so the process
  * held ~100 MiB more from its first query and took ~0.3 s longer to start. The data dir's files are
  * in the OS page cache anyway (PGlite reads them through NODEFS): measured on the bench's 101,000
- * workflows, list and get latencies were the same with 16 MB as with 128 MB (bench 14).
+ * workflows, list and get latencies were the same with 16 MB as with 128 MB, but with 16 MB the
+ * engine's write-heavy work (bench:outbox) lost ~15%; 32 MB keeps it (bench 14).
  */
-export const PGLITE_SHARED_BUFFERS = '16MB';
+export const PGLITE_SHARED_BUFFERS = '32MB';
 
 export async function openPglite(opts: PgliteOptions): Promise<PgliteDb> {
   const release = opts.dataDir && opts.lock !== false ? takeDataDirLock(opts.dataDir) : () => {};

@@ -17,16 +17,8 @@ function typeParser(oid: number, format?: 'text' | 'binary'): unknown {
   if (oid === TIMESTAMPTZ && format !== 'binary') return parseTimestamptz;
   return pg.types.getTypeParser(oid, format);
 }
-// `pg` asks for the parser of every column of every result (a Describe comes back each time, also
-// for prepared statements); remembered per type, that lookup is a Map hit.
-const parsers = new Map<number, unknown>();
 const types = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
-    const key = format === 'binary' ? -oid - 1 : oid;
-    let p = parsers.get(key);
-    if (p === undefined) parsers.set(key, (p = typeParser(oid, format)));
-    return p;
-  }) as typeof pg.types.getTypeParser,
+  getTypeParser: typeParser as typeof pg.types.getTypeParser,
 };
 /**
  * Every session in UTC (timestamps render one way, whatever the server's default zone) and with

@@ -79,16 +79,20 @@ export function classifySmtpError(err: unknown, handedOver = true): DeliveryErro
 // nodemailer (forty modules) is loaded when an SMTP transport is made: a server on the outbox
 // transport, the default, never loads it.
 const requireLib = createRequire(import.meta.url);
-const nodemailerLib = () => requireLib('nodemailer') as typeof NodemailerModule;
-const MailComposer = () => requireLib('nodemailer/lib/mail-composer') as typeof MailComposerClass;
+let libs: { nodemailer: typeof NodemailerModule; MailComposer: typeof MailComposerClass } | null = null;
+const nodemailerLibs = () =>
+  (libs ??= {
+    nodemailer: requireLib('nodemailer') as typeof NodemailerModule,
+    MailComposer: requireLib('nodemailer/lib/mail-composer') as typeof MailComposerClass,
+  });
 
 /** The message as the server will receive it (what nodemailer would build from the same options). */
 function compose(mail: Mail.Options): Promise<Buffer> {
-  return new (MailComposer())({ ...mail, disableFileAccess: true, disableUrlAccess: true }).compile().build();
+  return new (nodemailerLibs().MailComposer)({ ...mail, disableFileAccess: true, disableUrlAccess: true }).compile().build();
 }
 
 export function smtpTransport(opts: SmtpOptions): Transport {
-  const transporter = nodemailerLib().createTransport({
+  const transporter = nodemailerLibs().nodemailer.createTransport({
     url: opts.url,
     pool: true,
     maxConnections: opts.maxConnections,
