@@ -25,7 +25,8 @@ import { pageMarkdown, PageTooLargeError } from './page-markdown.js';
  */
 const requireLib = createRequire(import.meta.url);
 let htmlLibs: { sanitizeHtml: typeof sanitizeHtmlFn; Parser: typeof HtmlParser; options: sanitizeHtmlFn.IOptions } | null = null;
-function htmlLibraries() {
+/** The libraries, loaded on first call; page workers call it at start so no conversion pays for it. */
+export function htmlLibraries() {
   if (!htmlLibs) {
     const sanitizeHtml = requireLib('sanitize-html') as typeof sanitizeHtmlFn;
     htmlLibs = {
@@ -159,6 +160,8 @@ function withinDeadline<T>(timeoutMs: number, fn: () => T): T {
 
 /** Markdown or HTML → `{text, html}`; throws PageRenderError when the source cannot be converted in time. */
 export function renderPage(source: PageSource, opts: { timeoutMs?: number } = {}): RenderedPage {
+  // Loaded (once) before the deadline starts: loading is not the conversion's time.
+  htmlLibraries();
   return withinDeadline(opts.timeoutMs ?? PAGE_RENDER_TIMEOUT_MS, () => {
     if ('markdown' in source) {
       return { text: source.markdown, html: sanitizePageHtml(marked.parse(source.markdown, { async: false })) };
