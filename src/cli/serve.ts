@@ -142,6 +142,29 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
     return 1;
   }
 
+  // Signals are ours from here on. A SIGTERM while the process is still starting (a supervisor
+  // stopping it, or a caller that saw the engine's first work before the banner) must stop it
+  // cleanly once start-up is done, never kill it with the default action and leave its runs
+  // claimed. A second signal exits at once, as it does later.
+  let signalled: NodeJS.Signals | null = null;
+  let stopRunning: ((signal: NodeJS.Signals) => void) | null = null;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (signalled) {
+      // The operator insists: do not wait for in-flight requests.
+      logStream.flushSync();
+      io.err(`second ${signal}: exiting without waiting\n`);
+      process.exit(1);
+    }
+    signalled = signal;
+    stopRunning?.(signal);
+  };
+  const unhook = () => {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+
   let address: string | null = null;
   let setupToken: string | null = null;
   try {
@@ -198,6 +221,7 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
     }
   } catch (err) {
     await release().catch(() => {});
+    unhook();
     io.err(`error: the server did not start: ${err instanceof Error ? err.message : String(err)}\n`);
     return 1;
   }
@@ -215,15 +239,14 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
   const banner = `${head}; ${engineNote}; store: ${describeStore(config)}` + (admin ? `; admin socket: ${admin.path}` : '') + '\n' + setupNote;
 
   return new Promise<number>((resolve) => {
-    let stopping = false;
-    const onSignal = (signal: NodeJS.Signals) => {
-      if (stopping) {
-        // The operator insists: do not wait for in-flight requests.
-        logStream.flushSync();
-        io.err(`second ${signal}: exiting without waiting\n`);
-        process.exit(1);
-      }
-      stopping = true;
+    const done = (code: number) => {
+      unhook();
+      log.info('stopped');
+      // Everything is closed; should a stray handle keep the event loop alive, exit anyway.
+      setTimeout(() => process.exit(code), 3_000).unref();
+      resolve(code);
+    };
+    const stop = (signal: NodeJS.Signals) => {
       log.info({ signal }, 'shutting down: finishing in-flight requests');
       release().then(
         () => done(0),
@@ -233,17 +256,9 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
         },
       );
     };
-    const done = (code: number) => {
-      process.off('SIGTERM', onSignal);
-      process.off('SIGINT', onSignal);
-      log.info('stopped');
-      // Everything is closed; should a stray handle keep the event loop alive, exit anyway.
-      setTimeout(() => process.exit(code), 3_000).unref();
-      resolve(code);
-    };
-    process.on('SIGTERM', onSignal);
-    process.on('SIGINT', onSignal);
-    // Only now: whoever waits for the banner may signal at once, and must get a clean shutdown.
+    // Asked to stop while starting: stop now, without announcing a server that is going away.
+    if (signalled) return stop(signalled);
+    stopRunning = stop;
     io.out(banner);
   });
 }
