@@ -2,11 +2,13 @@
 // by function (self time) and by origin (our src/, each node_modules package, node internals).
 // Each profile covers one measured case (bench/server.ts starts and stops it around the window).
 import fs from 'node:fs';
+import { SourceMap } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 interface ProfileNode {
   id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
   children?: number[];
 }
 
@@ -34,6 +36,30 @@ function origin(url: string, fn: string): string {
   return bench >= 0 ? url.slice(bench + 1) : url;
 }
 
+const maps = new Map<string, SourceMap | null>();
+
+/**
+ * `switchboard serve` runs the bundle (dist/switchboard.js and dist/chunks/*.js): a frame there is
+ * mapped back through the bundle's source map (which follows tsc's to src/) to its source file
+ * and line, so profiles still name src/http/auth.ts rather than a chunk.
+ */
+function sourceFrame(f: ProfileNode['callFrame']): { url: string; lineNumber: number } {
+  if (!f.url.startsWith('file://') || !f.url.includes('/dist/')) return f;
+  const file = fileURLToPath(f.url);
+  let map = maps.get(file);
+  if (map === undefined) {
+    try {
+      map = new SourceMap(JSON.parse(fs.readFileSync(`${file}.map`, 'utf8')));
+    } catch {
+      map = null; // not bundled (a tsc file such as the page worker's): dist/x.js is src/x.ts
+    }
+    maps.set(file, map);
+  }
+  const entry = map?.findEntry(f.lineNumber, f.columnNumber) as { originalSource?: string; originalLine?: number } | undefined;
+  if (!entry?.originalSource) return f;
+  return { url: new URL(entry.originalSource, f.url).href, lineNumber: entry.originalLine ?? f.lineNumber };
+}
+
 export interface ProfileSummary {
   file: string;
   totalMs: number;
@@ -54,8 +80,9 @@ export function summariseProfile(file: string, top = 20): ProfileSummary {
   let total = 0;
   let idle = 0;
   for (const [id, us] of selfUs) {
-    const f = byId.get(id)!.callFrame;
-    const name = f.functionName || '(anonymous)';
+    const frame = byId.get(id)!.callFrame;
+    const name = frame.functionName || '(anonymous)';
+    const f = name === '(idle)' ? frame : sourceFrame(frame);
     total += us;
     if (name === '(idle)') {
       idle += us;

@@ -1,6 +1,8 @@
 // The `switchboard` command line (DESIGN 1). bin/switchboard.js calls main(argv) and exits with the
 // code it resolves to. Heavy modules (the HTTP stack, the database drivers) are imported only by
 // the commands that need them, so an operator command sent to a running server starts quickly.
+import path from 'node:path';
+import { PACKAGE_ROOT } from './code-location.js';
 import { loadConfig, type Config } from './config.js';
 import { storeCapabilities } from './db/store-config.js';
 import { sendAdminRequest } from './admin/client.js';
@@ -137,16 +139,14 @@ export async function main(argv: string[]): Promise<number> {
   return emit(await operator(config, argv));
 }
 
-/** package.json's version, read from the installed package (two levels above dist/src or src/). */
+/** package.json's version, read from the installed package. */
 async function packageVersion(): Promise<string> {
   const { readFile } = await import('node:fs/promises');
-  for (const rel of ['../package.json', '../../package.json']) {
-    try {
-      const pkg = JSON.parse(await readFile(new URL(rel, import.meta.url), 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'switchboard' && pkg.version) return pkg.version;
-    } catch {
-      // not at this level: try the next one
-    }
+  try {
+    const pkg = JSON.parse(await readFile(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version?: string };
+    if (pkg.version) return pkg.version;
+  } catch {
+    // unreadable: say so below
   }
   return 'unknown';
 }

@@ -8,7 +8,7 @@
 // schema; from then on the session's search_path (the schema) applies again.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { CODE_DIR } from '../code-location.js';
 import { LOCKS, SCHEMA, type Db, type Queryable, type Transaction } from './db.js';
 
 export interface Migration {
@@ -21,7 +21,7 @@ export interface Migration {
  * Beside this file, from source (tests, tsx) and in the build alike: `npm run build` copies the
  * .sql files into dist/db/migrations (scripts/copy-migrations.mjs).
  */
-const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+const MIGRATIONS_DIR = path.join(CODE_DIR, 'db', 'migrations');
 
 export function loadMigrations(): Migration[] {
   if (!fs.existsSync(MIGRATIONS_DIR)) throw new Error(`migrations directory not found: ${MIGRATIONS_DIR}`);

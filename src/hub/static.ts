@@ -4,13 +4,13 @@
 // /healthz, /readyz) never fall back to the app.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/route-kit.js';
+import { PACKAGE_ROOT } from '../code-location.js';
 
-/** web/dist beside src/ and dist/ alike (this file is src/hub/static.ts or dist/hub/static.js). */
-export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+/** web/dist beside src/ and dist/ alike. */
+export const WEB_DIST = path.join(PACKAGE_ROOT, 'web', 'dist');
 
 /**
  * No inline script anywhere (Vite's build has none); styles may be inline (React style props,

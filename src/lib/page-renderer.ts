@@ -19,7 +19,9 @@
 // instead of growing the process by gigabytes.
 import { readFileSync, readlinkSync } from 'node:fs';
 import { availableParallelism, setPriority } from 'node:os';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { FROM_SOURCE, moduleFile } from '../code-location.js';
 import { PAGE_RENDER_TIMEOUT_MS, PageRenderError, renderPage, type PageSource, type RenderedPage } from './page.js';
 
 export interface RenderOptions {
@@ -121,13 +123,13 @@ interface Slot {
 
 /** Started from TypeScript sources (tests, tsx), the worker registers tsx before loading its module. */
 function spawnWorker(): Worker {
-  const here = import.meta.url;
   const resourceLimits = { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 32 };
-  if (!here.endsWith('.ts')) return new Worker(new URL('./page-worker.js', here), { resourceLimits });
+  const file = moduleFile('lib/page-worker');
+  if (!FROM_SOURCE) return new Worker(file, { resourceLimits });
   // The ESM entry of tsx's API (import.meta.resolve applies the "import" condition; require.resolve
   // would give the CommonJS one).
   const tsx = typeof import.meta.resolve === 'function' ? import.meta.resolve('tsx/esm/api') : 'tsx/esm/api';
-  const entry = new URL('./page-worker.ts', here).href;
+  const entry = pathToFileURL(file).href;
   const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
   return new Worker(boot, { eval: true, resourceLimits });
 }
