@@ -235,7 +235,7 @@ async function initialJs(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  if (!fs.existsSync(path.join(ROOT, 'dist/main.js')) || !fs.existsSync(path.join(ROOT, 'web/dist/index.html'))) {
+  if (!fs.existsSync(path.join(ROOT, 'dist/switchboard.js')) || !fs.existsSync(path.join(ROOT, 'web/dist/index.html'))) {
     throw new Error('build first: npm run build');
   }
   await initialJs();

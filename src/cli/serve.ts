@@ -19,6 +19,7 @@ import { createSender, type Sender } from '../delivery/sender.js';
 import { describeTransports } from '../delivery/transports/index.js';
 import { forgetApiUrl, latestApiUrl, recordApiUrl } from '../delivery/api-url-store.js';
 import { uuidv7 } from '../lib/ids.js';
+import { releaseStartupGarbage } from '../lib/startup-garbage.js';
 import { issueSetupToken } from '../services/setup/service.js';
 
 export const SERVE_USAGE = `Usage:
@@ -259,6 +260,7 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
     // Asked to stop while starting: stop now, without announcing a server that is going away.
     if (signalled) return stop(signalled);
     stopRunning = stop;
+    releaseStartupGarbage();
     io.out(banner);
   });
 }

@@ -45,10 +45,13 @@ export interface PgliteOptions {
  * PostgreSQL's default 128 MB of shared buffers lives inside PGlite's WASM memory, so the process
  * held ~100 MiB more from its first query and took ~0.3 s longer to start. The data dir's files are
  * in the OS page cache anyway (PGlite reads them through NODEFS): measured on the bench's 101,000
- * workflows, list and get latencies were the same with 16 MB as with 128 MB, but with 16 MB the
- * engine's write-heavy work (bench:outbox) lost ~15%; 32 MB keeps it (bench 14).
+ * workflows, list and get latencies were the same with 16 MB as with 128 MB. A first measurement
+ * of the engine's write-heavy work (bench:outbox) with 16 MB showed ~15% less; repeated side by
+ * side on a quiet machine (three runs each) 16 and 32 MB gave the same emails/s. 24 MB: idle RSS
+ * of `switchboard serve` 12–16 MiB lower than with 32 MB (eight interleaved starts each), the
+ * contacts search at 100,000 unchanged.
  */
-export const PGLITE_SHARED_BUFFERS = '32MB';
+export const PGLITE_SHARED_BUFFERS = '24MB';
 
 export async function openPglite(opts: PgliteOptions): Promise<PgliteDb> {
   const release = opts.dataDir && opts.lock !== false ? takeDataDirLock(opts.dataDir) : () => {};
