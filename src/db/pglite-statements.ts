@@ -4,6 +4,7 @@
 // parsed and described once under a name, and every later call is one Bind + Execute + Sync.
 // The PostgreSQL adapter gets the same effect from `pg`'s named statements.
 import { protocol, types, type PGlite } from '@electric-sql/pglite';
+import { readExecuteResponse, type Notification } from './pglite-wire.js';
 
 interface Prepared {
   name: string;
@@ -41,13 +42,29 @@ function concat(parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
+/** The error PGlite's own path throws for this response: its reader's DatabaseError, as parsed. */
+function databaseError(bytes: Uint8Array): Error {
+  let error: Error | null = null;
+  new protocol.Parser().parse(bytes, (m: unknown) => {
+    if (!error && m instanceof protocol.messages.DatabaseError) error = m;
+  });
+  return error ?? new Error('PGlite response: an ErrorResponse that could not be read');
+}
+
 export class PreparedStatements {
   private readonly cache = new Map<string, Prepared>();
   /** Names to close at the next prepare (their SQL was prepared again under a new name). */
   private stale: string[] = [];
   private seq = 0;
 
-  constructor(private readonly pg: PGlite) {}
+  constructor(
+    private readonly pg: PGlite,
+    /**
+     * A NOTIFY in a statement's response. PGlite's reader never sees these responses, so its
+     * listeners would not hear of it: the adapter delivers it to them (pglite.ts).
+     */
+    private readonly onNotification: (n: Notification) => void = () => {},
+  ) {}
 
   /**
    * Runs one statement. The caller holds PGlite's query lock (and, outside a transaction, its
@@ -111,18 +128,25 @@ export class PreparedStatements {
       const serialize = serializers[p.paramTypes[i]];
       return serialize ? serialize(v) : String(v);
     });
-    const messages = (await this.pg.execProtocolStream(
+    // The raw response, read in place (./pglite-wire.ts): PGlite's reader (which its other
+    // paths, execProtocolRaw included, run over every response) copies every field. Its chunks
+    // are views of the WASM memory, valid only during the call: each is copied.
+    const chunks: Uint8Array[] = [];
+    await this.pg.execProtocolRawStream(
       concat([protocol.serialize.bind({ statement: p.name, values }), protocol.serialize.execute({}), protocol.serialize.sync()]),
-      { syncToFs: false },
-    )) as Message[];
+      { syncToFs: false, onRawData: (chunk: Uint8Array) => void chunks.push(chunk.slice()) },
+    );
+    const bytes = chunks.length === 1 ? chunks[0] : concat(chunks);
+    const response = readExecuteResponse(bytes);
+    for (const n of response.notifications) queueMicrotask(() => this.onNotification(n));
+    if (response.failed) throw databaseError(bytes);
     const parsers = this.pg.parsers;
-    const rows: T[] = [];
-    for (const m of messages) {
-      if (m.name !== 'dataRow') continue;
-      const values = m.fields as Array<string | null>;
+    const rows: T[] = new Array(response.rows.length);
+    for (let r = 0; r < rows.length; r++) {
+      const values = response.rows[r];
       const row: Record<string, unknown> = {};
       for (let i = 0; i < p.fields.length; i++) row[p.fields[i].name] = types.parseType(values[i], p.fields[i].type, parsers);
-      rows.push(row as T);
+      rows[r] = row as T;
     }
     return rows;
   }

@@ -74,18 +74,30 @@ export async function openPglite(opts: PgliteOptions): Promise<PgliteDb> {
   }
 }
 
+/** The channel as PostgreSQL names it in a notification: unquoted identifiers fold to lower case. */
+function postgresName(channel: string): string {
+  return channel.length > 1 && channel.startsWith('"') && channel.endsWith('"') ? channel.slice(1, -1) : channel.toLowerCase();
+}
+
 export class PgliteDb implements Db {
   readonly kind = 'pglite' as const;
   readonly capabilities = PGLITE_CAPABILITIES;
   private readonly lockMutex = new Mutex();
   private readonly statements: PreparedStatements;
   private closed = false;
+  /**
+   * listen()'s callbacks by channel, for the notifications in our prepared statements' responses
+   * (./pglite-statements.ts); PGlite delivers those of its own paths (a transaction's COMMIT).
+   */
+  private readonly listeners = new Map<string, Set<(payload: string) => void>>();
 
   constructor(
     readonly pg: PGlite,
     private readonly releaseLock: () => void,
   ) {
-    this.statements = new PreparedStatements(pg);
+    this.statements = new PreparedStatements(pg, (n) => {
+      for (const cb of this.listeners.get(n.channel) ?? []) cb(n.payload);
+    });
   }
 
   /** Outside a transaction: both of PGlite's locks, as its own query() takes them. */
@@ -132,7 +144,15 @@ export class PgliteDb implements Db {
   async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
     // In-process: a NOTIFY committed by any query on this instance reaches the callback.
     const unsubscribe = await this.pg.listen(channel, onNotify);
+    // Each listen() call is its own subscription, even with the same callback.
+    const subscription = (payload: string) => onNotify(payload);
+    const name = postgresName(channel);
+    const set = this.listeners.get(name) ?? new Set();
+    set.add(subscription);
+    this.listeners.set(name, set);
     return async () => {
+      set.delete(subscription);
+      if (set.size === 0 && this.listeners.get(name) === set) this.listeners.delete(name);
       if (!this.closed) await unsubscribe();
     };
   }

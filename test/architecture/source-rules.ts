@@ -30,6 +30,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['accounts', 'keys', 'limits', 'idempotency', 'secrets'],
   ['domain'],
   ['db', 'lib', 'config.ts', 'config-reader.ts'],
+  // Where the program's own files are (migrations, the page worker, web/dist): node built-ins only.
+  ['code-location.ts'],
 ];
 
 /** Same-layer imports across folders that are part of the design (the HTTP kit and the resources). */

@@ -101,4 +101,43 @@ describe('PGlite prepared statements', () => {
     expect(n).toBeGreaterThan(MAX_PREPARED / 2);
     expect(await db.query(first, [2])).toEqual([{ v: 2 }]);
   });
+
+  it('reads rows from the wire as PGlite’s reader does: multi-byte text, empty strings, nulls, thousands of rows', async () => {
+    const sql = `select i, case when i % 3 = 0 then null when i % 3 = 1 then '' else repeat('é✓😀', i % 50) end as t
+      from generate_series(1, 5000) as i order by i`;
+    const mine = await db.query<{ i: number; t: string | null }>(sql, []);
+    const theirs = (await db.pg.query<{ i: number; t: string | null }>(sql)).rows;
+    expect(mine).toHaveLength(5000);
+    expect(mine).toEqual(theirs);
+    expect(mine[1]).toEqual({ i: 2, t: 'é✓😀'.repeat(2) });
+    expect(mine[0].t).toBe('');
+    expect(mine[2].t).toBeNull();
+  });
+
+  it('throws the error PGlite’s own path throws, every field of it', async () => {
+    const fail = (run: () => Promise<unknown>) => run().then(() => null, (err: Record<string, unknown>) => err);
+    const dup = params({ ...ROW, id: '0190a000-0000-7000-8000-000000000003' });
+    const mine = await fail(() => db.query(INSERT, dup));
+    const theirs = await fail(() => db.pg.query(INSERT, dup));
+    const fields = ['message', 'severity', 'code', 'detail', 'schema', 'table', 'constraint', 'routine'];
+    const pick = (e: Record<string, unknown> | null) => Object.fromEntries(fields.map((f) => [f, e?.[f]]));
+    expect(pick(mine)).toEqual(pick(theirs));
+    expect(mine).toBeInstanceOf(Error);
+    expect(mine).toMatchObject({ code: '23505', constraint: 'things_name_key', detail: 'Key (name)=(first) already exists.' });
+  });
+
+  it('delivers a NOTIFY sent by a statement to this process’s listeners, once, and none after unsubscribing', async () => {
+    const got: string[] = [];
+    const unlisten = await db.listen('sb_test_channel', (payload) => got.push(payload));
+    await db.query(`select pg_notify('sb_test_channel', $1)`, ['outside a transaction']);
+    await db.transaction(async (tx) => {
+      await tx.query(`select pg_notify('sb_test_channel', $1)`, ['inside one']);
+    });
+    await new Promise((r) => setImmediate(r));
+    expect(got).toEqual(['outside a transaction', 'inside one']);
+    await unlisten();
+    await db.query(`select pg_notify('sb_test_channel', $1)`, ['after']);
+    await new Promise((r) => setImmediate(r));
+    expect(got).toEqual(['outside a transaction', 'inside one']);
+  });
 });
