@@ -18,7 +18,7 @@ import { cpuMeter } from './cpu.js';
 import { measure, warmUp, type Measurement } from './load.js';
 import { summariseProfiles } from './profile.js';
 import { acceptance, formatProcesses, formatTable, type CaseId, type ProcessFigures, type Row, type StoreName } from './report.js';
-import { killAllServes, startServe, type ServeOptions } from './serve-child.js';
+import { killAllServes, SERVE_NODE_FLAGS, startServe, type ServeOptions } from './serve-child.js';
 import type { SeedInfo } from './seed.js';
 
 const DEFAULT_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -326,6 +326,7 @@ async function main(): Promise<void> {
   if (logBytes) console.log(`\nrequest logs of switchboard serve: ${logBytes}`);
   console.log(`\nbaseline (bare Fastify, mean of start and end): ${n(Math.round(baseline))} req/s`);
   console.log(`source: ${source.commit ?? 'unknown commit'}${source.modified.length ? ` + uncommitted changes in ${source.modified.join(', ')}` : ''}`);
+  if (SERVE_NODE_FLAGS.length) console.log(`NOTE  switchboard serve ran with extra node flags (BENCH_NODE_FLAGS): ${SERVE_NODE_FLAGS.join(' ')}`);
   for (const [store, s] of Object.entries(ctx.seeding)) {
     console.log(`seeding ${store}: ${(s.seedMs / 1000).toFixed(1)} s (child ready after ${(s.readyMs / 1000).toFixed(1)} s)`);
   }

@@ -35,6 +35,12 @@ export interface ServeChild {
   stop(): Promise<number | null>;
 }
 
+/**
+ * Extra node flags for the serve processes, for experiments only (BENCH_NODE_FLAGS="--single-threaded"):
+ * the process users run has none, and the report says when a run used some.
+ */
+export const SERVE_NODE_FLAGS: readonly string[] = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+
 const live = new Set<ChildProcess>();
 
 export function killAllServes(): void {
@@ -85,7 +91,7 @@ export async function startServe(o: ServeOptions): Promise<ServeChild> {
   if (o.store === 'pglite') env.SWITCHBOARD_DATA_DIR = o.dataDir!;
   else env.DATABASE_URL = o.databaseUrl!;
   if (o.rateLimit === 'redis') env.REDIS_URL = o.redisUrl ?? 'redis://127.0.0.1:6379';
-  const nodeArgs = o.cpuProfDir ? [`--cpu-prof`, `--cpu-prof-dir=${o.cpuProfDir}`] : [];
+  const nodeArgs = [...(o.cpuProfDir ? [`--cpu-prof`, `--cpu-prof-dir=${o.cpuProfDir}`] : []), ...SERVE_NODE_FLAGS];
   const out = fs.openSync(o.logFile, 'a');
   const t0 = performance.now();
   const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'bin', 'switchboard.js'), 'serve'], {
