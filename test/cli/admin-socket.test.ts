@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { onPostgres } from '../helpers/db.js';
+import { captured } from '../helpers/process.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const ENTRY = path.join(ROOT, 'src/cli/entry.ts');
@@ -43,10 +44,7 @@ function spawnCli(args: string[], env: Record<string, string>): { child: ChildPr
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   started.push(child);
-  let out = '';
-  child.stdout!.on('data', (d) => (out += String(d)));
-  child.stderr!.on('data', (d) => (out += String(d)));
-  return { child, output: () => out };
+  return captured(child);
 }
 
 function exited(child: ChildProcess, timeoutMs: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {

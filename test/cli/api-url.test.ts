@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPglite } from '../../src/db/pglite.js';
 import { freshDb, onPostgres, type TestDb } from '../helpers/db.js';
-import { exited, runCli, startServer, type ServerProcess } from '../helpers/process.js';
+import { captured, exited, runCli, startServer, type ServerProcess } from '../helpers/process.js';
 import { enroll, insertAutomation, outbox, seedWorld, until } from '../engine/automations/support.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -29,10 +29,7 @@ afterAll(async () => {
 
 function track(child: ChildProcess): { child: ChildProcess; output: () => string } {
   children.push(child);
-  let out = '';
-  child.stdout!.on('data', (d) => (out += String(d)));
-  child.stderr!.on('data', (d) => (out += String(d)));
-  return { child, output: () => out };
+  return captured(child);
 }
 
 describe('workers and the API URL (PostgreSQL: separate processes)', () => {

@@ -22,6 +22,14 @@ export function runCli(args: string[], env: Record<string, string>): ChildProces
   });
 }
 
+/** A child with everything it prints (stdout and stderr, in arrival order) collected. */
+export function captured(child: ChildProcess): { child: ChildProcess; output: () => string } {
+  let out = '';
+  child.stdout?.on('data', (d) => (out += String(d)));
+  child.stderr?.on('data', (d) => (out += String(d)));
+  return { child, output: () => out };
+}
+
 export function exited(child: ChildProcess): Promise<number | null> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDb, onPostgres, type TestDb } from '../helpers/db.js';
-import { exited } from '../helpers/process.js';
+import { captured, exited } from '../helpers/process.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'bin', 'switchboard.js');
@@ -44,10 +44,7 @@ function run(args: string[], env: Record<string, string> = {}): { child: ChildPr
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
-  let out = '';
-  child.stdout!.on('data', (d) => (out += String(d)));
-  child.stderr!.on('data', (d) => (out += String(d)));
-  return { child, output: () => out };
+  return captured(child);
 }
 
 async function runToExit(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
