@@ -1,5 +1,5 @@
 // `npm run bench:hub`: each hub screen's one request, timed on the process users run
-// (`node bin/switchboard.js serve`, default logging), with 10,000 runs and 10,000 contacts in the
+// (`bin/switchboard.js serve` as `npm start` runs it, default logging), with 10,000 runs and 10,000 contacts in the
 // account (and 10,000 automation runs and messages), on PGlite and PostgreSQL. Sequential requests from one signed-in client (a person at
 // a browser): p50 and p95 per screen, against the issue's 100 ms p50. Also prints the initial JS
 // of the built hub (gzipped). Needs `npm run build` (npm ci runs it).
@@ -132,7 +132,8 @@ function screens(s: Seeded): [string, string][] {
 }
 
 function serve(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/switchboard.js'), 'serve'], {
+  // Executed itself, as `npm start` does: its first line gives node and the flags.
+  const child = spawn(path.join(ROOT, 'bin/switchboard.js'), ['serve'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -18,7 +18,7 @@ import { cpuMeter } from './cpu.js';
 import { measure, warmUp, type Measurement } from './load.js';
 import { summariseProfiles } from './profile.js';
 import { acceptance, formatProcesses, formatTable, type CaseId, type ProcessFigures, type Row, type StoreName } from './report.js';
-import { killAllServes, SERVE_NODE_FLAGS, startServe, type ServeOptions } from './serve-child.js';
+import { BIN_NODE_FLAGS, killAllServes, SERVE_NODE_FLAGS, startServe, type ServeOptions } from './serve-child.js';
 import type { SeedInfo } from './seed.js';
 
 const DEFAULT_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -292,6 +292,7 @@ async function main(): Promise<void> {
   watchdog.unref();
 
   log(`bench: ${args.connections} connections, ${args.warmupS} s warm-up + ${args.durationS} s per case, stores: ${stores.join(', ')}`);
+  log(`bench: switchboard serve runs as npm start runs it: node ${BIN_NODE_FLAGS.join(' ')} bin/switchboard.js serve`);
   // A second of the machine at rest: on a shared 2-core box, someone's test run halves our figures.
   const stopIdleMeter = cpuMeter(0);
   await new Promise((r) => setTimeout(r, 1_000));

@@ -1,5 +1,6 @@
 // The process users run, under load: `switchboard serve` started as `npm start` starts it
-// (bin/switchboard.js, API and engine in one process, the default LOG_LEVEL), its stdout and
+// (bin/switchboard.js with the node flags of its first line, API and engine in one process, the
+// default LOG_LEVEL), its stdout and
 // stderr appended to a log file as an operator's process manager would collect them. The bench
 // picks the port itself so it can time start → first 200 from /healthz, and reads the process's
 // resident memory from /proc.
@@ -35,9 +36,22 @@ export interface ServeChild {
   stop(): Promise<number | null>;
 }
 
+const BIN = path.join(ROOT, 'bin', 'switchboard.js');
+
+/**
+ * The node flags `npm start` runs with: those of the bin's `#!/usr/bin/env -S node …` line. The
+ * bench spawns node itself (to add --cpu-prof), so it reads them from there rather than retyping.
+ */
+export const BIN_NODE_FLAGS: readonly string[] = (() => {
+  const first = fs.readFileSync(BIN, 'utf8').split('\n', 1)[0];
+  const m = /^#!\/usr\/bin\/env(?: -S)? node(.*)$/.exec(first);
+  if (!m) throw new Error(`bench: cannot read the node flags of ${BIN}'s first line: ${first}`);
+  return m[1].split(' ').filter(Boolean);
+})();
+
 /**
  * Extra node flags for the serve processes, for experiments only (BENCH_NODE_FLAGS="--single-threaded"):
- * the process users run has none, and the report says when a run used some.
+ * the process users run has only BIN_NODE_FLAGS, and the report says when a run used more.
  */
 export const SERVE_NODE_FLAGS: readonly string[] = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
@@ -91,10 +105,10 @@ export async function startServe(o: ServeOptions): Promise<ServeChild> {
   if (o.store === 'pglite') env.SWITCHBOARD_DATA_DIR = o.dataDir!;
   else env.DATABASE_URL = o.databaseUrl!;
   if (o.rateLimit === 'redis') env.REDIS_URL = o.redisUrl ?? 'redis://127.0.0.1:6379';
-  const nodeArgs = [...(o.cpuProfDir ? [`--cpu-prof`, `--cpu-prof-dir=${o.cpuProfDir}`] : []), ...SERVE_NODE_FLAGS];
+  const nodeArgs = [...BIN_NODE_FLAGS, ...(o.cpuProfDir ? [`--cpu-prof`, `--cpu-prof-dir=${o.cpuProfDir}`] : []), ...SERVE_NODE_FLAGS];
   const out = fs.openSync(o.logFile, 'a');
   const t0 = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'bin', 'switchboard.js'), 'serve'], {
+  const child = spawn(process.execPath, [...nodeArgs, BIN, 'serve'], {
     cwd: ROOT,
     env,
     stdio: ['ignore', out, out],

@@ -37,8 +37,9 @@ function storeEnv(): Record<string, string> {
   return t ? { DATABASE_URL: t.url! } : { SWITCHBOARD_DATA_DIR: path.join(tmp, 'data') };
 }
 
+/** The bin executed itself, as `npm start` and an operator's shell do: its first line picks node and the flags. */
 function run(args: string[], env: Record<string, string> = {}): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, [BIN, ...args], {
+  const child = spawn(BIN, args, {
     cwd: tmp, // not the checkout: nothing may depend on the working directory
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -74,6 +75,13 @@ describe('the built program (bin/switchboard.js)', () => {
     expect(fs.readFileSync(BIN, 'utf8')).toContain("from '../dist/switchboard.js'");
   });
 
+  it('is what npm start runs, executed itself so the node flags of its first line apply', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(pkg.scripts.start).toBe('bin/switchboard.js serve');
+    expect(fs.readFileSync(BIN, 'utf8').split('\n', 1)[0]).toBe('#!/usr/bin/env -S node --v8-pool-size=2');
+    expect(fs.statSync(BIN).mode & 0o111, 'bin/switchboard.js must be executable').not.toBe(0);
+  });
+
   it('--version prints package.json\'s version', async () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
     const r = await runToExit(['--version']);
@@ -96,6 +104,11 @@ describe('the built program (bin/switchboard.js)', () => {
     });
     // The migrator read its SQL files (it checks them against the store even when none is pending).
     if (!t) expect(server.output()).toContain('"msg":"applied migrations"');
+    // The node flags of the bin's first line are in force (Linux shows them in the command line).
+    if (process.platform === 'linux') {
+      const argv = fs.readFileSync(`/proc/${server.child.pid}/cmdline`, 'utf8').split('\0');
+      expect(argv).toContain('--v8-pool-size=2');
+    }
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
 
     // The hub's single-page app, from web/dist (HTML for a browser that asks for it).
