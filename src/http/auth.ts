@@ -28,6 +28,17 @@ export interface AuthContext {
 
 const BEARER = /^Bearer[ ]+(\S+)\s*$/i;
 
+/** Each cached row's scopes as a set, built once rather than per request (rows are immutable). */
+const scopeSets = new WeakMap<AuthRow, ReadonlySet<string>>();
+function scopesOf(row: AuthRow): ReadonlySet<string> {
+  let set = scopeSets.get(row);
+  if (!set) {
+    set = new Set(row.scopes);
+    scopeSets.set(row, set);
+  }
+  return set;
+}
+
 export class Authenticator {
   constructor(
     private readonly db: Db,
@@ -54,7 +65,7 @@ export class Authenticator {
       keyName: row.name,
       keyPrefix: row.prefix,
       accountId: row.account_id,
-      scopes: new Set(row.scopes),
+      scopes: scopesOf(row),
       state: row.state,
       subscription: row.subscription,
       apiOpen: row.api_open,

@@ -27,19 +27,32 @@ function loggableQuery(query: string): string {
   return query.replace(/([?&;](?:%74|t)(?:%6f|o)(?:%6b|k)(?:%65|e)(?:%6e|n)=)[^&;#]*/gi, '$1[redacted]');
 }
 
+/** Per route pattern (finitely many): the pattern with its secret parameters redacted, or null when it has none. */
+const redactedPatterns = new Map<string, string | null>();
+
+function redactedPattern(pattern: string): string | null {
+  let redacted = redactedPatterns.get(pattern);
+  if (redacted === undefined) {
+    const names = [...pattern.matchAll(/:(\w+)/g)].map((m) => m[1]);
+    redacted = names.some((n) => SECRET_PARAMS.has(n))
+      ? pattern.replace(/:(\w+)/g, (m, n: string) => (SECRET_PARAMS.has(n) ? '[redacted]' : m))
+      : null;
+    redactedPatterns.set(pattern, redacted);
+  }
+  return redacted;
+}
+
 /** The URL to log: secret path parameters and `token` query values as `[redacted]`, the query string kept otherwise. */
 export function loggableUrl(request: Pick<FastifyRequest, 'url'> & { routeOptions?: { url?: string } }): string {
   const q = request.url.indexOf('?');
   const path = q < 0 ? request.url : request.url.slice(0, q);
   const query = q < 0 ? '' : loggableQuery(request.url.slice(q));
   const pattern = request.routeOptions?.url;
-  if (pattern && /:(\w+)/.test(pattern)) {
-    const names = [...pattern.matchAll(/:(\w+)/g)].map((m) => m[1]);
-    if (names.some((n) => SECRET_PARAMS.has(n))) {
-      return pattern.replace(/:(\w+)/g, (m, n: string) => (SECRET_PARAMS.has(n) ? '[redacted]' : m)) + query;
-    }
-  }
-  return SECRET_PREFIX.test(decoded(path)) ? decoded(path).replace(SECRET_PREFIX, '$1[redacted]') + query : path + query;
+  const redacted = pattern ? redactedPattern(pattern) : null;
+  if (redacted !== null) return redacted + query;
+  // Every request's log line comes through here: decode only a path that has an escape in it.
+  const plain = path.includes('%') ? decoded(path) : path;
+  return SECRET_PREFIX.test(plain) ? plain.replace(SECRET_PREFIX, '$1[redacted]') + query : path + query;
 }
 
 /** fastify's `req` serializer with the URL made loggable. */
