@@ -12,8 +12,10 @@ export function parseTimestamptz(v: string): Date {
 }
 
 // int8 (bigint) as a JS number: micros and counts stay far below 2^53, and PGlite does the same.
+const parseInt8 = (v: string): number => Number(v);
+/** Asked once per column of every result (pg looks its parsers up per query): no allocation here. */
 function typeParser(oid: number, format?: 'text' | 'binary'): unknown {
-  if (oid === 20) return (v: string) => Number(v);
+  if (oid === 20) return parseInt8;
   if (oid === TIMESTAMPTZ && format !== 'binary') return parseTimestamptz;
   return pg.types.getTypeParser(oid, format);
 }
