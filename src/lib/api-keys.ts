@@ -42,9 +42,6 @@ function checksum(body: string): string {
   return base62Checksum(createHash('sha256').update(KEY_PREFIX + body).digest().subarray(0, 8));
 }
 
-/** A key body's checksum (exported for the test that holds it to the BigInt form keys were issued with). */
-export { checksum as keyChecksum };
-
 export interface NewKey {
   value: string;
   hash: Buffer;
