@@ -3,6 +3,7 @@
 // the commands that need them, so an operator command sent to a running server starts quickly.
 import path from 'node:path';
 import { PACKAGE_ROOT } from './code-location.js';
+import { holdEventLoop } from './lib/event-loop-hold.js';
 import { loadConfig, type Config } from './config.js';
 import { storeCapabilities } from './db/store-config.js';
 import { sendAdminRequest } from './admin/client.js';
@@ -98,6 +99,17 @@ function usageError(message: string, usage = USAGE): number {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // Until the command is done the loop never runs empty: see lib/event-loop-hold.ts (start-up of
+  // the embedded store waited up to 0.3 s for V8's background compilation without it).
+  const release = holdEventLoop();
+  try {
+    return await runCommand(argv);
+  } finally {
+    release();
+  }
+}
+
+async function runCommand(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   if (cmd === undefined) return usageError('no command given');
   if (cmd === '--version' || cmd === '-v') return emitHelp(await packageVersion());
