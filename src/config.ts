@@ -12,6 +12,8 @@ export interface Config {
   /** PostgreSQL connection string; null means the embedded PGlite store under dataDir. */
   readonly databaseUrl: string | null;
   readonly pgPoolMax: number;
+  /** Pipelined PostgreSQL connections besides the pool, for statements outside a transaction (db/pg-lanes.ts). */
+  readonly pgPipelineLanes: number;
   readonly redisUrl: string | null;
   /** Where rate-limit windows are counted: one process (memory) or shared by all (postgres, redis). */
   readonly rateLimitStore: 'memory' | 'postgres' | 'redis';
@@ -245,6 +247,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: path.resolve(r.str('SWITCHBOARD_DATA_DIR') ?? '.switchboard'),
     databaseUrl,
     pgPoolMax: r.int('PG_POOL_MAX', 10, 1, 1000),
+    pgPipelineLanes: r.int('PG_PIPELINE_LANES', 2, 0, 64),
     redisUrl: r.url('REDIS_URL', ['redis', 'rediss']),
     rateLimitStore: rateLimitStore(r, databaseUrl),
     trustProxy: trustProxy(r),

@@ -8,7 +8,7 @@ import type { Db } from './db.js';
 export async function openDb(config: Config): Promise<Db> {
   if (config.databaseUrl) {
     const { PostgresDb } = await import('./postgres.js');
-    const db = new PostgresDb(config.databaseUrl, config.pgPoolMax);
+    const db = new PostgresDb(config.databaseUrl, config.pgPoolMax, undefined, config.pgPipelineLanes);
     await db.query('select 1');
     return db;
   }

@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { POSTGRES_CAPABILITIES, SCHEMA, type Db, type Transaction } from './db.js';
+import { PgLanes } from './pg-lanes.js';
 import { parseUtcTimestamp, TIMESTAMPTZ_OID } from './timestamps.js';
 
 const TIMESTAMPTZ = TIMESTAMPTZ_OID;
@@ -28,6 +29,14 @@ const types = {
  */
 const SESSION_OPTIONS = `-c TimeZone=UTC -c search_path=${SCHEMA}`;
 
+/** Pipelined connections a store opens by default (config PG_PIPELINE_LANES). */
+export const DEFAULT_LANES = 2;
+/**
+ * A lane whose oldest statement has been in flight this long takes no more (./pg-lanes.ts): long
+ * beyond an API read's few milliseconds, even queued behind others at full load.
+ */
+const LANE_STALL_MS = 50;
+
 // Parameterised statements are prepared once per connection under a name derived from their text:
 // the server parses and plans the hot queries (key lookup, lists) once, not on every request.
 const names = new Map<string, string>();
@@ -45,6 +54,8 @@ export class PostgresDb implements Db {
   readonly kind = 'postgres' as const;
   readonly capabilities = POSTGRES_CAPABILITIES;
   readonly pool: pg.Pool;
+  /** Pipelined connections for statements outside a transaction (./pg-lanes.ts); the pool when none may take one. */
+  readonly lanes: PgLanes;
   private closed = false;
   private readonly listeners = new Set<() => Promise<void>>();
 
@@ -53,6 +64,8 @@ export class PostgresDb implements Db {
     max = 10,
     /** Bounds for a boundedPool: statement_timeout on the server, and client-side waits. */
     timeoutMs?: number,
+    /** Pipelined connections besides the pool (PG_PIPELINE_LANES); a bounded pool has none. */
+    lanes = DEFAULT_LANES,
   ) {
     const bounds = timeoutMs
       ? {
@@ -68,16 +81,25 @@ export class PostgresDb implements Db {
     this.pool = new pg.Pool({ connectionString, max, types, options: SESSION_OPTIONS, ...bounds });
     // An idle client that errors (server restart) must not crash the process; the pool drops it.
     this.pool.on('error', () => {});
+    this.lanes = new PgLanes({
+      // A bounded pool's client-side timeout would end a pipelined connection and every statement on it.
+      lanes: timeoutMs ? 0 : lanes,
+      stallMs: LANE_STALL_MS,
+      newClient: () => new pg.Client({ connectionString, types, options: SESSION_OPTIONS, pipeline: true }),
+    });
   }
 
   boundedPool(opts: { max: number; timeoutMs: number }): PostgresDb {
-    const db = new PostgresDb(this.connectionString, opts.max, opts.timeoutMs);
+    const db = new PostgresDb(this.connectionString, opts.max, opts.timeoutMs, 0);
     db.pool.query('select 1').catch(() => {}); // opens the kept connection now, not on the first request
     return db;
   }
 
   async query<T>(sql: string, params?: readonly unknown[]): Promise<T[]> {
-    const res = await this.pool.query(statement(sql, params));
+    const config = statement(sql, params);
+    const rows = await this.lanes.query<T>(config);
+    if (rows) return rows;
+    const res = await this.pool.query(config);
     return res.rows as T[];
   }
 
@@ -184,6 +206,7 @@ export class PostgresDb implements Db {
     if (this.closed) return;
     this.closed = true;
     await Promise.allSettled([...this.listeners].map((u) => u()));
+    await this.lanes.close();
     await this.pool.end();
   }
 }
