@@ -4,6 +4,9 @@ import { ConfigError, EnvReader, isAddressOrRange, type Env } from './config-rea
 
 export { ConfigError };
 
+/** PG_PIPELINE_LANES when unset; also the lanes of a PostgresDb made without a config (tests, tools). */
+export const DEFAULT_PIPELINE_LANES = 2;
+
 export interface Config {
   readonly env: 'development' | 'production';
   readonly port: number;
@@ -247,7 +250,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: path.resolve(r.str('SWITCHBOARD_DATA_DIR') ?? '.switchboard'),
     databaseUrl,
     pgPoolMax: r.int('PG_POOL_MAX', 10, 1, 1000),
-    pgPipelineLanes: r.int('PG_PIPELINE_LANES', 2, 0, 64),
+    pgPipelineLanes: r.int('PG_PIPELINE_LANES', DEFAULT_PIPELINE_LANES, 0, 64),
     redisUrl: r.url('REDIS_URL', ['redis', 'rediss']),
     rateLimitStore: rateLimitStore(r, databaseUrl),
     trustProxy: trustProxy(r),

@@ -1,6 +1,7 @@
 // PostgreSQL store: a `pg` pool. Any number of processes may share the database.
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { DEFAULT_PIPELINE_LANES } from '../config.js';
 import { POSTGRES_CAPABILITIES, SCHEMA, type Db, type Transaction } from './db.js';
 import { PgLanes } from './pg-lanes.js';
 import { parseUtcTimestamp, TIMESTAMPTZ_OID } from './timestamps.js';
@@ -29,8 +30,6 @@ const types = {
  */
 const SESSION_OPTIONS = `-c TimeZone=UTC -c search_path=${SCHEMA}`;
 
-/** Pipelined connections a store opens by default (config PG_PIPELINE_LANES). */
-export const DEFAULT_LANES = 2;
 /**
  * A lane whose oldest statement has been in flight this long takes no more (./pg-lanes.ts): long
  * beyond an API read's few milliseconds, even queued behind others at full load.
@@ -65,7 +64,7 @@ export class PostgresDb implements Db {
     /** Bounds for a boundedPool: statement_timeout on the server, and client-side waits. */
     timeoutMs?: number,
     /** Pipelined connections besides the pool (PG_PIPELINE_LANES); a bounded pool has none. */
-    lanes = DEFAULT_LANES,
+    lanes = DEFAULT_PIPELINE_LANES,
   ) {
     const bounds = timeoutMs
       ? {
@@ -90,7 +89,7 @@ export class PostgresDb implements Db {
   }
 
   boundedPool(opts: { max: number; timeoutMs: number }): PostgresDb {
-    const db = new PostgresDb(this.connectionString, opts.max, opts.timeoutMs, 0);
+    const db = new PostgresDb(this.connectionString, opts.max, opts.timeoutMs);
     db.pool.query('select 1').catch(() => {}); // opens the kept connection now, not on the first request
     return db;
   }
