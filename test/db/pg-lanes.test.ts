@@ -2,6 +2,7 @@
 // on a lane, many at once and each with its own answer and its own error; a lane stuck behind a
 // slow statement takes no more (the pool answers); a lane whose connection dies is replaced;
 // transactions and bounded pools never use one. PostgreSQL only (PGlite has one session).
+import net from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresDb } from '../../src/db/postgres.js';
@@ -48,6 +49,29 @@ describe.runIf(onPostgres())('PostgreSQL pipelined lanes', () => {
     // At most a few went to the pool (while the lanes were connecting); most shared the lanes.
     const onLanes = rows.filter((r) => lanes.includes(r[0].pid)).length;
     expect(onLanes).toBeGreaterThan(n / 2);
+  });
+
+  it('sends the statements a lane is given in one turn of the event loop in one write', async () => {
+    const db = store(1);
+    await pidOf(db); // the lane is open
+    const proto = net.Socket.prototype as unknown as Record<'_write' | '_writev', (...a: unknown[]) => unknown>;
+    const original = { _write: proto._write, _writev: proto._writev };
+    let writes = 0;
+    for (const k of ['_write', '_writev'] as const) {
+      proto[k] = function (this: net.Socket, ...a: unknown[]) {
+        writes++;
+        return original[k].apply(this, a);
+      };
+    }
+    try {
+      const rows = await Promise.all(Array.from({ length: 20 }, (_, i) => db.query<{ n: number }>('select $1::int as n', [i])));
+      expect(rows.map((r) => r[0].n)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    } finally {
+      Object.assign(proto, original);
+    }
+    expect(writes).toBe(1);
+    // A statement on its own still leaves at once, in the same turn's flush.
+    expect(await db.query<{ n: number }>('select $1::int as n', [7])).toEqual([{ n: 7 }]);
   });
 
   it('fails only the statement in error: the others pipelined around it answer', async () => {
