@@ -109,7 +109,7 @@ describe('a template the engine cannot render', () => {
       }
       expect(err).toBeInstanceOf(FixtureError);
       expect((err as FixtureError).path).toBe('accounts[0].automations[1].steps[0].config.subject');
-      expect((err as FixtureError).detail).toMatch(/never closed.*\(a \w+ automation must be publishable\)$/);
+      expect((err as FixtureError).detail).toMatch(/never closed.*\(a \w+ automation is run as written\)$/);
     }
     expect(() => validateFixture(fixture('draft'))).not.toThrow();
   });

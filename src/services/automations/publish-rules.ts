@@ -9,6 +9,7 @@ import { STEP_SCHEMAS } from '../../domain/step-schemas.js';
 import { STEP_TYPES, type StepType } from '../../domain/automation.js';
 import { cronProblem } from '../../engine/schedules/cron.js';
 import { child } from '../../lib/json-fields.js';
+import { templateProblem } from '../../domain/template.js';
 
 export interface Problem {
   path: string;
@@ -26,6 +27,26 @@ export function stepProblems(steps: readonly unknown[]): Problem[] {
     const p = checkConfig(STEP_SCHEMAS[s.type as StepType], config);
     // child() brackets a key that is not a plain name (config["my colour"]), as the fixture reader does.
     if (p) out.push({ path: p.field === null ? `steps[${i}].config` : child(`steps[${i}].config`, p.field), message: p.message });
+  });
+  return out;
+}
+
+/**
+ * Every template field of every step that Mustache cannot read. A narrower check than
+ * stepProblems: the one a fixture's published automation must pass (a fixture may keep other
+ * step settings lax; the engine fails such a step with a reason, but a template it cannot read
+ * must never reach a run).
+ */
+export function templateProblems(steps: readonly unknown[]): Problem[] {
+  const out: Problem[] = [];
+  steps.forEach((s, i) => {
+    if (!isObject(s) || !(STEP_TYPES as readonly unknown[]).includes(s.type) || !isObject(s.config)) return;
+    for (const f of STEP_SCHEMAS[s.type as StepType].fields) {
+      const v = s.config[f.name];
+      if (f.type !== 'text' || f.placeholders !== 'contact' || typeof v !== 'string') continue;
+      const bad = templateProblem(v);
+      if (bad) out.push({ path: child(`steps[${i}].config`, f.name), message: `config.${f.name} ${bad}` });
+    }
   });
   return out;
 }
