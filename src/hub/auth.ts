@@ -10,28 +10,36 @@ import { CSRF_HEADER, mayAdminister, SESSION_ABSOLUTE_MS, SESSION_COOKIE, SESSIO
 import { accountStateError } from '../http/pipeline.js';
 import type { App } from '../http/route-kit.js';
 import type { HubSessionInfo } from './kit.js';
+import { HubOrigins, normalOrigin } from './origins.js';
 import { touchSession } from './sessions/store.js';
 import { hashToken, isWellFormedToken, sameSecret } from './sessions/token.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** The origins a state-changing request may come from: this server as the browser reached it, and the public URL. */
-function allowedOrigins(request: FastifyRequest, config: Config): string[] {
-  const own = `${request.protocol}://${request.host}`.toLowerCase();
-  const out = [own];
-  if (config.delivery.publicUrlSet) out.push(new URL(config.delivery.publicUrl).origin.toLowerCase());
-  return out;
-}
-
-/** A state change must come from a page of this server: Origin present and ours (browsers always send it on POST/PATCH/DELETE). */
-export function checkOrigin(request: FastifyRequest, config: Config): void {
+/**
+ * A state change must come from a page of this hub: an Origin present (browsers always send it on
+ * POST, PUT, PATCH and DELETE) and one of the hub's own (hub/origins.ts), never merely the Host
+ * the request names. A foreign one is refused in words that say what the operator can set, so a
+ * hub reached by a name it was not told about is not locked silently.
+ */
+export function checkOrigin(request: FastifyRequest, origins: HubOrigins): void {
   const origin = request.headers.origin;
-  if (typeof origin !== 'string' || !allowedOrigins(request, config).includes(origin.toLowerCase())) {
-    throw new ApiError('csrf_failed', 'This request did not come from a page of this hub (its Origin is missing or foreign).');
+  if (typeof origin !== 'string' || origin === '') {
+    throw new ApiError('csrf_failed', 'This request did not come from a page of this hub (it has no Origin); reload the page and try again.');
   }
+  if (origins.allowsOrigin(request, origin)) return;
+  const seen = normalOrigin(origin);
+  throw new ApiError(
+    'csrf_failed',
+    seen
+      ? `This hub does not know ${seen} as one of its own addresses, so it refuses changes from pages there. ` +
+          `If people reach the hub at that address, the operator should set SWITCHBOARD_PUBLIC_URL to it, or add it to SWITCHBOARD_HUB_ORIGINS, and restart.`
+      : 'This request did not come from a page of this hub (its Origin is not one of its addresses).',
+  );
 }
 
 export function installHubAuth(hub: App, deps: { db: Db; config: Config }): void {
+  const origins = new HubOrigins(deps.config);
   hub.addHook('onRequest', async (request: FastifyRequest) => {
     request.hubAuth = null;
     request.hubSession = null;
@@ -39,7 +47,9 @@ export function installHubAuth(hub: App, deps: { db: Db; config: Config }): void
     const meta = request.routeOptions.config?.hub;
     if (!meta) throw new Error(`hub route ${request.routeOptions.url} declares no access`);
 
-    const token = request.cookies?.[SESSION_COOKIE];
+    // A cookie sent to a host name that is not ours is no session: a rebound name reaching this
+    // machine must not act with (or learn of) a session a browser keeps for it.
+    const token = origins.allowsHost(request) ? request.cookies?.[SESSION_COOKIE] : undefined;
     const row = isWellFormedToken(token) ? await touchSession(deps.db, hashToken(token), SESSION_IDLE_MS, SESSION_ABSOLUTE_MS) : null;
     if (row) {
       const info: HubSessionInfo = {
@@ -55,12 +65,12 @@ export function installHubAuth(hub: App, deps: { db: Db; config: Config }): void
     }
     const change = !SAFE_METHODS.has(request.method);
     if (meta.access === 'public') {
-      if (change) checkOrigin(request, deps.config);
+      if (change) checkOrigin(request, origins);
       return;
     }
     if (!row) throw new ApiError('not_signed_in', 'Sign in first: there is no session, or it has expired or ended.');
     if (change) {
-      checkOrigin(request, deps.config);
+      checkOrigin(request, origins);
       const sent = request.headers[CSRF_HEADER];
       if (typeof sent !== 'string' || !sameSecret(sent, row.csrf_token)) {
         throw new ApiError('csrf_failed', `This request lacks the session's CSRF token (${CSRF_HEADER}); reload the page.`);
