@@ -4,9 +4,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { USER_ROLES } from '../../domain/account.js';
 import { ApiError, notFound } from '../../domain/errors.js';
-import { SESSION_ABSOLUTE_MS, SESSION_COOKIE } from '../../domain/hub.js';
+import { SESSION_ABSOLUTE_MS, SESSION_COOKIE, SIGN_IN_FAILURES_PER_EMAIL_BEFORE_DELAY } from '../../domain/hub.js';
 import type { AppDeps } from '../../http/deps.js';
 import type { App } from '../../http/route-kit.js';
 import { StringEnum, Uuid } from '../../http/schemas.js';
@@ -15,7 +16,7 @@ import { hubAccess, hubResponses, hubSessionOf, HUB_TAG, type HubSessionInfo } f
 import { deleteSession, insertSession, pickAccount } from '../sessions/store.js';
 import { hashToken, isWellFormedToken, newToken } from '../sessions/token.js';
 import { sessionAccounts, signInCandidates } from './store.js';
-import { countSignIn } from './throttle.js';
+import { admitSignIn } from './throttle.js';
 
 const SessionAccount = Type.Object({ account_id: Uuid, name: Type.String(), role: StringEnum(USER_ROLES) }, { title: 'HubSessionAccount' });
 export const HubSession = Type.Object(
@@ -88,12 +89,21 @@ export function registerHubSessionRoutes(hub: App, deps: AppDeps): void {
     },
     async (request, reply) => {
       const email = request.body.email.trim().toLowerCase();
-      await countSignIn(deps.counters.failedAuth, email, request.ip);
+      const admission = await admitSignIn(deps.counters.failedAuth, email, request.ip);
+      if (admission.delayMs > 0) {
+        // Held, not refused: the email is failing from many addresses at once. Logged as it
+        // starts each minute (the first held attempt), not once per attempt.
+        if (admission.emailFailures === SIGN_IN_FAILURES_PER_EMAIL_BEFORE_DELAY + 1) {
+          request.log.warn({ email_failures: admission.emailFailures, delay_ms: admission.delayMs }, 'sign-ins for one email are failing from many addresses: its attempts are held before their passwords are checked');
+        }
+        await (deps.pause ?? sleep)(admission.delayMs);
+      }
       const candidates = await signInCandidates(deps.db, email);
       if (!candidates.length) await verifyPassword(request.body.password, DUMMY_HASH);
       const matched: typeof candidates = [];
       for (const c of candidates) if (await verifyPassword(request.body.password, c.password_hash)) matched.push(c);
       if (!matched.length) throw new ApiError('sign_in_failed', 'Wrong email or password.');
+      await admission.succeeded();
       return startSession(request, reply, deps, email, matched);
     },
   );
