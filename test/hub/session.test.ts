@@ -57,7 +57,8 @@ describe('sign-in', () => {
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     expect(body.email).toBe('sam@solo.example');
-    expect(body.accounts).toEqual([{ account_id: ids.solo, name: 'Account solo', role: 'owner' }]);
+    expect(body.accounts).toEqual([{ account_id: ids.solo, name: 'Account solo', role: 'owner', state: 'active', subscription: 'active' }]);
+    expect(body.closed_account).toBeNull();
     expect(body.account).toEqual(body.accounts[0]);
     expect(body.csrf_token).toMatch(/^[A-Za-z0-9_-]{20,}$/);
     const c = cookieOf(res)!;
