@@ -165,7 +165,8 @@ function hubOrigins(r: EnvReader): readonly string[] {
       /* reported below */
     }
     const bare = u && (u.protocol === 'http:' || u.protocol === 'https:') && !u.username && !u.password && u.pathname === '/' && !u.search && !u.hash;
-    if (!u || !bare || !/^https?:\/\/[^/]+\/?$/i.test(entry)) {
+    // No wildcards: a browser sends one exact origin, and "*" would read as "any" to whoever set it.
+    if (!u || !bare || !/^https?:\/\/[^/*]+\/?$/i.test(entry)) {
       r.fail(`SWITCHBOARD_HUB_ORIGINS entry ${JSON.stringify(entry)} is not an origin such as http://switchboard.lan:8080 (a scheme, a host and an optional port; no path)`);
       continue;
     }
