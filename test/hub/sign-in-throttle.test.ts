@@ -121,6 +121,13 @@ for (const [name, make] of stores) {
       expect(refused(await fail(counter, v6, '2001:db8:5:7::1'))).toBe(false);
     });
 
+    it('tells of a limit reached once a window, not once per refused attempt (what the log says)', async () => {
+      const target = email('told');
+      const told: string[] = [];
+      for (let i = 0; i < SIGN_IN_FAILURES_PER_EMAIL_AND_ADDRESS + 4; i++) await admitSignIn(counter, target, '192.0.2.15', (l) => told.push(l)).catch(() => {});
+      expect(told).toEqual(['email_and_address']);
+    });
+
     it('counts attempts as they arrive: twenty at once from one address get five password checks', async () => {
       const target = email('burst');
       const outcomes = await Promise.all(Array.from({ length: 20 }, () => fail(counter, target, '192.0.2.20')));

@@ -102,7 +102,9 @@ export function registerHubSessionRoutes(hub: App, deps: AppDeps): void {
     },
     async (request, reply) => {
       const email = request.body.email.trim().toLowerCase();
-      const admission = await admitSignIn(deps.counters.failedAuth, email, request.ip);
+      const admission = await admitSignIn(deps.counters.failedAuth, email, request.ip, (limit) =>
+        request.log.warn({ limit, address: request.ip }, 'sign-in failures went past a limit: this address is refused for the rest of the minute'),
+      );
       if (admission.delayMs > 0) {
         // Held, not refused: the email is failing from many addresses at once. Logged as it
         // starts each minute (the first held attempt), not once per attempt.

@@ -78,13 +78,22 @@ export interface SignInAdmission {
 
 /**
  * Counts an attempt before its password is checked. Refuses it (429 too_many_sign_ins, Retry-After)
- * when its email and address, or its address, are past their limits; otherwise says how long to
- * hold it. A wrong password needs nothing more: the attempt stays counted as a failure.
+ * when its email and address, or its address, are past their limits (onLimit hears of the first
+ * refusal of a window, for the log); otherwise says how long to hold it. A wrong password needs
+ * nothing more: the attempt stays counted as a failure.
  */
-export async function admitSignIn(counter: PeekableCounter, email: string, address: string): Promise<SignInAdmission> {
+export async function admitSignIn(
+  counter: PeekableCounter,
+  email: string,
+  address: string,
+  onLimit: (limit: 'email_and_address' | 'address') => void = () => {},
+): Promise<SignInAdmission> {
   const k = signInKeys(email, address);
   const [pairTries, pairWins] = await Promise.all([counter.hit(k.pairTries), counter.peek(k.pairWins)]);
-  if (pairTries.count - pairWins.count > SIGN_IN_FAILURES_PER_EMAIL_AND_ADDRESS) {
+  const pairFailures = pairTries.count - pairWins.count;
+  if (pairFailures > SIGN_IN_FAILURES_PER_EMAIL_AND_ADDRESS) {
+    // Told once a window (the attempt that first goes past), not once per refused attempt.
+    if (pairFailures === SIGN_IN_FAILURES_PER_EMAIL_AND_ADDRESS + 1) onLimit('email_and_address');
     throw refuse(pairTries, 'Too many wrong passwords for this email from this address.');
   }
   // Only attempts past that gate count on: one address hammering one email moves nothing else.
@@ -94,7 +103,9 @@ export async function admitSignIn(counter: PeekableCounter, email: string, addre
     counter.hit(k.emailTries),
     counter.peek(k.emailWins),
   ]);
-  if (addressTries.count - addressWins.count > SIGN_IN_FAILURES_PER_ADDRESS) {
+  const addressFailures = addressTries.count - addressWins.count;
+  if (addressFailures > SIGN_IN_FAILURES_PER_ADDRESS) {
+    if (addressFailures === SIGN_IN_FAILURES_PER_ADDRESS + 1) onLimit('address');
     throw refuse(addressTries, 'Too many failed sign-ins from this address.');
   }
   const emailFailures = Math.max(0, emailTries.count - emailWins.count);
