@@ -79,6 +79,15 @@ export interface EngineConfig {
   runTimeLimitMs: number;
   /** A run stops `partial` after this many block executions. */
   stepLimit: number;
+  /**
+   * Attempts in all a run gets when its execution throws (a store error, a bug): retried after an
+   * exponential backoff with jitter, then ended `failed` ("gave up after N attempts"). Counted
+   * between two waits (an automation wait, an approval), so a long drip campaign is not failed by
+   * errors months apart.
+   */
+  runMaxAttempts: number;
+  /** The first retry of a run that threw waits about this long; each next one twice as long (jittered), at most 5 minutes. */
+  runRetryBaseMs: number;
   /** source.web: hosts the operator allows even though they resolve to private addresses. */
   webAllowHosts: readonly string[];
   webTimeoutMs: number;
@@ -307,6 +316,8 @@ export function loadConfig(env: Env = process.env): Config {
       startDelayMs: r.int('SWITCHBOARD_RUN_START_DELAY_MS', 0, 0, 60_000),
       runTimeLimitMs: r.int('SWITCHBOARD_RUN_TIME_LIMIT_MS', 120_000, 100, 3_600_000),
       stepLimit: r.int('SWITCHBOARD_RUN_STEP_LIMIT', 50, 1, 10_000),
+      runMaxAttempts: r.int('SWITCHBOARD_RUN_MAX_ATTEMPTS', 8, 1, 100),
+      runRetryBaseMs: r.int('SWITCHBOARD_RUN_RETRY_BASE_MS', 1_000, 1, 600_000),
       webAllowHosts: Object.freeze((env.SWITCHBOARD_WEB_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
       webTimeoutMs: r.int('SWITCHBOARD_WEB_TIMEOUT_MS', 10_000, 100, 120_000),
       webMaxBytes: r.int('SWITCHBOARD_WEB_MAX_BYTES', 1_048_576, 1_024, 104_857_600),

@@ -23,6 +23,7 @@ import { markOrphansUnknown, OUTBOX, requeueMessage, settleMessage, type Claimed
 import { reflectDelivery } from './step-store.js';
 import { DeliveryError } from './transports/errors.js';
 import { createTransports, transportFor, type Transports } from './transports/index.js';
+import { backoffMs } from '../lib/retry.js';
 
 export { messageStatusForStep, messageStatusesForRun, type StepMessageStatus } from './store.js';
 
@@ -283,8 +284,7 @@ export class Sender {
    */
   retryDelay(m: Pick<ClaimedMessage, 'attempts' | 'first_attempt_at'>, retryAfterMs: number | null): number | null {
     if (m.attempts >= this.maxAttempts) return null;
-    const exp = Math.min(this.retryMaxDelayMs, this.retryBaseMs * 2 ** (m.attempts - 1));
-    const delay = Math.max(Math.round(exp / 2 + Math.random() * (exp / 2)), retryAfterMs ?? 0);
+    const delay = Math.max(backoffMs(m.attempts, this.retryBaseMs, this.retryMaxDelayMs), retryAfterMs ?? 0);
     const windowEnd = new Date(m.first_attempt_at).getTime() + this.retryWindowMs;
     return Date.now() + delay > windowEnd ? null : delay;
   }

@@ -2,6 +2,7 @@
 // the save-time validators check configs against these (checkConfig), and the hub's builders
 // generate their settings forms from the same declarations (web imports src/domain through the
 // `@domain` alias). Pure: no Node.js imports, so the browser bundle can carry it.
+import { templateProblem } from './template.js';
 
 /** What a template field's `{{name}}` placeholders may name: feeding blocks, or the contact's fields. */
 export type PlaceholderScope = 'blocks' | 'contact';
@@ -72,6 +73,11 @@ function checkField(f: ConfigField, v: unknown): string | null {
       if (typeof v !== 'string') return `${at} must be a string`;
       if (!f.allowEmpty && v.trim() === '') return `${at} must not be empty`;
       if (v.length > f.maxLength) return `${at} must be at most ${f.maxLength} characters`;
+      if (f.placeholders === 'contact' && v !== null) {
+        // Rendered by Mustache at send time: one that cannot be read would fail every run there.
+        const bad = templateProblem(v);
+        if (bad) return `${at} ${bad}`;
+      }
       return null;
     case 'integer':
       if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < f.min || v > f.max) return `${at} must be an integer from ${f.min} to ${f.max}`;

@@ -10,8 +10,9 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/db.js';
 import type { EngineResources } from './types.js';
 import { Lease } from '../queue/lease.js';
-import { silentLog, type EngineLog } from '../queue/log.js';
-import { fenceOf, type ClaimedItem } from '../queue/queue.js';
+import { RepeatedErrorLog, silentLog, type EngineLog } from '../queue/log.js';
+import { fenceOf, type ClaimedItem, type Fence } from '../queue/queue.js';
+import { backoffMs, errorLine, isPermanentFailure } from '../lib/retry.js';
 import { RUNS_CHANNEL } from '../queue/channels.js';
 import { Waker } from '../queue/waker.js';
 import { ENGINE_QUEUES, type EngineQueue } from './queues.js';
@@ -39,8 +40,10 @@ export interface EngineStats {
   settled: number;
   /** Runs this engine stopped working on because the lease was lost or the run cancelled. */
   lost: number;
-  /** Runs that threw (store errors): their lease was released for a retry. */
+  /** Executions that threw (store errors, bugs): retried after a backoff, or given up on. */
   errored: number;
+  /** Runs ended `failed` because their executions kept throwing or threw a permanent failure. */
+  gaveUp: number;
 }
 
 export function engineOwner(): string {
@@ -62,7 +65,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref()
 
 export class Engine {
   readonly resources: EngineResources;
-  readonly stats: EngineStats = { claimed: 0, settled: 0, lost: 0, errored: 0 };
+  readonly stats: EngineStats = { claimed: 0, settled: 0, lost: 0, errored: 0, gaveUp: 0 };
   private readonly waker: Waker;
   /** Starts the runs of workflows whose cron schedule is due (trigger `schedule`). */
   private readonly schedules: ScheduleTicker;
@@ -76,12 +79,15 @@ export class Engine {
   private firstPick = 0;
   /** When this engine last looked for closed accounts' work (performance.now()). */
   private lastClosedSweep = -Infinity;
+  /** Errors that repeat (every run meeting one bug, a store that is down): logged once, then counted. */
+  private readonly errors: RepeatedErrorLog;
 
   constructor(opts: EngineOptions) {
     const { log, owner, stopGraceMs, queues, ...rest } = opts;
     this.resources = Object.freeze({ ...rest, log: log ?? silentLog, owner: owner ?? engineOwner() });
     this.queues = queues ?? ENGINE_QUEUES;
     this.stopGraceMs = stopGraceMs ?? 5_000;
+    this.errors = new RepeatedErrorLog(this.resources.log);
     this.waker = new Waker(this.resources.db, this.resources.config.engine.pollMs, this.resources.log, RUNS_CHANNEL);
     this.schedules = new ScheduleTicker(this.resources.db, this.resources.config.engine.startDelayMs, SCHEDULE_TICK_MS, (err) =>
       this.resources.log.error({ err }, 'starting scheduled runs failed'),
@@ -125,6 +131,7 @@ export class Engine {
     // The executors saw the lease lost and write nothing more; give them a moment to unwind.
     await Promise.race([Promise.allSettled(left.map((f) => f.done)), sleep(1_000)]);
     await this.resources.providers.pages.close();
+    this.errors.flush();
     this.resources.log.info({ owner: this.owner, released: left.length }, 'engine stopped');
   }
 
@@ -147,7 +154,7 @@ export class Engine {
           claimed += items.length;
         } catch (err) {
           // The store is down or busy: the next poll tries again.
-          log.error({ err, kind: q.queue.noun }, 'claiming runs failed');
+          this.errors.error(`claim:${q.queue.noun}:${errorLine(err)}`, { err, kind: q.queue.noun }, 'claiming runs failed');
         }
       }
       // Found work and still has room: there may be more (a claim can come up short when another
@@ -173,7 +180,7 @@ export class Engine {
         if (ended) log.info({ accountId, ...ended }, 'ended the work of a closed account');
       }
     } catch (err) {
-      log.error({ err }, 'ending closed accounts\' work failed');
+      this.errors.error(`sweep:${errorLine(err)}`, { err }, 'ending closed accounts\' work failed');
     }
   }
 
@@ -205,12 +212,9 @@ export class Engine {
           }
         },
         async (err: unknown) => {
-          // A store error mid-run: let another attempt (perhaps ours) resume it from its steps now
-          // rather than after the lease runs out.
           this.stats.errored++;
-          log.error({ err, kind: noun, runId: item.id, attempt: item.attempt }, 'run execution failed; releasing it for a retry');
           lease.lose('execution failed');
-          await release(db, fence).catch(() => {});
+          await this.afterError(q, item, fence, err);
         },
       )
       .finally(() => {
@@ -220,7 +224,45 @@ export class Engine {
       });
     this.inFlight.set(key, { lose: (r) => lease.lose(r), release: () => release(db, fence), done });
   }
+
+  /**
+   * An execution threw. A PermanentFailure (it would fail the same way again) ends the run
+   * `failed` with its message at once; anything else is tried again after an exponential backoff
+   * with jitter, until the run has failed config.engine.runMaxAttempts times since it last parked,
+   * when it ends `failed` ("gave up after N attempts"). The same error over many runs or attempts
+   * is logged once, then counted. If even this write fails (the store is down), the lease runs out
+   * and another claim takes the run up: the next failure it meets is counted then.
+   */
+  private async afterError(q: EngineQueue<ClaimedItem>, item: ClaimedItem, fence: Fence, err: unknown): Promise<void> {
+    const { db, config } = this.resources;
+    const { noun } = q.queue;
+    const failures = item.failures + 1;
+    const permanent = isPermanentFailure(err);
+    const line = errorLine(err);
+    const at = { err, kind: noun, runId: item.id, attempt: item.attempt, failures };
+    try {
+      if (permanent || failures >= config.engine.runMaxAttempts) {
+        const reason = permanent ? line : `gave up after ${failures} attempt${failures === 1 ? '' : 's'}: ${INTERNAL_ERROR}`;
+        this.errors.error(`${noun}:gave-up:${line}`, at, permanent ? 'run failed with an error that would happen again: ended failed' : 'run kept failing: gave up, ended failed');
+        if (await db.transaction((tx) => q.giveUp(tx, fence, reason))) this.stats.gaveUp++;
+        return;
+      }
+      const delay = backoffMs(failures, config.engine.runRetryBaseMs, RUN_RETRY_MAX_DELAY_MS);
+      this.errors.error(`${noun}:${line}`, { ...at, retryInMs: delay }, 'run execution failed; retrying after a backoff');
+      if ((await q.queue.retryLater(db, fence, delay)) && delay < config.engine.pollMs) {
+        setTimeout(() => this.waker.wake(), delay + 5).unref();
+      }
+    } catch (writeErr) {
+      this.errors.error(`${noun}:after-error:${errorLine(writeErr)}`, { err: writeErr, kind: noun, runId: item.id }, 'recording a run\'s failure failed; its lease will run out');
+    }
+  }
 }
+
+/** The longest wait before a run that threw is tried again. */
+export const RUN_RETRY_MAX_DELAY_MS = 300_000;
+
+/** What a run that gave up says when its error was not written for people (a store error, a bug). */
+const INTERNAL_ERROR = "the server met an error it could not get past (the operator's log has it)";
 
 /** The engine a server or worker process runs: the real blocks, providers and billing. */
 export function createEngine(db: Db, config: Config, log?: EngineLog): Engine {

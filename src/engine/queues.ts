@@ -1,13 +1,16 @@
 // The queues the engine works, each a leased queue (src/queue) with the executor that works one
 // claimed item. The engine's slot loop (engine.ts) knows nothing else about them: a new kind of
 // run is one more entry here.
+import type { Queryable } from '../db/db.js';
 import type { Lease } from '../queue/lease.js';
-import type { ClaimedItem, LeasedQueue } from '../queue/queue.js';
+import type { ClaimedItem, Fence, LeasedQueue } from '../queue/queue.js';
 import { WORKFLOW_RUNS, type ClaimedRun } from '../queue/workflow-run-store.js';
 import { AUTOMATION_RUNS, type ClaimedAutomationRun } from '../queue/automation-run-store.js';
 import type { EngineResources } from './types.js';
 import { executeRun } from './executor/executor.js';
 import { executeAutomationRun } from './automations/executor.js';
+import { giveUpRun } from './scheduler/store.js';
+import { giveUpAutomationRun } from './automations/store.js';
 
 /** How the executor left an item. */
 export interface Worked {
@@ -25,6 +28,12 @@ export interface EngineQueue<Item extends ClaimedItem> {
   // (A method, so an EngineQueue of one item type is one of ClaimedItem: the engine passes each
   // queue only what that queue claimed.)
   work(res: EngineResources, item: Item, lease: Lease): Promise<Worked>;
+  /**
+   * Ends the item `failed` because its executions kept throwing, or threw an error that would fail
+   * the same way again: `reason` (a sentence for a person) on the run and the step it was in.
+   * Fenced; false when the fence no longer holds.
+   */
+  giveUp(tx: Queryable, f: Fence, reason: string): Promise<boolean>;
 }
 
 export const WORKFLOW_RUN_QUEUE: EngineQueue<ClaimedRun> = Object.freeze({
@@ -33,6 +42,7 @@ export const WORKFLOW_RUN_QUEUE: EngineQueue<ClaimedRun> = Object.freeze({
     const outcome = await executeRun(res, run, lease);
     return { lost: outcome === 'lost', outcome, dueAt: null };
   },
+  giveUp: (tx: Queryable, f: Fence, reason: string) => giveUpRun(tx, f, `Failed: ${reason}`, reason),
 });
 
 export const AUTOMATION_RUN_QUEUE: EngineQueue<ClaimedAutomationRun> = Object.freeze({
@@ -41,6 +51,7 @@ export const AUTOMATION_RUN_QUEUE: EngineQueue<ClaimedAutomationRun> = Object.fr
     const o = await executeAutomationRun(res, run, lease);
     return { lost: o.status === 'lost', outcome: o.status, dueAt: o.status === 'waiting' ? o.due : null };
   },
+  giveUp: (tx: Queryable, f: Fence, reason: string) => giveUpAutomationRun(tx, f, `Failed: ${reason}`, reason),
 });
 
 /** Every queue the engine works; first pick of the free slots rotates among them round by round. */

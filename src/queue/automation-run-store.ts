@@ -15,6 +15,7 @@ export interface ClaimedAutomationRun {
   account_id: string;
   id: string;
   attempt: number;
+  failures: number;
   /** How many times the run was taken over from a worker whose lease ran out. */
   reclaims: number;
 }
@@ -45,7 +46,7 @@ export async function claimAutomationRuns(db: Queryable, owner: string, leaseMs:
             reclaims = r.reclaims + case when r.lease_owner is not null then 1 else 0 end
        from picked
       where r.account_id = picked.account_id and r.id = picked.id
-      returning r.account_id, r.id, r.attempt, r.reclaims`,
+      returning r.account_id, r.id, r.attempt, r.failures, r.reclaims`,
     [owner, leaseMs, limit],
   );
 }
@@ -67,9 +68,22 @@ export async function releaseAutomationLease(db: Queryable, f: Fence): Promise<b
   return rows.length === 1;
 }
 
+/** After an execution that threw: counted, no lease (nor owner: not a reclaim), ready again after the backoff. */
+export async function retryAutomationRunLater(db: Queryable, f: Fence, delayMs: number): Promise<boolean> {
+  const rows = await db.query(
+    `update automation_runs
+        set failures = failures + 1, run_at = now() + ($5::int * interval '1 millisecond'),
+            lease_owner = null, lease_expires_at = null
+      where ${AUTOMATION_RUN_FENCE} returning 1`,
+    [...fenceParams(f), delayMs],
+  );
+  return rows.length === 1;
+}
+
 export const AUTOMATION_RUNS: LeasedQueue<ClaimedAutomationRun> = Object.freeze({
   noun: 'automation run',
   claim: claimAutomationRuns,
   renew: renewAutomationLease,
   release: releaseAutomationLease,
+  retryLater: retryAutomationRunLater,
 });

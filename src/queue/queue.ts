@@ -30,6 +30,8 @@ export interface ClaimedItem {
   account_id: string;
   id: string;
   attempt: number;
+  /** Executions that threw since the item last parked (LeasedQueue.retryLater counts them). */
+  failures: number;
 }
 
 /** A queue whose claims hold a lease that the worker renews while it works. */
@@ -38,6 +40,11 @@ export interface LeasedQueue<Item extends ClaimedItem> extends Queue<Item> {
   renew(db: Queryable, f: Fence, leaseMs: number): Promise<boolean>;
   /** Ends the lease now, so another worker may take the item over at once. */
   release(db: Queryable, f: Fence): Promise<boolean>;
+  /**
+   * After an execution that threw: one more failure counted, the lease ended, and the item not
+   * ready again for `delayMs` (the backoff). false when the fence no longer holds.
+   */
+  retryLater(db: Queryable, f: Fence, delayMs: number): Promise<boolean>;
 }
 
 export const fenceOf = (item: ClaimedItem, owner: string): Fence => ({ accountId: item.account_id, runId: item.id, attempt: item.attempt, owner });

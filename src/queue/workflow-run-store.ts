@@ -16,6 +16,7 @@ export interface ClaimedRun {
   workflow_id: string;
   key_id: string | null;
   attempt: number;
+  failures: number;
   /** queued on first claim; running when an expired lease or an approval is picked up. */
   previous_status: 'queued' | 'running';
 }
@@ -55,7 +56,7 @@ export async function claimRuns(db: Queryable, owner: string, leaseMs: number, l
             awaiting_since = null
        from picked
       where r.account_id = picked.account_id and r.id = picked.id
-      returning r.account_id, r.id, r.workflow_id, r.key_id, r.attempt, picked.previous_status`,
+      returning r.account_id, r.id, r.workflow_id, r.key_id, r.attempt, r.failures, picked.previous_status`,
     [owner, leaseMs, limit],
   );
 }
@@ -79,4 +80,22 @@ export async function releaseLease(db: Queryable, f: Fence): Promise<boolean> {
   return rows.length === 1;
 }
 
-export const WORKFLOW_RUNS: LeasedQueue<ClaimedRun> = Object.freeze({ noun: 'run', claim: claimRuns, renew: renewLease, release: releaseLease });
+/** After an execution that threw: counted, no lease, ready again once the backoff has passed. */
+export async function retryRunLater(db: Queryable, f: Fence, delayMs: number): Promise<boolean> {
+  const rows = await db.query(
+    `update workflow_runs
+        set failures = failures + 1, run_at = now() + ($5::int * interval '1 millisecond'),
+            lease_owner = null, lease_expires_at = null
+      where ${RUN_FENCE} returning 1`,
+    [...fenceParams(f), delayMs],
+  );
+  return rows.length === 1;
+}
+
+export const WORKFLOW_RUNS: LeasedQueue<ClaimedRun> = Object.freeze({
+  noun: 'run',
+  claim: claimRuns,
+  renew: renewLease,
+  release: releaseLease,
+  retryLater: retryRunLater,
+});

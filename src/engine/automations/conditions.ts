@@ -1,6 +1,5 @@
-// Pure helpers of the automation steps: templates over contact fields, branch conditions, ISO 8601
-// durations, and the send-time suppression rules (DESIGN 8: re-checked at the moment of sending).
-import Mustache from 'mustache';
+// Pure helpers of the automation steps: what templates see of a contact (the rendering itself is
+// src/domain/template.ts), branch conditions and ISO 8601 durations.
 import type { StepContactRow } from '../../domain/contact.js';
 import { CONDITION_FIELDS } from '../../domain/step-schemas.js';
 
@@ -20,16 +19,6 @@ export function templateView(contact: StepContactRow | null, outputs: Outputs): 
     tags: (c?.tags ?? []).join(', '),
     steps: outputs,
   };
-}
-
-/** HTML-escaped rendering, for email bodies. */
-export function renderHtml(template: unknown, view: Record<string, unknown>): string {
-  return Mustache.render(String(template ?? ''), view);
-}
-
-/** Unescaped rendering, for subjects, texts and plain values ("Tom & Jerry" stays as written). */
-export function renderPlain(template: unknown, view: Record<string, unknown>): string {
-  return Mustache.render(String(template ?? ''), view, {}, { escape: (v: unknown) => String(v) });
 }
 
 // P1D, PT2H, PT30S, P1Y2M3W4DT5H6M7.5S: designators in order, at least one, a T only before time parts.

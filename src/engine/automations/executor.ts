@@ -29,6 +29,7 @@ import {
 } from './store.js';
 import type { StepContactRow } from '../../domain/contact.js';
 import { SENDING_STEPS } from '../../domain/automation.js';
+import { isPermanentFailure } from '../../lib/retry.js';
 
 export type AutomationOutcome =
   | { status: AutomationFinal | 'held' | 'lost' }
@@ -230,8 +231,31 @@ class AutomationExecution {
     return STOPPED;
   }
 
-  /** One step: prepare outside a transaction, then apply and record the result in one. */
+  /**
+   * One step. A PermanentFailure it throws (a template that cannot be read, in a version
+   * published before templates were checked, or written into the store by hand) would happen on
+   * every attempt: the step's transaction rolled back, and the step and the run end `failed` in a
+   * new one, with the failure's words. Anything else thrown is the engine's to retry.
+   */
   private async execute(step: AutomationStep, seq: number): Promise<AutomationOutcome | { branch?: string }> {
+    try {
+      return await this.executeStep(step, seq);
+    } catch (err) {
+      if (!isPermanentFailure(err) || this.lease.lost) throw err;
+      return this.fenced(step.id, (tx) => this.endFailed(tx, step, seq, err.message));
+    }
+  }
+
+  /** The step ends `failed` with `error`, and the run with it (at this step), in the caller's fenced transaction. */
+  private async endFailed(tx: Queryable, step: AutomationStep, seq: number, error: string): Promise<{ status: 'failed' }> {
+    await endStep(tx, this.info.accountId, this.info.runId, seq, 'failed', error);
+    const why = error.startsWith('Stopped:') ? error : `Failed: ${step.name}: ${error}`;
+    if (!(await finishAutomationRun(tx, this.lease.fence, 'failed', why, step.id))) throw new LeaseLost('the lease was lost');
+    return { status: 'failed' };
+  }
+
+  /** Prepares outside a transaction, then applies and records the result in one. */
+  private async executeStep(step: AutomationStep, seq: number): Promise<AutomationOutcome | { branch?: string }> {
     const { accountId, runId } = this.info;
     const kind = STEP_KINDS.get(step.type);
     let prepared: unknown;
@@ -256,12 +280,8 @@ class AutomationExecution {
         case 'skipped':
           await endStep(tx, accountId, runId, seq, 'skipped', outcome.error);
           return {};
-        case 'failed': {
-          await endStep(tx, accountId, runId, seq, 'failed', outcome.error);
-          const error = outcome.error.startsWith('Stopped:') ? outcome.error : `Failed: ${step.name}: ${outcome.error}`;
-          if (!(await finishAutomationRun(tx, this.lease.fence, 'failed', error, step.id))) throw new LeaseLost('the lease was lost');
-          return { status: 'failed' as const };
-        }
+        case 'failed':
+          return this.endFailed(tx, step, seq, outcome.error);
         case 'wait':
           await endStep(tx, accountId, runId, seq, 'waiting', null);
           if (!(await parkWaiting(tx, this.lease.fence, outcome.due))) throw new LeaseLost('the lease was lost');

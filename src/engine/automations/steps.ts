@@ -12,7 +12,8 @@ import type { Channel } from '../../domain/message.js';
 import { LIMIT_MESSAGES, tokenMicros } from '../blocks/agent.js';
 import { estimateTokens } from '../providers/llm/local.js';
 import { isLimitRefusal, type Billing, type Providers } from '../types.js';
-import { evaluateCondition, renderHtml, renderPlain, templateView, waitSpec, type Outputs } from './conditions.js';
+import { evaluateCondition, templateView, waitSpec, type Outputs } from './conditions.js';
+import { renderHtml, renderPlain } from '../../domain/template.js';
 import { emailSuppression, smsSuppression } from '../../delivery/suppression.js';
 import { LIFECYCLE_STAGES, STEP_SETTABLE_FIELDS, type StepContactRow, type StepSettableField } from '../../domain/contact.js';
 import { addContactTag, createTask, setContactField, teamOf } from './steps-store.js';
@@ -112,9 +113,9 @@ const emailSend: StepKind = {
     if (why) return { kind: 'skipped', error: why };
     const to = ctx.run.test ? ctx.run.testerEmail : ctx.contact.email;
     if (!to) return { kind: 'failed', error: 'the test run has no tester address' };
-    const subject = renderPlain(ctx.step.config.subject, view(ctx));
+    const subject = renderPlain(ctx.step.config.subject, view(ctx), 'subject');
     const unsub = prepared as { headers: Record<string, string>; link: string } | null;
-    const body = renderHtml(ctx.step.config.body, view(ctx));
+    const body = renderHtml(ctx.step.config.body, view(ctx), 'body');
     const id = unsub
       ? await send(tx, ctx, 'email', to, subject, withUnsubscribeLink(body, unsub.link), ctx.effectKey, unsub.headers)
       : await send(tx, ctx, 'email', to, ctx.run.test ? `[Test] ${subject}` : subject, body);
@@ -127,7 +128,7 @@ const smsSend: StepKind = {
     if (!ctx.contact) return { kind: 'skipped', error: NO_CONTACT };
     const why = smsSuppression(ctx.contact, ctx.run.smsConsentRequired);
     if (why) return { kind: 'skipped', error: why };
-    const body = renderPlain(ctx.step.config.body, view(ctx));
+    const body = renderPlain(ctx.step.config.body, view(ctx), 'body');
     if (!ctx.run.test) {
       // Texts are billed per segment, in the transaction that queues the message and under the
       // step's effect key: a resumed step never bills twice, and a refused charge queues nothing.
@@ -196,7 +197,7 @@ const fieldSet: StepKind = {
     }
     if (value !== null && typeof value !== 'string') return { kind: 'failed', error: 'config.value must be a string or null' };
     if (!ctx.contact) return { kind: 'skipped', error: NO_CONTACT };
-    const v = value === null ? null : renderPlain(value, view(ctx)).trim() || null;
+    const v = value === null ? null : renderPlain(value, view(ctx), 'value').trim() || null;
     if (field === 'lifecycle_stage' && v !== null && !(LIFECYCLE_STAGES as readonly string[]).includes(v)) {
       return { kind: 'failed', error: `${JSON.stringify(v)} is not a lifecycle stage (${LIFECYCLE_STAGES.join(', ')})` };
     }
@@ -209,10 +210,11 @@ const fieldSet: StepKind = {
 
 const taskCreate: StepKind = {
   async apply(tx, ctx) {
-    const title = renderPlain(ctx.step.config.title ?? ctx.step.name, view(ctx)).trim().slice(0, 500);
+    // The step's name stands in as written (a label, not a template) when no title is set.
+    const title = (ctx.step.config.title === undefined ? ctx.step.name : renderPlain(ctx.step.config.title, view(ctx), 'title')).trim().slice(0, 500);
     if (!title) return { kind: 'failed', error: 'config.title must be a non-empty string' };
     if (ctx.run.test) return { kind: 'skipped', error: TEST_NO_CHANGE };
-    const task = await createTask(tx, ctx.run.accountId, ctx.run.projectId, title, renderPlain(ctx.step.config.description ?? '', view(ctx)));
+    const task = await createTask(tx, ctx.run.accountId, ctx.run.projectId, title, renderPlain(ctx.step.config.description ?? '', view(ctx), 'description'));
     if (!task) return { kind: 'skipped', error: 'Skipped: project has no work management' };
     return { kind: 'ok', output: { key: `${task.prefix}-${task.number}` } };
   },
@@ -225,8 +227,9 @@ const notifyTeam: StepKind = {
         ? [{ id: 'tester', email: ctx.run.testerEmail }]
         : []
       : await teamOf(tx, ctx.run.accountId);
-    const subject = renderPlain(ctx.step.config.subject ?? ctx.step.name, view(ctx));
-    const body = renderPlain(ctx.step.config.body ?? ctx.step.config.message ?? '', view(ctx));
+    // The step's name stands in as written (a label, not a template) when no subject is set.
+    const subject = ctx.step.config.subject === undefined ? ctx.step.name : renderPlain(ctx.step.config.subject, view(ctx), 'subject');
+    const body = renderPlain(ctx.step.config.body ?? ctx.step.config.message ?? '', view(ctx), 'body');
     // One message per person, each with its own effect key under the step's.
     for (const u of users) await send(tx, ctx, 'team', u.email, ctx.run.test ? `[Test] ${subject}` : subject, body, `${ctx.effectKey}:${u.id}`);
     return { kind: 'ok', outbox: users.length > 0, output: { recipients: users.length } };
@@ -243,7 +246,7 @@ const aiWrite: StepKind = {
   // The model is called outside any transaction; the charge and the step's `ok` commit together
   // under the step's effect key, so a crash in between re-asks the model but never bills twice.
   async prepare(ctx): Promise<AiPrepared | { limit: string } | { error: string }> {
-    const prompt = renderPlain(ctx.step.config.prompt, templateView(ctx.contact, ctx.outputs));
+    const prompt = renderPlain(ctx.step.config.prompt, templateView(ctx.contact, ctx.outputs), 'prompt');
     if (!prompt.trim()) return { error: 'config.prompt must be a non-empty string' };
     const price = ctx.config.llm.microsPer1kTokens;
     let maxTokens = typeof ctx.step.config.max_tokens === 'number' ? Math.max(1, Math.floor(ctx.step.config.max_tokens)) : 1_024;

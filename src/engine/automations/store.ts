@@ -8,6 +8,7 @@ import {
   type ActiveAutomationRunStatus,
   type AutomationStatus,
   type AutomationStepStatus,
+  UNFINISHED_AUTOMATION_STEP_STATUSES,
 } from '../../domain/automation.js';
 import type { StepContactRow } from '../../domain/contact.js';
 import { accountMayWorkSql } from '../../accounts/activity.js';
@@ -17,6 +18,8 @@ import { notifyRuns } from '../../queue/enqueue-store.js';
 
 /** `'running', 'waiting'`: the statuses of a run not yet over, as SQL (built once). */
 const ACTIVE = sqlList(ACTIVE_AUTOMATION_RUN_STATUSES);
+/** Steps a run is still in (running, or waiting at a wait), as SQL. */
+const OPEN_STEPS = sqlList(UNFINISHED_AUTOMATION_STEP_STATUSES);
 
 /**
  * The run's account is not active: the run keeps its status, step and run_at, loses its lease and
@@ -60,11 +63,40 @@ export async function finishAutomationRun(
   return rows.length === 1;
 }
 
-/** At a wait: no worker until `due`; the claim picks the run up again then. */
+/**
+ * The run's executions kept throwing (SWITCHBOARD_RUN_MAX_ATTEMPTS), or threw an error that would
+ * fail the same way again: it ends `failed` (fenced) at the step it was in, which ends `failed`
+ * with `stepError` too. false when the fence no longer holds.
+ */
+export async function giveUpAutomationRun(tx: Queryable, f: Fence, runError: string, stepError: string): Promise<boolean> {
+  const rows = await tx.query(
+    `update automation_runs r
+        set status = 'failed', error = $5, finished_at = now(), next_at = null, lease_owner = null, lease_expires_at = null,
+            failed_step_id = (select s.step_id from automation_run_steps s
+                               where s.account_id = r.account_id and s.run_id = r.id and s.status in (${OPEN_STEPS})
+                               order by s.seq desc limit 1)
+      where ${FENCE} returning 1`,
+    [...fp(f), runError],
+  );
+  if (rows.length === 0) return false;
+  await tx.query(
+    `update automation_run_steps
+        set status = 'failed', error = $3, finished_at = now(),
+            ms = greatest(0, (extract(epoch from now() - coalesce(started_at, now())) * 1000)::int)
+      where account_id = $1 and run_id = $2 and status in (${OPEN_STEPS})`,
+    [f.accountId, f.runId, stepError],
+  );
+  return true;
+}
+
+/**
+ * At a wait: no worker until `due`; the claim picks the run up again then. The failures counted so
+ * far are forgotten: the run got this far (SWITCHBOARD_RUN_MAX_ATTEMPTS counts between waits).
+ */
 export async function parkWaiting(tx: Queryable, f: Fence, due: Date): Promise<boolean> {
   const rows = await tx.query(
     `update automation_runs
-        set status = 'waiting', next_at = $5, run_at = $5, lease_owner = null, lease_expires_at = null
+        set status = 'waiting', next_at = $5, run_at = $5, lease_owner = null, lease_expires_at = null, failures = 0
       where ${FENCE} returning 1`,
     [...fp(f), due],
   );

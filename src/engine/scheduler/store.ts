@@ -65,12 +65,16 @@ export async function finishRun(tx: Queryable, f: Fence, status: FinalStatus, su
   return rows.length === 1;
 }
 
-/** Parks the run at an approval block: no lease, no worker, until someone approves or rejects. */
+/**
+ * Parks the run at an approval block: no lease, no worker, until someone approves or rejects. The
+ * failures counted so far are forgotten: the run got this far (SWITCHBOARD_RUN_MAX_ATTEMPTS counts
+ * between parks).
+ */
 export async function parkForApproval(tx: Queryable, f: Fence, summary: string): Promise<boolean> {
   const rows = await tx.query(
     `update workflow_runs
         set status = 'awaiting_approval', summary = $5, awaiting_since = now(),
-            lease_owner = null, lease_expires_at = null
+            lease_owner = null, lease_expires_at = null, failures = 0
       where ${FENCE} returning 1`,
     [...fenceParams(f), summary],
   );
@@ -159,14 +163,30 @@ export async function cancelRun(tx: Queryable, accountId: string, runId: string)
     [accountId, runId],
   );
   if (rows.length === 0) return false;
+  await failOpenSteps(tx, accountId, runId, 'Cancelled');
+  return true;
+}
+
+/** The steps a run was in when it ended from outside them (cancelled, given up) end `failed` with `error`. */
+async function failOpenSteps(tx: Queryable, accountId: string, runId: string, error: string): Promise<void> {
   await tx.query(
     `update workflow_run_steps
-        set status = 'failed', error = 'Cancelled', finished_at = now(),
+        set status = 'failed', error = $3, finished_at = now(),
             ms = case when started_at is null then ms
                       else greatest(ms, (extract(epoch from now() - started_at) * 1000)::int) end
       where account_id = $1 and run_id = $2 and status in (${OPEN_STEPS})`,
-    [accountId, runId],
+    [accountId, runId, error],
   );
+}
+
+/**
+ * The run's executions kept throwing (SWITCHBOARD_RUN_MAX_ATTEMPTS), or threw an error that would
+ * fail the same way again: it ends `failed` with `summary` (fenced), and the step it was in with
+ * `error`. false when the fence no longer holds.
+ */
+export async function giveUpRun(tx: Queryable, f: Fence, summary: string, error: string): Promise<boolean> {
+  if (!(await finishRun(tx, f, 'failed', summary))) return false;
+  await failOpenSteps(tx, f.accountId, f.runId, error);
   return true;
 }
 

@@ -7,7 +7,8 @@ import type { Db } from '../../db/db.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import type { StepContactRow } from '../../domain/contact.js';
 import { smsSegments } from '../../domain/sms-segments.js';
-import { renderHtml, renderPlain, templateView } from '../../engine/automations/conditions.js';
+import { templateView } from '../../engine/automations/conditions.js';
+import { renderHtml, renderPlain, TemplateError } from '../../domain/template.js';
 import { readContact } from '../../engine/automations/store.js';
 
 /** Who a preview is for when no contact is chosen. */
@@ -48,7 +49,8 @@ function render(fn: typeof renderHtml, template: string, view: Record<string, un
   try {
     return fn(template, view);
   } catch (err) {
-    throw new ApiError('invalid_field', `The template cannot be read: ${(err as Error).message}.`, { param });
+    if (!(err instanceof TemplateError)) throw err;
+    throw new ApiError('invalid_field', `The ${param} ${err.message.replace(/^the template /, '')}.`, { param });
   }
 }
 

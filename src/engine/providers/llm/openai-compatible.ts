@@ -7,6 +7,7 @@
 // attempt; the caller bills the one answer it gets, once.
 import type { LlmProvider, LlmRequest, LlmResponse } from '../../types.js';
 import { estimateTokens } from './local.js';
+import { backoffMs } from '../../../lib/retry.js';
 
 export class LlmError extends Error {
   override readonly name = 'LlmError';
@@ -92,7 +93,7 @@ export function createOpenAiCompatibleLlm(opts: OpenAiCompatibleOptions): LlmPro
       for (let attempt = 1; ; attempt++) {
         const r = await once(req);
         if ('response' in r) return r.response;
-        const wait = Math.max(r.retryAfterMs ?? 0, Math.round((baseMs * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2)));
+        const wait = Math.max(r.retryAfterMs ?? 0, backoffMs(attempt, baseMs, Infinity));
         if (!r.retryable || attempt >= maxAttempts || wait > maxWaitMs) {
           throw new LlmError(attempt > 1 ? `${r.error.message} (after ${attempt} attempts)` : r.error.message);
         }
