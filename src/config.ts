@@ -27,6 +27,11 @@ export interface Config {
   readonly autoMigrate: boolean;
   /** The hub (web console at / and its API at /hub/api); false for API-only deployments. */
   readonly hub: boolean;
+  /**
+   * Origins (scheme://host[:port]) the hub also answers to as itself besides its public URL and
+   * loopback (SWITCHBOARD_HUB_ORIGINS): a LAN name people type. Normalised, lower case.
+   */
+  readonly hubOrigins: readonly string[];
   readonly tls: { readonly certFile: string; readonly keyFile: string } | null;
   readonly logLevel: string;
   /** How long an `in_progress` idempotency row may stay locked before its outcome is called unknown. */
@@ -155,6 +160,30 @@ function trustProxy(r: EnvReader): false | number | string[] {
   return list;
 }
 
+/**
+ * SWITCHBOARD_HUB_ORIGINS: comma-separated origins, each http(s)://host[:port] and nothing more (a
+ * path, query or credentials would say the operator meant something else).
+ */
+function hubOrigins(r: EnvReader): readonly string[] {
+  const out: string[] = [];
+  for (const entry of (r.str('SWITCHBOARD_HUB_ORIGINS') ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    let u: URL | null = null;
+    try {
+      u = new URL(entry);
+    } catch {
+      /* reported below */
+    }
+    const bare = u && (u.protocol === 'http:' || u.protocol === 'https:') && !u.username && !u.password && u.pathname === '/' && !u.search && !u.hash;
+    // No wildcards: a browser sends one exact origin, and "*" would read as "any" to whoever set it.
+    if (!u || !bare || !/^https?:\/\/[^/*]+\/?$/i.test(entry)) {
+      r.fail(`SWITCHBOARD_HUB_ORIGINS entry ${JSON.stringify(entry)} is not an origin such as http://switchboard.lan:8080 (a scheme, a host and an optional port; no path)`);
+      continue;
+    }
+    out.push(u.origin.toLowerCase());
+  }
+  return Object.freeze([...new Set(out)]);
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 function logLevel(r: EnvReader): string {
@@ -266,6 +295,7 @@ export function loadConfig(env: Env = process.env): Config {
     apiOpen: r.bool('SWITCHBOARD_API_OPEN', true),
     autoMigrate: r.bool('SWITCHBOARD_AUTO_MIGRATE', true),
     hub: r.bool('SWITCHBOARD_HUB', true),
+    hubOrigins: hubOrigins(r),
     tls: certFile && keyFile ? { certFile, keyFile } : null,
     logLevel: logLevel(r),
     idempotencyLockTimeoutMs: r.int('SWITCHBOARD_IDEMPOTENCY_LOCK_TIMEOUT_MS', 120_000, 1_000, 86_400_000),

@@ -10,7 +10,7 @@ import type { AppDeps } from './http/deps.js';
 import { CursorCodec } from './http/cursor.js';
 import type { Retirement } from './http/retirements.js';
 import { FallbackCounter, type CounterLog } from './limits/fallback-counter.js';
-import { MemoryCounter, PostgresCounter, RedisCounter, type WindowCounter } from './limits/window-counter.js';
+import { MemoryCounter, PostgresCounter, RedisCounter, type PeekableCounter, type WindowCounter } from './limits/window-counter.js';
 import { deleteExpiredKeys } from './idempotency/store.js';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from './domain/hub.js';
 import { deleteExpiredSessions } from './hub/sessions/store.js';
@@ -34,9 +34,9 @@ export async function makeCounters(
   config: Config,
   db: Db,
   log: CounterLog,
-): Promise<{ requests: WindowCounter; failedAuth: WindowCounter }> {
+): Promise<{ requests: WindowCounter; failedAuth: PeekableCounter }> {
   const stallMs = storeStallMs(config);
-  let c: WindowCounter;
+  let c: PeekableCounter;
   if (config.rateLimitStore === 'redis') {
     // Loaded only when configured: ioredis is forty modules a process without Redis never needs.
     const { Redis } = await import('ioredis');
@@ -72,6 +72,7 @@ export async function makeCounters(
 
 export interface StartOptions {
   logger?: AppDeps['logger'];
+  pause?: AppDeps['pause'];
   retirements?: readonly Retirement[];
 }
 
@@ -117,7 +118,7 @@ export async function createApp(config: Config, db: Db, opts: StartOptions = {})
   const onClose: (() => void | Promise<void>)[] = [];
   const pages = new WorkerPageRenderer();
   onClose.push(() => pages.close());
-  const app = await buildApp({ config, db, counters, cursors, pages, logger: opts.logger, retirements: opts.retirements, https, onClose });
+  const app = await buildApp({ config, db, counters, cursors, pages, logger: opts.logger, retirements: opts.retirements, pause: opts.pause, https, onClose });
   logTo = app;
   // A rotated cursor secret (switchboard cursor-secret rotate, from any process) reaches this
   // process within a minute; until then it signs with the previous secret, which stays valid.

@@ -65,7 +65,7 @@ export const HUB_ERROR_CATALOGUE = {
   key_limit_reached: { status: 409, type: 'conflict', condition: 'The account already has 10 active keys; revoke one first.' },
   key_not_active: { status: 409, type: 'conflict', condition: 'Only an active key can be rolled: this one is revoked, expired or already rolled.' },
   invalid_link: { status: 410, type: 'invalid_request', condition: 'The one-time link is unknown, used or expired.' },
-  too_many_sign_ins: { status: 429, type: 'rate_limit', condition: 'Too many sign-in attempts from this address or for this email (every attempt counts); wait Retry-After seconds.' },
+  too_many_sign_ins: { status: 429, type: 'rate_limit', condition: 'Too many failed sign-ins for this email from this address, or from this address (failures count; other addresses are not held back); wait Retry-After seconds.' },
   automation_status_conflict: { status: 409, type: 'conflict', condition: 'The automation\'s status forbids the move (pause a paused one, resume a draft, publish with nothing changed).' },
   automation_not_publishable: { status: 422, type: 'invalid_request', condition: 'The draft cannot be published yet: it has no trigger type or no steps, or a step config, its schedule or its Run-only-if filter is incomplete (param names the first).' },
   workflow_changed: { status: 409, type: 'conflict', condition: 'The workflow was saved by someone else after the version being edited (expected_updated_at); reload it.' },

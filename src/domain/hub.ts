@@ -33,6 +33,17 @@ export const ROLL_GRACES = Object.keys(ROLL_GRACE) as RollGrace[];
 /** Shortest password the hub and the CLI accept. */
 export const MIN_PASSWORD_LENGTH = 10;
 
-/** Sign-in attempts allowed per minute for one email (any case) and from one client address. */
-export const SIGN_INS_PER_EMAIL_PER_MINUTE = 5;
-export const SIGN_INS_PER_ADDRESS_PER_MINUTE = 20;
+/**
+ * The sign-in throttle's limits (src/hub/session/throttle.ts says why), each per minute, the rate
+ * counter's window, and each counting failures (a right password takes its attempt back).
+ */
+/** One email from one address: past this many failures, that address is refused for that email. */
+export const SIGN_IN_FAILURES_PER_EMAIL_AND_ADDRESS = 5;
+/** One address, any emails: past this many failures, the address is refused. */
+export const SIGN_IN_FAILURES_PER_ADDRESS = 20;
+/** One email, from all addresses together: past this many failures, its attempts are held (never refused). */
+export const SIGN_IN_FAILURES_PER_EMAIL_BEFORE_DELAY = 20;
+/** The hold: this long at first, doubling every SIGN_IN_FAILURES_PER_DELAY_DOUBLING failures more, at most SIGN_IN_DELAY_MAX_MS. */
+export const SIGN_IN_DELAY_MIN_MS = 1_000;
+export const SIGN_IN_FAILURES_PER_DELAY_DOUBLING = 10;
+export const SIGN_IN_DELAY_MAX_MS = 10_000;

@@ -4,15 +4,15 @@ import type { FastifyServerOptions } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db } from '../db/db.js';
 import type { PageRenderer } from '../lib/page-renderer.js';
-import type { WindowCounter } from '../limits/window-counter.js';
+import type { PeekableCounter, WindowCounter } from '../limits/window-counter.js';
 import type { CursorCodec } from './cursor.js';
 import type { Retirement } from './retirements.js';
 
 export interface AppDeps {
   config: Config;
   db: Db;
-  /** Per-key request windows and per-address failed-auth windows. */
-  counters: { requests: WindowCounter; failedAuth: WindowCounter };
+  /** Per-key request windows, and failed-auth windows (per address; the hub's sign-in failures). */
+  counters: { requests: WindowCounter; failedAuth: PeekableCounter };
   cursors: CursorCodec;
   /** Converts pages (Markdown/HTML) off the event loop. */
   pages: PageRenderer;
@@ -20,6 +20,8 @@ export interface AppDeps {
   /** fastify logger options; false (tests) silences it. */
   logger?: FastifyServerOptions['logger'];
   https?: { cert: Buffer; key: Buffer } | null;
+  /** How a held sign-in waits (src/hub/session/throttle.ts); a timer unless given (tests record it instead). */
+  pause?: (ms: number) => Promise<unknown>;
   /** Run when the app closes (timers and the like the caller started); read at close time. */
   onClose?: (() => void | Promise<void>)[];
 }

@@ -20,3 +20,9 @@ export async function countHits(db: Queryable, key: string, n: number, windowSta
   );
   return rows[0].count;
 }
+
+/** The count of `key` in the window starting at `windowStart` (0 when its row is of an older window or absent). */
+export async function readHits(db: Queryable, key: string, windowStart: number): Promise<number> {
+  const rows = await db.query<{ count: number }>(`select count from rate_counters where key = $1 and window_start >= $2`, [key, windowStart]);
+  return rows[0]?.count ?? 0;
+}

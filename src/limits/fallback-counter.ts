@@ -17,7 +17,7 @@
 //
 // Timeouts use one timer for all the hits in flight (their deadlines come in order, as all use
 // the same timeout), not one timer per request: this runs on every /v1 request.
-import { MemoryCounter, type Hit, type WindowCounter } from './window-counter.js';
+import { MemoryCounter, type Hit, type PeekableCounter, type WindowCounter } from './window-counter.js';
 
 export interface CounterLog {
   warn(obj: object, msg: string): void;
@@ -46,7 +46,7 @@ interface Pending {
   resolve: (h: Hit) => void;
 }
 
-export class FallbackCounter implements WindowCounter {
+export class FallbackCounter implements PeekableCounter {
   private readonly own: MemoryCounter;
   private readonly now: () => number;
   private readonly probeEveryMs: number;
@@ -205,6 +205,28 @@ export class FallbackCounter implements WindowCounter {
     if (t - this.lastInfoAt >= this.logEveryMs) {
       this.lastInfoAt = t;
       this.opts.log.info({ rate_limit_store: this.opts.store }, 'the shared rate-limit store answers again: counts are shared again');
+    }
+  }
+
+  /**
+   * A key's count without adding to it (the sign-in throttle reads its failure counts before it
+   * checks a password): the shared store's, or this process's own when the store is degraded,
+   * fails, cannot read counts, or has not answered within the timeout. Rare next to hit(), so it
+   * keeps a timer of its own and leaves the store's health to the hits.
+   */
+  async peek(key: string): Promise<Hit> {
+    const own = this.own.countOf(key);
+    const shared = this.shared as Partial<PeekableCounter>;
+    if (this.degraded || this.closed || typeof shared.peek !== 'function') return own;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<Hit>((resolve) => {
+      timer = setTimeout(() => resolve(own), this.opts.timeoutMs);
+      timer.unref();
+    });
+    try {
+      return await Promise.race([shared.peek.call(this.shared, key).catch(() => own), late]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -2,7 +2,7 @@
 // every backend, so processes sharing Redis or PostgreSQL agree on when a window restarts.
 import type { Redis } from 'ioredis';
 import type { Queryable } from '../db/db.js';
-import { countHits } from './counter-store.js';
+import { countHits, readHits } from './counter-store.js';
 import { HitBatcher } from './hit-batcher.js';
 
 export const WINDOW_MS = 60_000;
@@ -21,13 +21,22 @@ export interface WindowCounter {
   health?(): 'ok' | 'degraded';
 }
 
+/**
+ * A counter that can also read a key's count without adding to it: the sign-in throttle counts
+ * failures, and must know them before it checks a password (src/hub/session/throttle.ts).
+ */
+export interface PeekableCounter extends WindowCounter {
+  /** The key's count in the current window (0 when none), adding nothing. */
+  peek(key: string): Promise<Hit>;
+}
+
 export function windowOf(now: number): { start: number; resetMs: number } {
   const start = Math.floor(now / WINDOW_MS) * WINDOW_MS;
   return { start, resetMs: start + WINDOW_MS - now };
 }
 
 /** One process: a Map, swept of past windows as it goes. */
-export class MemoryCounter implements WindowCounter {
+export class MemoryCounter implements PeekableCounter {
   private readonly counts = new Map<string, { start: number; count: number }>();
   private lastSweep = 0;
 
@@ -51,6 +60,17 @@ export class MemoryCounter implements WindowCounter {
     return { count: 1, resetMs };
   }
 
+  async peek(key: string): Promise<Hit> {
+    return this.countOf(key);
+  }
+
+  /** peek(), without a promise. */
+  countOf(key: string): Hit {
+    const { start, resetMs } = windowOf(this.now());
+    const cur = this.counts.get(key);
+    return { count: cur && cur.start === start ? cur.count : 0, resetMs };
+  }
+
   private sweep(start: number): void {
     this.lastSweep = start;
     for (const [k, v] of this.counts) if (v.start < start) this.counts.delete(k);
@@ -63,7 +83,7 @@ export class MemoryCounter implements WindowCounter {
  * Shared by every process on one PostgreSQL: one atomic upsert per hit on an UNLOGGED table.
  * `owned` is a pool of its own (Db.boundedPool) that close() releases.
  */
-export class PostgresCounter implements WindowCounter {
+export class PostgresCounter implements PeekableCounter {
   private readonly batcher: HitBatcher;
 
   constructor(
@@ -79,13 +99,18 @@ export class PostgresCounter implements WindowCounter {
     return { count: await this.batcher.hit(key, start), resetMs };
   }
 
+  async peek(key: string): Promise<Hit> {
+    const { start, resetMs } = windowOf(this.now());
+    return { count: await readHits(this.db, key, start), resetMs };
+  }
+
   async close(): Promise<void> {
     await this.owned?.close();
   }
 }
 
 /** Shared through Redis: INCR on a per-window key that expires after the window. */
-export class RedisCounter implements WindowCounter {
+export class RedisCounter implements PeekableCounter {
   private lastError = '';
   private readonly batcher = new HitBatcher((key, n, start) => this.add(key, n, start));
 
@@ -122,6 +147,12 @@ export class RedisCounter implements WindowCounter {
     if (this.redis.status !== 'ready') throw new Error(`Redis is not connected (${this.lastError || this.redis.status})`);
     const { start, resetMs } = windowOf(this.now());
     return { count: await this.batcher.hit(key, start), resetMs };
+  }
+
+  async peek(key: string): Promise<Hit> {
+    if (this.redis.status !== 'ready') throw new Error(`Redis is not connected (${this.lastError || this.redis.status})`);
+    const { start, resetMs } = windowOf(this.now());
+    return { count: Number((await this.redis.get(`switchboard:rl:${key}:${start}`)) ?? 0), resetMs };
   }
 
   /** n hits in one round trip: INCRBY and the key's expiry, as one transaction. */

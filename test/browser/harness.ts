@@ -55,10 +55,10 @@ export interface Hub {
 }
 
 /**
- * A hub on a fresh store for one flow. `env` adds server settings. The server runs every role
- * (API and workers), as `npm start` does.
+ * A hub on a fresh store for one flow. `env` adds server settings; `browserArgs`, chromium's. The
+ * server runs every role (API and workers), as `npm start` does.
  */
-export async function openHub(flow: string, env: Record<string, string> = {}): Promise<Hub> {
+export async function openHub(flow: string, env: Record<string, string> = {}, opts: { browserArgs?: string[] } = {}): Promise<Hub> {
   let tdb: TestDb | null = null;
   let dataDir: string | null = null;
   const storeEnv: Record<string, string> = {};
@@ -72,7 +72,7 @@ export async function openHub(flow: string, env: Record<string, string> = {}): P
   const server = await startServer({ ...storeEnv, SWITCHBOARD_POLL_MS: '100', ...env }, 90_000, 'all');
   const browser = await chromium.launch({
     executablePath: chromiumPath(),
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...(opts.browserArgs ?? [])],
   });
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   const page = await context.newPage();

@@ -93,4 +93,16 @@ describe('configuration errors', () => {
       expect(problems({ SWITCHBOARD_STARTING_CREDIT_MICROS: bad })).toEqual([expect.stringMatching(/^SWITCHBOARD_STARTING_CREDIT_MICROS must be /)]);
     }
   });
+
+  it('SWITCHBOARD_HUB_ORIGINS: origins only (scheme, host, optional port), normalised; anything else named', () => {
+    expect(loadConfig({ SWITCHBOARD_HUB_ORIGINS: ' http://Switchboard.LAN:8080 , https://10.0.0.5:443,http://[fe80::1]:8080 ' }).hubOrigins).toEqual([
+      'http://switchboard.lan:8080',
+      'https://10.0.0.5',
+      'http://[fe80::1]:8080',
+    ]);
+    expect(loadConfig({}).hubOrigins).toEqual([]);
+    for (const bad of ['switchboard.lan', 'ftp://x.example', 'http://x.example/hub', 'http://u:p@x.example', 'http://x.example?a=1', '*', 'http://*.example']) {
+      expect(problems({ SWITCHBOARD_HUB_ORIGINS: bad }), bad).toEqual([expect.stringMatching(/^SWITCHBOARD_HUB_ORIGINS entry .* is not an origin such as http:\/\/switchboard\.lan:8080/)]);
+    }
+  });
 });

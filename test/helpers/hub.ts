@@ -20,8 +20,11 @@ export interface HubClient {
   delete(url: string): Promise<LightMyRequestResponse>;
 }
 
-/** inject() reaches the server as http://localhost:80. */
-export const HUB_ORIGIN = 'http://localhost:80';
+/**
+ * A page of the hub as inject() reaches it: inject() has no socket, so the hub's own loopback
+ * origins are on its configured PORT (8080 by default), whatever Host (localhost:80) inject sends.
+ */
+export const HUB_ORIGIN = 'http://localhost:8080';
 
 export async function hubClient(
   t: TestApp,

@@ -4,6 +4,7 @@
 //   - not public: no session → 401 not_signed_in;
 //   - a state change: without the session's CSRF token, without an Origin or with a foreign
 //     one → 403 csrf_failed (public routes: no or a foreign Origin);
+//   - a valid session cookie sent to a host name that is not the hub's (DNS rebinding) → 401;
 //   - admin: a member → 403 role_forbidden;
 //   - member or admin: signed in without an account picked → 409 account_not_chosen.
 // And the table is the OpenAPI document's hub tag, both ways.
@@ -127,6 +128,20 @@ describe('every hub route', () => {
       },
     );
     expect(n).toBeGreaterThan(0);
+  });
+
+  it('takes a valid session cookie sent to a foreign host name for none (401), and refuses a rebound page\'s state change (403)', async () => {
+    // DNS rebinding: the page names itself as Host and as Origin; neither makes it ours.
+    const rebound = { host: 'rebind.attacker.example:8080', origin: 'http://rebind.attacker.example:8080' };
+    const n = await everyRoute(
+      (r) => r.access !== 'public',
+      async (r) => expectCode(await owner.request({ method: r.method as 'GET', url: urlOf(r), headers: rebound }), 401, 'authentication', 'not_signed_in'),
+    );
+    expect(n).toBeGreaterThan(0);
+    await everyRoute(
+      (r) => r.access === 'public' && !SAFE.has(r.method),
+      async (r) => expectCode(await t.app.inject({ method: r.method as 'POST', url: urlOf(r), headers: rebound }), 403, 'permission', 'csrf_failed'),
+    );
   });
 
   it('refuses a member on owner/admin routes (403 role_forbidden)', async () => {

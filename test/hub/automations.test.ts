@@ -4,6 +4,7 @@
 // move audited; no session, CSRF, another account's ids, a lapsed account.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../helpers/app.js';
+import { HUB_ORIGIN } from '../helpers/hub.js';
 import { expectError } from '../http/fixtures.js';
 import { auditOf, audienceWorld, expectCsrfRefused, insertRun, type World } from './audience-support.js';
 
@@ -107,7 +108,7 @@ describe('publish, pause, resume', () => {
     await expectCsrfRefused(w.member, 'POST', `${base(a.held)}/resume`, {});
     const lapsedAutomation = '0192f0c4-6a1e-7c3b-9a51-3f0e8d2b4c17';
     expectError(await w.lapsed.post(`${base(lapsedAutomation)}/pause`), 403, 'permission', 'subscription_inactive');
-    expectError(await t.app.inject({ method: 'POST', url: `${base(a.held)}/resume`, headers: { origin: 'http://localhost:80' } }), 401, 'authentication', 'not_signed_in');
+    expectError(await t.app.inject({ method: 'POST', url: `${base(a.held)}/resume`, headers: { origin: HUB_ORIGIN } }), 401, 'authentication', 'not_signed_in');
     expect((await w.member.get(base(a.held))).json().automation.status).toBe('paused');
   });
 });

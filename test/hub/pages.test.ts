@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEB_DIST } from '../../src/hub/static.js';
 import { testApp, type TestApp } from '../helpers/app.js';
+import { HUB_ORIGIN } from '../helpers/hub.js';
 import { expectError } from '../http/fixtures.js';
 
 const HTML = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
@@ -83,7 +84,7 @@ describe('SWITCHBOARD_HUB=false', () => {
       expectError(await off.app.inject({ method: 'GET', url: '/', headers: HTML }), 404, 'not_found', 'route_not_found');
       expectError(await off.app.inject({ method: 'GET', url: '/setup', headers: HTML }), 404, 'not_found', 'route_not_found');
       expectError(await off.app.inject({ method: 'GET', url: '/hub/api/setup' }), 404, 'not_found', 'route_not_found');
-      const signIn = await off.app.inject({ method: 'POST', url: '/hub/api/session', headers: { origin: 'http://localhost:80' }, payload: { email: 'a@b.example', password: 'x' } });
+      const signIn = await off.app.inject({ method: 'POST', url: '/hub/api/session', headers: { origin: HUB_ORIGIN }, payload: { email: 'a@b.example', password: 'x' } });
       expect(signIn.statusCode).toBe(404);
       const doc = (await off.app.inject({ method: 'GET', url: '/openapi.json' })).json();
       expect(Object.keys(doc.paths).filter((p) => p.startsWith('/hub/'))).toEqual([]);

@@ -4,9 +4,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
-import { USER_ROLES } from '../../domain/account.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ACCOUNT_STATES, SUBSCRIPTIONS, USER_ROLES } from '../../domain/account.js';
 import { ApiError, notFound } from '../../domain/errors.js';
-import { SESSION_ABSOLUTE_MS, SESSION_COOKIE } from '../../domain/hub.js';
+import { SESSION_ABSOLUTE_MS, SESSION_COOKIE, SIGN_IN_FAILURES_PER_EMAIL_BEFORE_DELAY } from '../../domain/hub.js';
 import type { AppDeps } from '../../http/deps.js';
 import type { App } from '../../http/route-kit.js';
 import { StringEnum, Uuid } from '../../http/schemas.js';
@@ -15,15 +16,25 @@ import { hubAccess, hubResponses, hubSessionOf, HUB_TAG, type HubSessionInfo } f
 import { deleteSession, insertSession, pickAccount } from '../sessions/store.js';
 import { hashToken, isWellFormedToken, newToken } from '../sessions/token.js';
 import { sessionAccounts, signInCandidates } from './store.js';
-import { countSignIn } from './throttle.js';
+import { admitSignIn } from './throttle.js';
 
-const SessionAccount = Type.Object({ account_id: Uuid, name: Type.String(), role: StringEnum(USER_ROLES) }, { title: 'HubSessionAccount' });
+const SessionAccount = Type.Object(
+  {
+    account_id: Uuid,
+    name: Type.String(),
+    role: StringEnum(USER_ROLES),
+    state: StringEnum(ACCOUNT_STATES, { description: 'Set by the operator: a suspended account is read-only in the hub.' }),
+    subscription: StringEnum(SUBSCRIPTIONS, { description: 'Set by the operator: with a lapsed or ended plan the account is read-only.' }),
+  },
+  { title: 'HubSessionAccount' },
+);
 export const HubSession = Type.Object(
   {
     email: Type.String(),
     csrf_token: Type.String({ description: 'Send it back as x-csrf-token on every POST, PUT, PATCH and DELETE.' }),
-    accounts: Type.Array(SessionAccount, { description: 'The accounts this sign-in may act in.' }),
-    account: Type.Union([SessionAccount, Type.Null()], { description: 'The account picked; null until one is.' }),
+    accounts: Type.Array(SessionAccount, { description: 'The accounts this sign-in may act in (closed ones are gone).' }),
+    account: Type.Union([SessionAccount, Type.Null()], { description: 'The account picked; null until one is, and once it is closed.' }),
+    closed_account: Type.Union([Type.String(), Type.Null()], { description: 'The name of the account this session had picked if it has been closed since; null otherwise.' }),
   },
   { title: 'HubSession' },
 );
@@ -53,8 +64,11 @@ export function setSessionCookie(reply: FastifyReply, request: FastifyRequest, d
 
 async function render(deps: AppDeps, s: { email: string; csrfToken: string; userIds: readonly string[]; accountId: string | null }): Promise<Static<typeof HubSession>> {
   const rows = await sessionAccounts(deps.db, s.userIds);
-  const accounts = rows.map((r) => ({ account_id: r.account_id, name: r.name, role: r.role }));
-  return { email: s.email, csrf_token: s.csrfToken, accounts, account: accounts.find((a) => a.account_id === s.accountId) ?? null };
+  const accounts = rows
+    .filter((r) => r.state !== 'closed')
+    .map((r) => ({ account_id: r.account_id, name: r.name, role: r.role, state: r.state, subscription: r.subscription }));
+  const closed = rows.find((r) => r.account_id === s.accountId && r.state === 'closed');
+  return { email: s.email, csrf_token: s.csrfToken, accounts, account: accounts.find((a) => a.account_id === s.accountId) ?? null, closed_account: closed?.name ?? null };
 }
 
 /**
@@ -88,12 +102,23 @@ export function registerHubSessionRoutes(hub: App, deps: AppDeps): void {
     },
     async (request, reply) => {
       const email = request.body.email.trim().toLowerCase();
-      await countSignIn(deps.counters.failedAuth, email, request.ip);
+      const admission = await admitSignIn(deps.counters.failedAuth, email, request.ip, (limit) =>
+        request.log.warn({ limit, address: request.ip }, 'sign-in failures went past a limit: this address is refused for the rest of the minute'),
+      );
+      if (admission.delayMs > 0) {
+        // Held, not refused: the email is failing from many addresses at once. Logged as it
+        // starts each minute (the first held attempt), not once per attempt.
+        if (admission.emailFailures === SIGN_IN_FAILURES_PER_EMAIL_BEFORE_DELAY + 1) {
+          request.log.warn({ email_failures: admission.emailFailures, delay_ms: admission.delayMs }, 'sign-ins for one email are failing from many addresses: its attempts are held before their passwords are checked');
+        }
+        await (deps.pause ?? sleep)(admission.delayMs);
+      }
       const candidates = await signInCandidates(deps.db, email);
       if (!candidates.length) await verifyPassword(request.body.password, DUMMY_HASH);
       const matched: typeof candidates = [];
       for (const c of candidates) if (await verifyPassword(request.body.password, c.password_hash)) matched.push(c);
       if (!matched.length) throw new ApiError('sign_in_failed', 'Wrong email or password.');
+      await admission.succeeded();
       return startSession(request, reply, deps, email, matched);
     },
   );
@@ -116,7 +141,7 @@ export function registerHubSessionRoutes(hub: App, deps: AppDeps): void {
     async (request) => {
       const s = hubSessionOf(request);
       const rows = await sessionAccounts(deps.db, s.userIds);
-      const row = rows.find((r) => r.account_id === request.body.account_id);
+      const row = rows.find((r) => r.account_id === request.body.account_id && r.state !== 'closed');
       if (!row) throw notFound('account');
       await pickAccount(deps.db, Buffer.from(s.sessionId, 'hex'), row.account_id, row.user_id);
       return render(deps, { ...s, accountId: row.account_id });

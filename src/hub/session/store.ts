@@ -1,6 +1,6 @@
 // Sign-in's reads: the users an email names (one per account), and the accounts a session may pick.
 import type { Queryable } from '../../db/db.js';
-import type { Role } from '../../domain/account.js';
+import type { AccountState, Role, Subscription } from '../../domain/account.js';
 
 export interface SignInCandidate {
   user_id: string;
@@ -24,15 +24,20 @@ export interface SessionAccountRow {
   user_id: string;
   name: string;
   role: Role;
+  state: AccountState;
+  subscription: Subscription;
 }
 
-/** The accounts these users belong to, oldest first: what the account picker lists. */
+/**
+ * The accounts these users belong to, oldest first, closed ones included (their state says so):
+ * the picker lists the others, and a session whose account was closed says which.
+ */
 export async function sessionAccounts(db: Queryable, userIds: readonly string[]): Promise<SessionAccountRow[]> {
   if (!userIds.length) return [];
   return db.query<SessionAccountRow>(
-    `select u.account_id, u.id as user_id, a.name, u.role
+    `select u.account_id, u.id as user_id, a.name, u.role, a.state, a.subscription
        from users u join accounts a on a.id = u.account_id
-      where u.id = any ($1::uuid[]) and a.state <> 'closed'
+      where u.id = any ($1::uuid[])
       order by a.created_at, a.id`,
     [userIds],
   );

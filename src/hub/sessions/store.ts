@@ -18,6 +18,8 @@ export interface SessionRow {
   user_name: string | null;
   account_state: AccountState | null;
   subscription: Subscription | null;
+  /** How many of the session's accounts are not closed (0: the session has nothing left to act in). */
+  open_accounts: number;
 }
 
 export async function insertSession(
@@ -33,8 +35,9 @@ export async function insertSession(
 
 /**
  * The live session with this hash, its idle clock moved on (at most once a minute, so reads do not
- * write on every request), and the picked user's current role: a role change or a removal acts on
- * the next request. A user removed from the picked account leaves the session without an account.
+ * write on every request), and the picked user's current role and account state: a role change, a
+ * removal or an account's new state acts on the next request, on every process (read here, never
+ * cached). A user removed from the picked account leaves the session without an account.
  */
 export async function touchSession(db: Queryable, tokenHash: Buffer, idleMs: number, absoluteMs: number): Promise<SessionRow | null> {
   const rows = await db.query<SessionRow>(
@@ -55,7 +58,9 @@ export async function touchSession(db: Queryable, tokenHash: Buffer, idleMs: num
      )
      select live.token_hash, live.email, live.user_ids, live.account_id, live.user_id, live.csrf_token,
             live.created_at, live.last_seen_at, u.role, u.name as user_name,
-            a.state as account_state, a.subscription
+            a.state as account_state, a.subscription,
+            (select count(*)::int from users ou join accounts oa on oa.id = ou.account_id
+              where ou.id = any (live.user_ids) and oa.state <> 'closed') as open_accounts
        from live
        left join users u on u.account_id = live.account_id and u.id = live.user_id
        left join accounts a on a.id = u.account_id`,

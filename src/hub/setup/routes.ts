@@ -1,8 +1,10 @@
 // First-run set-up: GET /setup says whether it is still open (and whether this caller must give
 // the set-up token); POST /setup creates the first account and its owner and signs the owner in.
-// A caller needs the token unless it is a loopback peer with no forwarding header: behind a
-// proxy on the same host every request would look loopback, so any sign of a proxy counts as
-// "from elsewhere".
+// A caller needs the token unless the request is plainly from this machine's own browser: a
+// loopback peer, no forwarding header (behind a proxy on the same host every request would look
+// loopback, so any sign of a proxy counts as "from elsewhere"), and a Host that names this machine
+// (localhost, 127/8, [::1]). The Host test stops DNS rebinding: a page on a name the attacker
+// controls, rebound to 127.0.0.1, reaches us from loopback but names itself as Host.
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../domain/errors.js';
@@ -11,12 +13,13 @@ import type { App } from '../../http/route-kit.js';
 import { AccountInputError, checkPassword } from '../../services/accounts/create.js';
 import { runFirstSetup, setupDone, setupNeeded, setupTokenValid } from '../../services/setup/service.js';
 import { hubAccess, hubResponses, HUB_TAG } from '../kit.js';
+import { hostIsLoopback } from '../origins.js';
 import { HubSession, startSession } from '../session/routes.js';
 
 const SetupState = Type.Object(
   {
     needed: Type.Boolean({ description: 'True while the store has no account.' }),
-    token_required: Type.Boolean({ description: 'True when this caller must give the set-up token serve printed (not a direct loopback peer).' }),
+    token_required: Type.Boolean({ description: 'True when this caller must give the set-up token serve printed (not a browser on the server\'s own machine: a loopback peer, no proxy, a loopback Host).' }),
   },
   { title: 'HubSetupState' },
 );
@@ -27,18 +30,21 @@ const SetupBody = Type.Object(
     name: Type.String({ maxLength: 200, description: "The owner's name." }),
     email: Type.String({ minLength: 1, maxLength: 320 }),
     password: Type.String({ minLength: 1, maxLength: 1024 }),
-    setup_token: Type.Optional(Type.String({ maxLength: 200, description: 'Needed unless the request comes straight from loopback.' })),
+    setup_token: Type.Optional(Type.String({ maxLength: 200, description: 'Needed unless the request comes straight from a browser on the server\'s own machine.' })),
   },
   { additionalProperties: false },
 );
 
-const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'];
+const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip', 'x-forwarded-host', 'x-forwarded-proto'];
 
-/** The TCP peer (never a forwarded address) is loopback, and nothing says a proxy relayed the request. */
-export function directLoopback(request: FastifyRequest): boolean {
+/**
+ * The TCP peer (never a forwarded address) is loopback, nothing says a proxy relayed the request,
+ * and the Host header names this machine.
+ */
+export function fromThisMachine(request: FastifyRequest): boolean {
   if (FORWARDING_HEADERS.some((h) => request.headers[h] !== undefined)) return false;
   const peer = (request.raw.socket?.remoteAddress ?? '').replace(/^::ffff:/i, '');
-  return peer === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(peer);
+  return (peer === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(peer)) && hostIsLoopback(request);
 }
 
 /** The service names the owner's fields as `account create` does; the form names them as this body does. */
@@ -48,7 +54,7 @@ export function registerHubSetupRoutes(hub: App, deps: AppDeps): void {
   hub.get(
     '/setup',
     { schema: { tags: [HUB_TAG], operationId: 'hubGetSetup', summary: 'Whether first-run set-up is open', response: hubResponses('public', { 200: SetupState }) }, config: hubAccess('public') },
-    async (request) => ({ needed: await setupNeeded(deps.db), token_required: !directLoopback(request) }),
+    async (request) => ({ needed: await setupNeeded(deps.db), token_required: !fromThisMachine(request) }),
   );
 
   hub.post(
@@ -66,8 +72,8 @@ export function registerHubSetupRoutes(hub: App, deps: AppDeps): void {
     async (request, reply) => {
       const b = request.body;
       if (!(await setupNeeded(deps.db))) throw setupDone();
-      if (!directLoopback(request) && !(b.setup_token && (await setupTokenValid(deps.db, b.setup_token.trim())))) {
-        throw new ApiError('setup_token_required', 'Set-up from another machine needs the set-up token that `switchboard serve` printed at start.', { param: 'setup_token' });
+      if (!fromThisMachine(request) && !(b.setup_token && (await setupTokenValid(deps.db, b.setup_token.trim())))) {
+        throw new ApiError('setup_token_required', 'Set-up from anywhere but a browser on the server\'s own machine (opened as localhost or 127.0.0.1) needs the set-up token that `switchboard serve` printed at start.', { param: 'setup_token' });
       }
       const email = b.email.trim().toLowerCase();
       let ids: { accountId: string; ownerId: string };

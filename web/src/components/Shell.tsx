@@ -1,10 +1,11 @@
 // The signed-in frame: skip link, the account's name and switcher, the menu, sign-out, and the
-// page in <main>. The menu lists what the user's role may open.
+// page in <main> under the banner of a read-only account. The menu lists what the user's role may open.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { NavLink, Outlet, useNavigate } from 'react-router';
 import { api } from '../lib/api';
 import { isAdmin, SESSION_KEY, useSession } from '../lib/session';
 import { SCREENS, type Screen } from '../routes';
+import { AccountStateBanner } from './AccountStateBanner';
 import { ErrorNotice } from './states';
 
 const GROUPS: NonNullable<Screen['group']>[] = ['Work', 'Audience', 'Content', 'Account'];
@@ -63,6 +64,7 @@ export function Shell() {
           })}
         </nav>
         <main id="main" tabIndex={-1}>
+          <AccountStateBanner account={session.account} />
           <ErrorNotice error={signOut.error} />
           <Outlet />
         </main>

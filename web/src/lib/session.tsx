@@ -9,15 +9,27 @@ export interface SessionAccount {
   account_id: string;
   name: string;
   role: Role;
+  /** Set by the operator: suspended is read-only. */
+  state: 'active' | 'suspended' | 'closed';
+  /** Set by the operator: lapsed or ended is read-only. */
+  subscription: 'active' | 'lapsed' | 'ended';
 }
 
 export interface Session {
   email: string;
   csrf_token: string;
   accounts: SessionAccount[];
-  /** The account picked; null until the user picks one. */
+  /** The account picked; null until the user picks one, and once it is closed. */
   account: SessionAccount | null;
+  /** The name of the account the session had picked, if it has been closed since. */
+  closed_account: string | null;
 }
+
+/**
+ * Refusals that mean the session itself changed under the page (signed out, account closed, made
+ * read-only): the session is asked for again, so the shell sends the user on or shows the banner.
+ */
+export const SESSION_CHANGED_CODES: ReadonlySet<string> = new Set(['not_signed_in', 'account_not_chosen', 'account_closed', 'account_suspended', 'subscription_inactive']);
 
 export const SESSION_KEY = ['session'] as const;
 

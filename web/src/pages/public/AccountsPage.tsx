@@ -1,5 +1,6 @@
 // /accounts (?next=): the account picker, for someone whose email and password open several
-// accounts (and to switch later). Picking one makes the session act in it.
+// accounts (and to switch later). Picking one makes the session act in it. When the account the
+// session was in has been closed, it says so here.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { Empty, ErrorNotice, Loading } from '../../components/states';
@@ -28,6 +29,13 @@ export default function AccountsPage() {
   const s = session.data;
   return (
     <AuthFrame title="Choose an account">
+      {s.closed_account && (
+        <div className="notice notice-warn" role="status">
+          <p>
+            The account <strong>{s.closed_account}</strong> has been closed, so you can no longer work in it.
+          </p>
+        </div>
+      )}
       <p>
         Signed in as <strong>{s.email}</strong>. Which account do you want to work in?
       </p>
