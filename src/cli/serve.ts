@@ -169,7 +169,7 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
   let address: string | null = null;
   let setupToken: string | null = null;
   try {
-    db = await openDb(config);
+    db = await openDb(config, { retryLog: log });
     if (config.autoMigrate) {
       const applied = await migrate(db);
       if (applied.length) log.info({ applied }, 'applied migrations');

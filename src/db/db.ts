@@ -59,6 +59,43 @@ export const POSTGRES_CAPABILITIES: StoreCapabilities = Object.freeze({
  */
 export const SCHEMA = 'switchboard';
 
+/**
+ * How a transaction may be treated when the store ends it for a concurrency conflict.
+ *
+ * `replayable: true` is a promise made at the call site: fn does nothing but run statements on its
+ * `tx` and compute from their answers: no message sent, no request made, no state outside fn
+ * changed before it resolves, so running it again from the start after a rollback is the same as
+ * running it once. A transaction that sends, calls out, or hands something to another component
+ * from inside fn must not say so; its conflict error reaches the caller as before.
+ */
+export interface TransactionOptions {
+  replayable?: boolean;
+  /** What the transaction is, for the log line a retry writes ("start run", "charge"). */
+  name?: string;
+}
+
+/** Where a store reports the transactions it ran again (serve passes its logger; tests a recorder). */
+export interface TransactionRetryLog {
+  warn(obj: object, msg: string): void;
+}
+
+/*
+ * Row locks, and the one order they are taken in (a transaction that needs two of these takes
+ * them in this order, so two transactions never wait for each other in a circle):
+ *   1. run rows (`workflow_runs`, `automation_runs`): a worker's fenced transaction locks its run
+ *      first; closing an account locks its active runs first (src/services/accounts);
+ *   2. the account row (`accounts`): a start's limit checks, a charge's debit, key changes, state;
+ *   3. rows a run owns or bills to (ledger rows, a key's monthly spend, contacts, messages).
+ * A start takes the account row and then inserts a run: a new row, which nobody else can hold.
+ * A row lock that changes no key column is `FOR NO KEY UPDATE`, never `FOR UPDATE`: every insert
+ * that references the account (a run, a ledger row, an audit entry) takes `FOR KEY SHARE` on the
+ * account row through its foreign key, and `FOR UPDATE` waits for that lock where `FOR NO KEY
+ * UPDATE` does not. A charge (ledger insert: KEY SHARE on the account; then the debit: an UPDATE
+ * of the same row) against a start's `FOR UPDATE` of that account was a deadlock (the start queued
+ * behind the KEY SHARE, the debit behind the start). Starts and charges are also replayable
+ * transactions, so a conflict this order does not rule out costs a retry, never an error.
+ */
+
 export interface Db extends Queryable {
   /** Tests only (which store a file runs on); code outside src/db reads `capabilities`. */
   readonly kind: StoreName;
@@ -67,8 +104,11 @@ export interface Db extends Queryable {
    * Runs fn in one transaction; commits when it resolves, rolls back when it throws. Both adapters
    * hand fn a full Transaction; the interface promises statements only, so a wrapper (a test's
    * failing store) may pass a plain Queryable. Scripts run under withLock (the migrator).
+   *
+   * With `replayable`, a transaction PostgreSQL ends with a deadlock (40P01) or a serialization
+   * failure (40001) is rolled back and run again from the start, a few times (./tx-retry.ts).
    */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, opts?: TransactionOptions): Promise<T>;
   /** Runs a script of several statements without parameters, outside any transaction (ANALYZE). */
   exec(sql: string): Promise<void>;
   /**

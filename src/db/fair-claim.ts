@@ -73,6 +73,6 @@ export function fairPick(s: FairClaimSpec): string {
           and ${s.ready}
         order by c.round, c.run_at, c.id
         limit $3
-        for update of w skip locked
+        for no key update of w skip locked
      )`;
 }

@@ -3,15 +3,18 @@
 // the one opened: a process on one store never loads the other's driver (a fifth of the start-up
 // module loading of an embedded-store process was `pg`, and the reverse for PGlite's glue).
 import type { Config } from '../config.js';
-import type { Db } from './db.js';
+import type { Db, TransactionRetryLog } from './db.js';
 
-export async function openDb(config: Config): Promise<Db> {
+export async function openDb(config: Config, opts: { retryLog?: TransactionRetryLog } = {}): Promise<Db> {
   if (config.databaseUrl) {
     const { PostgresDb } = await import('./postgres.js');
     const db = new PostgresDb(config.databaseUrl, config.pgPoolMax, undefined, config.pgPipelineLanes);
+    db.retryLog = opts.retryLog;
     await db.query('select 1');
     return db;
   }
   const { openPglite } = await import('./pglite.js');
-  return openPglite({ dataDir: config.dataDir });
+  const db = await openPglite({ dataDir: config.dataDir });
+  db.retryLog = opts.retryLog;
+  return db;
 }

@@ -3,7 +3,8 @@
 // fails fast while the first lives.
 import path from 'node:path';
 import { PGlite, types } from '@electric-sql/pglite';
-import { PGLITE_CAPABILITIES, SCHEMA, type Db, type Transaction } from './db.js';
+import { PGLITE_CAPABILITIES, SCHEMA, type Db, type Transaction, type TransactionOptions, type TransactionRetryLog } from './db.js';
+import { runTransaction } from './tx-retry.js';
 import { PreparedStatements } from './pglite-statements.js';
 import { parseUtcTimestamp, TIMESTAMPTZ_OID } from './timestamps.js';
 
@@ -118,7 +119,18 @@ export class PgliteDb implements Db {
     await this.pg.exec(sql);
   }
 
-  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+  /** Where replayed transactions are reported (serve sets its logger; nothing by default). */
+  retryLog: TransactionRetryLog | undefined;
+
+  /**
+   * One connection, so no deadlock between this store's own transactions; `replayable` is honoured
+   * all the same (one rule for both stores, and a conflict code from anywhere is handled alike).
+   */
+  transaction<T>(fn: (tx: Transaction) => Promise<T>, opts?: TransactionOptions): Promise<T> {
+    return runTransaction(() => this.transactionOnce(fn), opts, this.retryLog);
+  }
+
+  private transactionOnce<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
     return this.pg.transaction(async (tx) =>
       fn({
         // PGlite's transaction lock is held for the whole callback; each statement takes the

@@ -2,8 +2,9 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { DEFAULT_PIPELINE_LANES } from '../config.js';
-import { POSTGRES_CAPABILITIES, SCHEMA, type Db, type Transaction } from './db.js';
+import { POSTGRES_CAPABILITIES, SCHEMA, type Db, type Transaction, type TransactionOptions, type TransactionRetryLog } from './db.js';
 import { PgLanes } from './pg-lanes.js';
+import { runTransaction } from './tx-retry.js';
 import { parseUtcTimestamp, TIMESTAMPTZ_OID } from './timestamps.js';
 
 const TIMESTAMPTZ = TIMESTAMPTZ_OID;
@@ -106,7 +107,14 @@ export class PostgresDb implements Db {
     await this.pool.query(sql);
   }
 
-  async transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+  /** Where replayed transactions are reported (serve sets its logger; nothing by default). */
+  retryLog: TransactionRetryLog | undefined;
+
+  transaction<T>(fn: (tx: Transaction) => Promise<T>, opts?: TransactionOptions): Promise<T> {
+    return runTransaction(() => this.transactionOnce(fn), opts, this.retryLog);
+  }
+
+  private async transactionOnce<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     try {
       await client.query('begin');

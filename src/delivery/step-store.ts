@@ -50,7 +50,7 @@ const ours = (status: string, error: string | null) =>
  */
 export async function reflectDelivery(tx: Queryable, accountId: string, runId: string, stepId: string, effectKey: string): Promise<void> {
   const run = await tx.query<{ status: string; failed_step_id: string | null; error: string | null }>(
-    `select status, failed_step_id, error from automation_runs where account_id = $1 and id = $2 for update`,
+    `select status, failed_step_id, error from automation_runs where account_id = $1 and id = $2 for no key update`,
     [accountId, runId],
   );
   if (!run.length) return;

@@ -113,7 +113,7 @@ export async function claimQueued(db: Queryable, limit: number, owner: string | 
           and (${accountMayWorkSql('ac')} or ac.state = 'closed')
         order by o.run_at
         limit $1
-        for update of o skip locked)
+        for no key update of o skip locked)
      update outbox o set status = 'sending', attempts = o.attempts + 1, claimed_at = now(), claimed_by = $2,
             first_attempt_at = coalesce(o.first_attempt_at, now())
        from picked p

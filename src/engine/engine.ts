@@ -244,7 +244,7 @@ export class Engine {
       if (permanent || failures >= config.engine.runMaxAttempts) {
         const reason = permanent ? line : `gave up after ${failures} attempt${failures === 1 ? '' : 's'}: ${INTERNAL_ERROR}`;
         this.errors.error(`${noun}:gave-up:${line}`, at, permanent ? 'run failed with an error that would happen again: ended failed' : 'run kept failing: gave up, ended failed');
-        if (await db.transaction((tx) => q.giveUp(tx, fence, reason))) this.stats.gaveUp++;
+        if (await db.transaction((tx) => q.giveUp(tx, fence, reason), { replayable: true, name: 'give up run' })) this.stats.gaveUp++;
         return;
       }
       const delay = backoffMs(failures, config.engine.runRetryBaseMs, RUN_RETRY_MAX_DELAY_MS);

@@ -5,7 +5,7 @@
 //   a refusal (ApiError) or failure rolls the work back and gives the key back.
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Db, Queryable } from '../db/db.js';
+import type { Db, Queryable, TransactionOptions } from '../db/db.js';
 import { ApiError } from '../domain/errors.js';
 import { claimKey, completeKey, readKey, releaseKey } from './store.js';
 
@@ -80,6 +80,11 @@ export interface IdempotencyOptions {
   accountId: string;
   lockTimeoutMs: number;
   required: boolean;
+  /**
+   * `work` only runs statements on its tx (src/db/db.ts TransactionOptions): a deadlock or
+   * serialization failure runs it again instead of answering 500.
+   */
+  replayable?: { name: string };
 }
 
 /**
@@ -95,7 +100,7 @@ export async function idempotent<T>(
 ): Promise<T> {
   const key = idempotencyKeyOf(request, opts.required);
   if (key === null) {
-    const answer = await opts.db.transaction(work);
+    const answer = await opts.db.transaction(work, txOptions(opts));
     reply.code(answer.status);
     return answer.body;
   }
@@ -132,7 +137,7 @@ export async function idempotent<T>(
       const a = await work(tx);
       await completeKey(tx, opts.accountId, key, fp, a.status, a.body, {});
       return a;
-    });
+    }, txOptions(opts));
   } catch (err) {
     // The work rolled back: nothing happened, so the key is not used up.
     await releaseKey(opts.db, opts.accountId, key, fp).catch(() => {});
@@ -140,4 +145,8 @@ export async function idempotent<T>(
   }
   reply.code(answer.status);
   return answer.body;
+}
+
+function txOptions(opts: IdempotencyOptions): TransactionOptions | undefined {
+  return opts.replayable ? { replayable: true, name: opts.replayable.name } : undefined;
 }

@@ -45,7 +45,7 @@ export async function touchKey(db: Queryable, keyId: string): Promise<void> {
 
 /** Takes the account row for the rest of the transaction; false when there is no such account. */
 export async function lockAccountForKeys(tx: Queryable, accountId: string): Promise<boolean> {
-  return (await tx.query('select id from accounts where id = $1 for update', [accountId])).length > 0;
+  return (await tx.query('select id from accounts where id = $1 for no key update', [accountId])).length > 0;
 }
 
 /** The user's role in the account, or null when the user is not one of its users. */

@@ -46,7 +46,7 @@ export async function lockAutomation(tx: Queryable, accountId: string, automatio
        from automations a join projects p on p.account_id = a.account_id and p.id = a.project_id
        left join automation_versions v on v.account_id = a.account_id and v.automation_id = a.id and v.version = a.published_version
       where a.account_id = $1 and a.id = $2 and a.deleted_at is null
-      for update of a`,
+      for no key update of a`,
     [accountId, automationId],
   );
   return rows[0] ?? null;

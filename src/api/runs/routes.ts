@@ -103,7 +103,13 @@ export function registerRunRoutes(app: App, deps: AppDeps): void {
       const run = await idempotent(
         request,
         reply,
-        { db: deps.db, accountId: auth.accountId, lockTimeoutMs: deps.config.idempotencyLockTimeoutMs, required: true },
+        {
+          db: deps.db,
+          accountId: auth.accountId,
+          lockTimeoutMs: deps.config.idempotencyLockTimeoutMs,
+          required: true,
+          replayable: { name: 'start run' },
+        },
         async (tx) => {
           const r = await startApiRun(tx, {
             accountId: auth.accountId,

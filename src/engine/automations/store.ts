@@ -258,7 +258,7 @@ export async function readContact(q: Queryable, accountId: string, contactId: st
   const rows = await q.query<StepContactRow>(
     `select id, email, first_name, last_name, phone, lifecycle_stage, do_not_contact, email_opt_out, sms_consent,
             sms_stopped, tags, archived_at, erased_at
-       from contacts where account_id = $1 and id = $2 ${lock ? 'for update' : ''}`,
+       from contacts where account_id = $1 and id = $2 ${lock ? 'for no key update' : ''}`,
     [accountId, contactId],
   );
   return rows[0] ?? null;

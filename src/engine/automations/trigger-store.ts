@@ -36,7 +36,7 @@ export async function claimDueAutomationSchedule(tx: Queryable): Promise<DueAuto
         and (a.schedule_next_at is null or a.schedule_next_at <= now())
       order by a.schedule_next_at nulls first
       limit 1
-      for update of a skip locked`,
+      for no key update of a skip locked`,
   );
   return rows[0] ?? null;
 }

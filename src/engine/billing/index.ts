@@ -97,11 +97,14 @@ async function apply(tx: Queryable, c: Charge): Promise<ChargeResult> {
 
 async function chargeInOwnTransaction(db: Db, c: Charge): Promise<ChargeResult> {
   try {
-    return await db.transaction(async (tx) => {
-      const result = await apply(tx, c);
-      if (!result.ok) throw new Refused(result);
-      return result;
-    });
+    return await db.transaction(
+      async (tx) => {
+        const result = await apply(tx, c);
+        if (!result.ok) throw new Refused(result);
+        return result;
+      },
+      { replayable: true, name: 'charge' },
+    );
   } catch (err) {
     if (err instanceof Refused) return err.result;
     throw err;

@@ -25,7 +25,7 @@ export async function claimDueSchedule(tx: Queryable): Promise<DueSchedule | nul
        from workflows w
       where w.schedule_next_at is not null and w.schedule_next_at <= now() and w.schedule is not null
         and w.deleted_at is null
-      order by w.schedule_next_at limit 1 for update of w skip locked`,
+      order by w.schedule_next_at limit 1 for no key update of w skip locked`,
   );
   return rows[0] ?? null;
 }

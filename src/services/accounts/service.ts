@@ -25,7 +25,7 @@ export async function setAccount(db: Db, accountId: string, changes: AccountChan
       await notifyAllWorkers(tx);
     }
     return { account, ended: account ? ended : null };
-  });
+  }, { replayable: true, name: 'change account' });
   // After the commit, before the command answers: every process's key cache forgets the account's
   // old state, so it acts from the next request. Credit and the run limits are not in the cache.
   if (result.account && AUTH_FIELDS.some((f) => changes[f] !== undefined)) await invalidateAuth(db);

@@ -95,7 +95,7 @@ export async function markDeleted(tx: Queryable, accountId: string, id: string):
 /** Its running and waiting runs (test runs included: they end with it too). */
 export async function activeRunIds(tx: Queryable, accountId: string, id: string): Promise<string[]> {
   const rows = await tx.query<{ id: string }>(
-    `select id from automation_runs where account_id = $1 and automation_id = $2 and status in (${ACTIVE}) order by id for update`,
+    `select id from automation_runs where account_id = $1 and automation_id = $2 and status in (${ACTIVE}) order by id for no key update`,
     [accountId, id],
   );
   return rows.map((r) => r.id);

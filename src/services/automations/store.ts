@@ -38,7 +38,7 @@ export async function findAutomationDraft(
   const rows = await db.query<AutomationDraftRow>(
     `select id, account_id, name, status, trigger, steps, run_only_if, reenroll, published_version,
             deleted_at is not null as deleted
-       from automations where id = $1 and ($2::uuid is null or account_id = $2::uuid)${forUpdate ? ' for update' : ''}`,
+       from automations where id = $1 and ($2::uuid is null or account_id = $2::uuid)${forUpdate ? ' for no key update' : ''}`,
     [id, accountId],
   );
   return rows[0] ?? null;

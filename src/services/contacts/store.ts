@@ -22,7 +22,7 @@ export const LIVE_CONTACT = 'c.archived_at is null and c.erased_at is null';
 /** A live contact, or null (unknown, another account's, archived or erased). `lock` takes the row for an update. */
 export async function getContact(db: Queryable, accountId: string, id: string, lock = false): Promise<LiveContactRow | null> {
   const rows = await db.query<LiveContactRow>(
-    `select ${CONTACT_COLUMNS} from contacts c where c.account_id = $1 and c.id = $2 and ${LIVE_CONTACT}${lock ? ' for update' : ''}`,
+    `select ${CONTACT_COLUMNS} from contacts c where c.account_id = $1 and c.id = $2 and ${LIVE_CONTACT}${lock ? ' for no key update' : ''}`,
     [accountId, id],
   );
   return rows[0] ?? null;
@@ -99,7 +99,7 @@ export interface ErasureTarget {
 /** The contact in any state (archived and already-erased ones too), locked for the erasure. */
 export async function lockForErasure(tx: Queryable, accountId: string, id: string): Promise<ErasureTarget | null> {
   const rows = await tx.query<ErasureTarget>(
-    `select id, email_normalized, phone, erased_at from contacts where account_id = $1 and id = $2 for update`,
+    `select id, email_normalized, phone, erased_at from contacts where account_id = $1 and id = $2 for no key update`,
     [accountId, id],
   );
   return rows[0] ?? null;

@@ -63,7 +63,7 @@ export async function lockKey(tx: Queryable, accountId: string, keyId: string): 
   const rows = await tx.query<LockedKey>(
     `select id, name, scopes, expires_at, monthly_spend_cap_micros, revoked_at, replaced_by, created_by,
             coalesce(expires_at <= now(), false) as expired
-       from api_keys where account_id = $1 and id = $2 for update`,
+       from api_keys where account_id = $1 and id = $2 for no key update`,
     [accountId, keyId],
   );
   return rows[0] ?? null;

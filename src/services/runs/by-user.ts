@@ -33,7 +33,7 @@ export async function startRunAsUser(db: Db, a: { accountId: string; workflowId:
       detail: { workflow_id: a.workflowId, trigger: 'manual' },
     });
     return run;
-  });
+  }, { replayable: true, name: 'start run' });
 }
 
 export type RunMove = 'approve' | 'reject' | 'cancel';
@@ -75,5 +75,5 @@ export async function moveRun(db: Db, a: { accountId: string; runId: string; mov
       detail: { from: run.status },
     });
     return run.status;
-  });
+  }, { replayable: true, name: 'move run' });
 }

@@ -89,6 +89,7 @@ export async function startManualRun(
       startedByUser: a.startedByUser ?? null,
       startDelayMs: 0,
     }),
+    { replayable: true, name: 'start run' },
   );
   return { run, accountId: wf.account_id, workflowId: wf.id };
 }

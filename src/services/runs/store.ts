@@ -26,7 +26,7 @@ export interface AccountForStart {
  */
 export async function lockAccountForStart(tx: Queryable, accountId: string): Promise<AccountForStart> {
   const rows = await tx.query<AccountForStart>(
-    `select tier, credit_micros, run_starts_per_minute, concurrent_runs from accounts where id = $1 for update`,
+    `select tier, credit_micros, run_starts_per_minute, concurrent_runs from accounts where id = $1 for no key update`,
     [accountId],
   );
   return rows[0];

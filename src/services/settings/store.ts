@@ -19,7 +19,7 @@ export async function projectSettings(db: Queryable, accountId: string): Promise
 
 /** The project, locked until the transaction ends so two edits of its settings apply one after the other. */
 export async function lockProjectSettings(tx: Queryable, accountId: string, projectId: string): Promise<ProjectSettingsRow | null> {
-  const rows = await tx.query<ProjectSettingsRow>(`select id, name, settings from projects where account_id = $1 and id = $2 for update`, [accountId, projectId]);
+  const rows = await tx.query<ProjectSettingsRow>(`select id, name, settings from projects where account_id = $1 and id = $2 for no key update`, [accountId, projectId]);
   return rows[0] ?? null;
 }
 

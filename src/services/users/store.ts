@@ -22,6 +22,7 @@ export async function listUsers(db: Queryable, accountId: string): Promise<UserR
 /**
  * Locks every user row of the account (and so serialises the owner rule): two admins demoting
  * the last two owners at once cannot both see another owner left. Returns the account's users.
+ * FOR UPDATE (not NO KEY UPDATE, src/db/db.ts): a removal deletes one of these rows under this lock.
  */
 export async function lockAccountUsers(tx: Queryable, accountId: string): Promise<UserRow[]> {
   return tx.query<UserRow>(`select ${USER_COLUMNS} from users u where u.account_id = $1 order by u.created_at, u.id for update`, [accountId]);

@@ -62,7 +62,7 @@ export async function findWorkflowForEdit(db: Queryable, id: string, accountId: 
             w.schedule, w.schedule_timezone, w.schedule_next_at, w.created_at, w.updated_at
        from workflows w left join projects p on p.account_id = w.account_id and p.id = w.project_id
       where w.id = $1 and ($2::uuid is null or w.account_id = $2::uuid) and w.deleted_at is null
-      ${forUpdate ? 'for update of w' : ''}`,
+      ${forUpdate ? 'for no key update of w' : ''}`,
     [id, accountId],
   );
   return rows[0] ?? null;
