@@ -9,13 +9,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
-import { migrate } from '../src/db/migrate.js';
 import { PostgresDb } from '../src/db/postgres.js';
 import { seedFixture } from '../src/fixtures/load.js';
+import { withPostgresDatabase } from './stores.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const STARTS = Number(process.env.BENCH_STARTS ?? 400);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const KEY_PER_MINUTE = 1_000;
@@ -138,58 +136,48 @@ async function main(): Promise<void> {
   }, 15 * 60_000);
   watchdog.unref();
   if (STARTS * ROUNDS > KEY_PER_MINUTE) throw new Error(`BENCH_STARTS × BENCH_ROUNDS must stay within the key's ${KEY_PER_MINUTE} requests a minute`);
-  const name = `sb_bench_starts_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  const u = new URL(ADMIN_URL);
-  u.pathname = `/${name}`;
-  const url = u.toString();
-  const db = new PostgresDb(url, 4);
-  const procs: Proc[] = [];
   let fiveHundreds = 0;
-  try {
-    await migrate(db);
-    const s = await seed(db);
-    const env = { DATABASE_URL: url, SWITCHBOARD_AUTO_MIGRATE: 'false', SWITCHBOARD_LLM_PROVIDER: 'local' };
-    const [a1, a2, w1, w2] = await Promise.all([
-      spawnCli(['serve', '--role', 'api'], { ...env, HOST: '127.0.0.1', PORT: '0' }, /listening on (https?:\/\/[^\s;"]+)/),
-      spawnCli(['serve', '--role', 'api'], { ...env, HOST: '127.0.0.1', PORT: '0' }, /listening on (https?:\/\/[^\s;"]+)/),
-      spawnCli(['worker'], env, /worker running|engine started/),
-      spawnCli(['worker'], env, /worker running|engine started/),
-    ]);
-    procs.push(a1, a2, w1, w2);
-    const rows: string[] = [];
-    for (let r = 1; r <= ROUNDS; r++) {
-      const res = await round(db, [a1, a2], s, STARTS);
-      fiveHundreds += res.statuses.get(500) ?? 0;
-      const by = [...res.statuses].sort((x, y) => x[0] - y[0]).map(([k, v]) => `${k}: ${v}`).join(', ');
-      rows.push(`| ${r} | ${STARTS} | ${by} | ${res.answeredMs} | ${res.settledMs} |`);
-      say(`round ${r}: ${by}`);
+  await withPostgresDatabase('starts', async (db, url) => {
+    const procs: Proc[] = [];
+    try {
+      const s = await seed(db);
+      const env = { DATABASE_URL: url, SWITCHBOARD_AUTO_MIGRATE: 'false', SWITCHBOARD_LLM_PROVIDER: 'local' };
+      const listening = /listening on (https?:\/\/[^\s;"]+)/;
+      const [a1, a2, w1, w2] = await Promise.all([
+        spawnCli(['serve', '--role', 'api'], { ...env, HOST: '127.0.0.1', PORT: '0' }, listening),
+        spawnCli(['serve', '--role', 'api'], { ...env, HOST: '127.0.0.1', PORT: '0' }, listening),
+        spawnCli(['worker'], env, /worker running|engine started/),
+        spawnCli(['worker'], env, /worker running|engine started/),
+      ]);
+      procs.push(a1, a2, w1, w2);
+      const rows: string[] = [];
+      for (let r = 1; r <= ROUNDS; r++) {
+        const res = await round(db, [a1, a2], s, STARTS);
+        fiveHundreds += res.statuses.get(500) ?? 0;
+        const by = [...res.statuses].sort((x, y) => x[0] - y[0]).map(([k, v]) => `${k}: ${v}`).join(', ');
+        rows.push(`| ${r} | ${STARTS} | ${by} | ${res.answeredMs} | ${res.settledMs} |`);
+        say(`round ${r}: ${by}`);
+      }
+      const [c] = await db.query<{ runs: number; charged: number; failed: number }>(
+        `select count(*)::int as runs, count(*) filter (where billed_micros > 0)::int as charged,
+                count(*) filter (where status <> 'succeeded')::int as failed
+           from workflow_runs where account_id = $1`,
+        [s.accountId],
+      );
+      await Promise.all(procs.map(stop));
+      const count = (re: RegExp) => procs.map((p) => p.output().split('\n').filter((l) => re.test(l)).length).join(', ');
+      console.log('## Concurrent starts beside charging workers (PostgreSQL, 2 API + 2 worker processes)\n');
+      console.log('| round | starts | answers by status | all answered (ms) | all runs final (ms) |');
+      console.log('| --- | --- | --- | --- | --- |');
+      for (const row of rows) console.log(row);
+      console.log(`\nruns: ${c.runs}, charged: ${c.charged}, not succeeded: ${c.failed}`);
+      console.log(`transaction retries logged (api1, api2, worker1, worker2): ${count(RETRY_LINE)}`);
+      console.log(`"deadlock detected" in the logs (api1, api2, worker1, worker2): ${count(/deadlock detected/)}`);
+      console.log(`answers 500: ${fiveHundreds}`);
+    } finally {
+      await Promise.all(procs.map(stop));
     }
-    const [c] = await db.query<{ runs: number; charged: number; failed: number }>(
-      `select count(*)::int as runs, count(*) filter (where billed_micros > 0)::int as charged,
-              count(*) filter (where status <> 'succeeded')::int as failed
-         from workflow_runs where account_id = $1`,
-      [s.accountId],
-    );
-    await Promise.all(procs.map(stop));
-    const retries = procs.map((p) => p.output().split('\n').filter((l) => RETRY_LINE.test(l)).length);
-    const deadlocks = procs.map((p) => p.output().split('\n').filter((l) => /deadlock detected/.test(l)).length);
-    console.log('## Concurrent starts beside charging workers (PostgreSQL, 2 API + 2 worker processes)\n');
-    console.log('| round | starts | answers by status | all answered (ms) | all runs final (ms) |');
-    console.log('| --- | --- | --- | --- | --- |');
-    for (const row of rows) console.log(row);
-    console.log(`\nruns: ${c.runs}, charged: ${c.charged}, not succeeded: ${c.failed}`);
-    console.log(`transaction retries logged (api1, api2, worker1, worker2): ${retries.join(', ')}`);
-    console.log(`"deadlock detected" in the logs (api1, api2, worker1, worker2): ${deadlocks.join(', ')}`);
-    console.log(`answers 500: ${fiveHundreds}`);
-  } finally {
-    await Promise.all(procs.map(stop));
-    await db.close();
-    await admin.query(`drop database if exists "${name}" with (force)`);
-    await admin.end();
-  }
+  });
   process.exit(fiveHundreds > 0 ? 1 : 0);
 }
 

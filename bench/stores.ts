@@ -31,6 +31,13 @@ export async function onEachStore<T>(tag: string, measure: (db: Db, store: 'pgli
   } finally {
     await lite.close();
   }
+  out.push(await withPostgresDatabase(tag, async (db) => measure(db, 'postgres')));
+  return out;
+}
+
+/** Runs `fn` on a migrated throw-away PostgreSQL database (its URL too, for child processes), then drops it. */
+export async function withPostgresDatabase<T>(tag: string, fn: (db: PostgresDb, url: string) => Promise<T>): Promise<T> {
+  assertLoopback(ADMIN_URL);
   const name = `sb_bench_${tag}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
@@ -40,13 +47,12 @@ export async function onEachStore<T>(tag: string, measure: (db: Db, store: 'pgli
   const db = new PostgresDb(u.toString(), 4);
   try {
     await migrate(db);
-    out.push(await measure(db, 'postgres'));
+    return await fn(db, u.toString());
   } finally {
     await db.close();
     await admin.query(`drop database if exists "${name}" with (force)`);
     await admin.end();
   }
-  return out;
 }
 
 /** Runs `main` when `moduleUrl` is the entry point, and gives up (exit 1) after `limitMs`. */
