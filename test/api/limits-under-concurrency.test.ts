@@ -37,7 +37,7 @@ beforeAll(async () => {
     automations: ['a1', 'a2', 'a3', 'a4', 'a5'].map(automation),
     contacts: Array.from({ length: 10 }, (_, i) => ({ ref: `c${i}`, email: `c${i}@example.org` })),
   });
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await Promise.all(apps.map((a) => a.close()));
   await db2?.close();

@@ -92,7 +92,7 @@ describe('WorkerPageRenderer', () => {
     expect((await r.render({ markdown: 'other' }, { owner: 'b', bounded: true })).html).toBe('<p>other</p>\n');
     await Promise.all([running, ...waiting]);
     expect(r.waiting).toBe(0);
-  }, 60_000);
+  }, 180_000);
 });
 
 // A source whose HTML is 1.1 MB, which marked's own text rule took minutes of CPU to find.
@@ -129,7 +129,7 @@ describe('WorkerPageRenderer: the same answer on any day', () => {
     cpu = 301; // the budget is spent
     expect(await slow).toMatchObject({ err: { reason: 'timeout' } });
     expect((await r.render({ markdown: 'after *that*' })).html).toBe('<p>after <em>that</em></p>\n');
-  }, 60_000);
+  }, 180_000);
 
   it("reads a thread's own CPU time", () => {
     const tid = currentThreadId();
