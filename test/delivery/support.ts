@@ -146,7 +146,7 @@ export function headersOf(raw: string): Map<string, string> {
 }
 
 /** Polls until check() is truthy; fails after timeoutMs. */
-export async function until<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 5_000, what = 'condition'): Promise<T> {
+export async function until<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 30_000, what = 'condition'): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();

@@ -90,7 +90,7 @@ export async function executions(db: Db, runId?: string): Promise<{ run_id: stri
 }
 
 /** Polls until the run's status satisfies `want` (a status or a predicate); fails after timeoutMs. */
-export async function waitForRun(db: Db, runId: string, want: RunStatus | ((s: RunStatus) => boolean), timeoutMs = 15_000): Promise<RunRow> {
+export async function waitForRun(db: Db, runId: string, want: RunStatus | ((s: RunStatus) => boolean), timeoutMs = 60_000): Promise<RunRow> {
   const ok = typeof want === 'function' ? want : (s: RunStatus) => s === want;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -101,7 +101,7 @@ export async function waitForRun(db: Db, runId: string, want: RunStatus | ((s: R
   }
 }
 
-export async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 15_000): Promise<void> {
+export async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

@@ -79,7 +79,9 @@ describe('claims', () => {
     expect(left).toBeGreaterThan(1_900);
   });
 
-  it('steps of a new run begin within 1 s with polling at 60 s (NOTIFY wakes the engine)', async () => {
+  // The bound is a third of the poll interval, not a speed target: only a wake-up (NOTIFY) can
+  // beat it, on a loaded machine too.
+  it('steps of a new run begin long before the next poll at 60 s (NOTIFY wakes the engine)', async () => {
     const auto = await insertAutomation(t.db, w.acme, w.site, [{ id: 'e1', type: 'email.send', config: { subject: 's', body: 'b' } }]);
     const c = await insertContact(t.db, w.acme);
     await startEngine(t.db, engines, { pollMs: 60_000 });
@@ -87,9 +89,9 @@ describe('claims', () => {
     await new Promise((r) => setTimeout(r, 200));
     const started = Date.now();
     const run = await enroll(t.db, w.acme, auto, c);
-    await until('the run has steps', async () => (await stepRows(t.db, run)).length > 0, 1_000);
-    expect(Date.now() - started).toBeLessThan(1_000);
-    await waitForRun(t.db, run, 'succeeded', 2_000);
+    await until('the run has steps', async () => (await stepRows(t.db, run)).length > 0, 20_000);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    await waitForRun(t.db, run, 'succeeded', 20_000);
   });
 
   it('two engines on one database run each run once', async () => {

@@ -199,7 +199,7 @@ export async function outbox(db: Db, runId: string): Promise<OutboxRow[]> {
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-export async function waitForRun(db: Db, runId: string, want: string | ((r: RunRow) => boolean), timeoutMs = 15_000): Promise<RunRow> {
+export async function waitForRun(db: Db, runId: string, want: string | ((r: RunRow) => boolean), timeoutMs = 60_000): Promise<RunRow> {
   const ok = typeof want === 'function' ? want : (r: RunRow) => r.status === want;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -221,7 +221,7 @@ export function startEngine(db: Db, engines: Engine[], engine: Partial<EngineCon
   return e.start().then(() => e);
 }
 
-export async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 15_000): Promise<void> {
+export async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
