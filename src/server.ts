@@ -34,6 +34,7 @@ export async function makeCounters(
   config: Config,
   db: Db,
   log: CounterLog,
+  wrapStore: (store: PeekableCounter) => PeekableCounter = (store) => store,
 ): Promise<{ requests: WindowCounter; failedAuth: PeekableCounter }> {
   const stallMs = storeStallMs(config);
   let c: PeekableCounter;
@@ -53,12 +54,12 @@ export async function makeCounters(
     });
     const counter = new RedisCounter(redis);
     await counter.connected(stallMs); // a Redis that is down at start: the fallback from the first request
-    c = new FallbackCounter(counter, { store: 'redis', timeoutMs: config.rateLimitTimeoutMs, log });
+    c = new FallbackCounter(wrapStore(counter), { store: 'redis', timeoutMs: config.rateLimitTimeoutMs, log });
   } else if (config.rateLimitStore === 'postgres') {
     // On PostgreSQL the counter has a small pool of its own whose statements the server cancels:
     // a locked or slow counter row holds none of the API's connections.
     const own = db.boundedPool?.({ max: 4, timeoutMs: stallMs }) ?? null;
-    c = new FallbackCounter(new PostgresCounter(own ?? db, Date.now, own), {
+    c = new FallbackCounter(wrapStore(new PostgresCounter(own ?? db, Date.now, own)), {
       store: 'postgres',
       timeoutMs: config.rateLimitTimeoutMs,
       log,
@@ -74,6 +75,8 @@ export interface StartOptions {
   logger?: AppDeps['logger'];
   pause?: AppDeps['pause'];
   retirements?: readonly Retirement[];
+  /** Tests: wraps the shared rate-limit store (Redis, PostgreSQL) before the fallback, to make it late. */
+  wrapCounterStore?: (store: PeekableCounter) => PeekableCounter;
 }
 
 /** The certificate and key, checked: a file that cannot be read or is not PEM is named by its variable. */
@@ -105,7 +108,7 @@ export async function createApp(config: Config, db: Db, opts: StartOptions = {})
   const counters = await makeCounters(config, db, {
     warn: (obj, msg) => logTo?.log.warn(obj, msg),
     info: (obj, msg) => logTo?.log.info(obj, msg),
-  });
+  }, opts.wrapCounterStore);
   let cursors: CursorCodec;
   let https: { cert: Buffer; key: Buffer } | null;
   try {
