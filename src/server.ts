@@ -21,6 +21,9 @@ export const CURSOR_SECRET = 'cursor';
 const SECRET_REFRESH_MS = 60_000;
 const IDEMPOTENCY_REAP_MS = 10 * 60_000;
 
+/** How long a starting server waits at most for Redis to connect. */
+const START_WAIT_MS = 2_000;
+
 /** A shared store that has not answered for this long is treated as stalled (connection dropped, statement cancelled). */
 function storeStallMs(config: Config): number {
   return Math.max(1_000, 10 * config.rateLimitTimeoutMs);
@@ -53,7 +56,9 @@ export async function makeCounters(
       socketTimeout: stallMs,
     });
     const counter = new RedisCounter(redis);
-    await counter.connected(stallMs); // a Redis that is down at start: the fallback from the first request
+    // A Redis that is down at start: the fallback from the first request. Connecting takes
+    // milliseconds when it is up, so the start waits 2 s at most (not the stall bound, 10 s by default).
+    await counter.connected(Math.min(stallMs, START_WAIT_MS));
     c = new FallbackCounter(wrapStore(counter), { store: 'redis', timeoutMs: config.rateLimitTimeoutMs, log });
   } else if (config.rateLimitStore === 'postgres') {
     // On PostgreSQL the counter has a small pool of its own whose statements the server cancels:
