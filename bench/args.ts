@@ -23,10 +23,13 @@ export interface BenchArgs {
   profile: boolean;
   /** Only the listed case ids (e.g. "get,list-large"); empty = all. */
   only: string[];
+  /** SWITCHBOARD_RATE_LIMIT_TIMEOUT_MS for the serve processes (null: the default). */
+  rateLimitTimeoutMs: number | null;
 }
 
 export const USAGE = `Usage: npm run bench -- [--quick] [--duration N] [--warmup N] [--store pglite|postgres|both]
                           [--connections N] [--large N] [--profile] [--only case,case]
+                          [--rate-limit-timeout-ms N]
   --quick        3 s per case after a 1 s warm-up
   --duration N   seconds measured per case (default 10)
   --store        which store(s) to measure (default both)
@@ -34,6 +37,8 @@ export const USAGE = `Usage: npm run bench -- [--quick] [--duration N] [--warmup
                  window, each switchboard serve (one process per case then) over its whole life
   --only LIST    only these cases: floor, get, list-small, list-large, get-pgcounter, get-redis, get-app
                  (bare always runs)
+  --rate-limit-timeout-ms N  the shared rate counters' deadline (SWITCHBOARD_RATE_LIMIT_TIMEOUT_MS) in
+                 the serve processes; their answer times and fallbacks are read from the serve log
   BENCH_DATABASE_URL  PostgreSQL admin URL (default postgres://postgres@127.0.0.1:5432/postgres)`;
 
 function positiveInt(flag: string, raw: string | undefined, max: number): number {
@@ -53,6 +58,7 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
     large: 100_000,
     profile: false,
     only: [],
+    rateLimitTimeoutMs: null,
   };
   let durationGiven = false;
   let warmupGiven = false;
@@ -91,6 +97,9 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
         for (const c of a.only) {
           if (!CASES.includes(c)) throw new Error(`--only: unknown case ${JSON.stringify(c)} (cases: ${CASES.join(', ')})`);
         }
+        break;
+      case '--rate-limit-timeout-ms':
+        a.rateLimitTimeoutMs = positiveInt(flag, argv[++i], 60_000);
         break;
       case '--help':
       case '-h':

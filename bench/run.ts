@@ -14,6 +14,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { parseArgs, type BenchArgs } from './args.js';
 import { killAllChildren, ROOT, startServer } from './child.js';
+import { formatCounterFigures, readCounterFigures, type CounterFigures } from './counter-log.js';
 import { cpuMeter } from './cpu.js';
 import { measure, warmUp, type Measurement } from './load.js';
 import { summariseProfiles } from './profile.js';
@@ -82,6 +83,8 @@ interface Ctx {
   processes: ProcessFigures[];
   /** Where the serve processes' logs go (as an operator would collect them). */
   logDir: string;
+  /** The shared rate counters' answer times and fallbacks, from the serve logs. */
+  counters: CounterFigures[];
 }
 
 /** Something that answers on a port and whose CPU the meter can count. */
@@ -187,7 +190,14 @@ async function runServeCases(
   const groups = ctx.profileDir ? todo.map((c) => [c]) : [todo];
   for (const group of groups) {
     const cpuProfDir = ctx.profileDir ? path.join(ctx.profileDir, `${store}-${group[0]}-${opts.rateLimit}`) : null;
-    const server = await startServe({ ...opts, logFile, cpuProfDir, label: `${store}-serve-${opts.rateLimit}`, readyTimeoutMs: 120_000 });
+    const server = await startServe({
+      ...opts,
+      logFile,
+      cpuProfDir,
+      label: `${store}-serve-${opts.rateLimit}`,
+      readyTimeoutMs: 120_000,
+      rateLimitTimeoutMs: ctx.args.rateLimitTimeoutMs,
+    });
     try {
       // A moment at rest first: what an operator sees after start, before any traffic.
       await new Promise((r) => setTimeout(r, 2_000));
@@ -200,6 +210,12 @@ async function runServeCases(
     } finally {
       const code = await server.stop();
       if (code !== 0) log(`  ${store} switchboard serve exited with ${code}; see ${logFile}`);
+    }
+    // Written at close: the counter's answer times under this load, and what fell back.
+    const figs = opts.rateLimit === 'memory' ? null : readCounterFigures(logFile, store, opts.rateLimit);
+    if (figs) {
+      ctx.counters.push(figs);
+      log(`    ${formatCounterFigures([figs])}`);
     }
   }
 }
@@ -277,7 +293,7 @@ async function main(): Promise<void> {
   const source = sourceVersion();
   const profileDir = args.profile ? path.join(RESULTS, 'profiles', started.toISOString().replace(/[:.]/g, '-')) : null;
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-bench-logs-'));
-  const ctx: Ctx = { args, profileDir, rows: [], pgDatabase: null, seeding: {}, processes: [], logDir };
+  const ctx: Ctx = { args, profileDir, rows: [], pgDatabase: null, seeding: {}, processes: [], logDir, counters: [] };
 
   // Every case is bounded by autocannon's duration; this is the backstop for anything else
   // (a child that never answers, a database that hangs) so the run always ends.
@@ -325,6 +341,7 @@ async function main(): Promise<void> {
   console.log('');
   console.log(formatProcesses(ctx.processes));
   if (logBytes) console.log(`\nrequest logs of switchboard serve: ${logBytes}`);
+  if (ctx.counters.length) console.log(`\n${formatCounterFigures(ctx.counters)}`);
   console.log(`\nbaseline (bare Fastify, mean of start and end): ${n(Math.round(baseline))} req/s`);
   console.log(`source: ${source.commit ?? 'unknown commit'}${source.modified.length ? ` + uncommitted changes in ${source.modified.join(', ')}` : ''}`);
   if (SERVE_NODE_FLAGS.length) console.log(`NOTE  switchboard serve ran with extra node flags (BENCH_NODE_FLAGS): ${SERVE_NODE_FLAGS.join(' ')}`);
@@ -347,6 +364,7 @@ async function main(): Promise<void> {
     baseline_req_per_sec: Math.round(baseline),
     seeding: ctx.seeding,
     processes: ctx.processes,
+    rate_counters: ctx.counters,
     rows: ctx.rows,
     checks,
   };

@@ -18,6 +18,8 @@ export interface ServeOptions {
   databaseUrl?: string;
   rateLimit: 'memory' | 'postgres' | 'redis';
   redisUrl?: string;
+  /** SWITCHBOARD_RATE_LIMIT_TIMEOUT_MS (unset: the default). */
+  rateLimitTimeoutMs?: number | null;
   /** Where the process's stdout and stderr go (appended). */
   logFile: string;
   /** --cpu-prof into this directory (the whole life of the process: start, warm-up, the case). */
@@ -105,6 +107,7 @@ export async function startServe(o: ServeOptions): Promise<ServeChild> {
   if (o.store === 'pglite') env.SWITCHBOARD_DATA_DIR = o.dataDir!;
   else env.DATABASE_URL = o.databaseUrl!;
   if (o.rateLimit === 'redis') env.REDIS_URL = o.redisUrl ?? 'redis://127.0.0.1:6379';
+  if (o.rateLimitTimeoutMs) env.SWITCHBOARD_RATE_LIMIT_TIMEOUT_MS = String(o.rateLimitTimeoutMs);
   const nodeArgs = [...BIN_NODE_FLAGS, ...(o.cpuProfDir ? [`--cpu-prof`, `--cpu-prof-dir=${o.cpuProfDir}`] : []), ...SERVE_NODE_FLAGS];
   const out = fs.openSync(o.logFile, 'a');
   const t0 = performance.now();

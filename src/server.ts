@@ -21,6 +21,9 @@ export const CURSOR_SECRET = 'cursor';
 const SECRET_REFRESH_MS = 60_000;
 const IDEMPOTENCY_REAP_MS = 10 * 60_000;
 
+/** How long a starting server waits at most for Redis to connect. */
+const START_WAIT_MS = 2_000;
+
 /** A shared store that has not answered for this long is treated as stalled (connection dropped, statement cancelled). */
 function storeStallMs(config: Config): number {
   return Math.max(1_000, 10 * config.rateLimitTimeoutMs);
@@ -34,6 +37,7 @@ export async function makeCounters(
   config: Config,
   db: Db,
   log: CounterLog,
+  wrapStore: (store: PeekableCounter) => PeekableCounter = (store) => store,
 ): Promise<{ requests: WindowCounter; failedAuth: PeekableCounter }> {
   const stallMs = storeStallMs(config);
   let c: PeekableCounter;
@@ -52,13 +56,15 @@ export async function makeCounters(
       socketTimeout: stallMs,
     });
     const counter = new RedisCounter(redis);
-    await counter.connected(stallMs); // a Redis that is down at start: the fallback from the first request
-    c = new FallbackCounter(counter, { store: 'redis', timeoutMs: config.rateLimitTimeoutMs, log });
+    // A Redis that is down at start: the fallback from the first request. Connecting takes
+    // milliseconds when it is up, so the start waits 2 s at most (not the stall bound, 10 s by default).
+    await counter.connected(Math.min(stallMs, START_WAIT_MS));
+    c = new FallbackCounter(wrapStore(counter), { store: 'redis', timeoutMs: config.rateLimitTimeoutMs, log });
   } else if (config.rateLimitStore === 'postgres') {
     // On PostgreSQL the counter has a small pool of its own whose statements the server cancels:
     // a locked or slow counter row holds none of the API's connections.
     const own = db.boundedPool?.({ max: 4, timeoutMs: stallMs }) ?? null;
-    c = new FallbackCounter(new PostgresCounter(own ?? db, Date.now, own), {
+    c = new FallbackCounter(wrapStore(new PostgresCounter(own ?? db, Date.now, own)), {
       store: 'postgres',
       timeoutMs: config.rateLimitTimeoutMs,
       log,
@@ -74,6 +80,8 @@ export interface StartOptions {
   logger?: AppDeps['logger'];
   pause?: AppDeps['pause'];
   retirements?: readonly Retirement[];
+  /** Tests: wraps the shared rate-limit store (Redis, PostgreSQL) before the fallback, to make it late. */
+  wrapCounterStore?: (store: PeekableCounter) => PeekableCounter;
 }
 
 /** The certificate and key, checked: a file that cannot be read or is not PEM is named by its variable. */
@@ -105,7 +113,7 @@ export async function createApp(config: Config, db: Db, opts: StartOptions = {})
   const counters = await makeCounters(config, db, {
     warn: (obj, msg) => logTo?.log.warn(obj, msg),
     info: (obj, msg) => logTo?.log.info(obj, msg),
-  });
+  }, opts.wrapCounterStore);
   let cursors: CursorCodec;
   let https: { cert: Buffer; key: Buffer } | null;
   try {

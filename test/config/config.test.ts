@@ -42,6 +42,10 @@ describe('configuration errors', () => {
       );
     }
     expect(() => loadConfig({ PORT: '70000' })).toThrow(/^PORT must be between 0 and 65535, got 70000$/);
+    // A shared rate-limit store's deadline below its answer times under ordinary load would make
+    // every process count on its own: 500 ms at least.
+    expect(() => loadConfig({ SWITCHBOARD_RATE_LIMIT_TIMEOUT_MS: '100' })).toThrow(/^SWITCHBOARD_RATE_LIMIT_TIMEOUT_MS must be between 500 and 10000, got 100$/);
+    expect(loadConfig({ SWITCHBOARD_RATE_LIMIT_TIMEOUT_MS: '500' }).rateLimitTimeoutMs).toBe(500);
   });
 
   it('values that need another variable name both, and a password in a URL is never echoed', () => {
@@ -63,7 +67,7 @@ describe('configuration errors', () => {
   it('the new deadlines and retry settings have their documented defaults', () => {
     const c = loadConfig({});
     expect(c.http).toEqual({ requestTimeoutMs: 30_000, bodyIdleTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000, maxConnectionsPerAddress: 256 });
-    expect(c.rateLimitTimeoutMs).toBe(100);
+    expect(c.rateLimitTimeoutMs).toBe(1_000);
     expect(c.delivery.sendMaxAttempts).toBe(8);
     expect(c.delivery.sendRetryWindowMs).toBe(86_400_000);
     expect(c.delivery.publicUrlSet).toBe(false);

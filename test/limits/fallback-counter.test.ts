@@ -111,18 +111,18 @@ describe('a store that fails', () => {
 });
 
 describe('a store that stalls or answers late', () => {
-  it('a hit not answered within the timeout is answered from the own count; the late answer is discarded', async () => {
+  it('a hit not answered within the timeout is answered from what the store said plus this process\'s hits since', async () => {
     const store = new HeldStore();
     const { c, warns } = make(store, { timeoutMs: 30 });
     const first = c.hit('k:a');
-    store.calls[0].resolve({ count: 7, resetMs: 1_000 });
+    store.calls[0].resolve({ count: 7, resetMs: 1_000 }); // 6 hits from elsewhere, then this one
     expect((await first).count).toBe(7);
     const second = await c.hit('k:a'); // never answered: without the fallback this waits forever
-    expect(second.count).toBe(2); // the own count: both hits of this process, nothing twice
-    store.calls[1].resolve({ count: 8, resetMs: 1_000 }); // late: discarded
+    expect(second.count).toBe(8); // 6 from elsewhere + both hits of this process, nothing twice
+    store.calls[1].resolve({ count: 8, resetMs: 1_000 }); // late: answers nobody
     expect(c.health()).toBe('degraded');
     expect(warns()).toBe(1);
-    expect((await c.hit('k:a')).count).toBe(3); // degraded: at once, from the own count
+    expect((await c.hit('k:a')).count).toBe(9); // degraded: at once, from what this process knows
   });
 
   it('goes back to shared counts once a probe is answered within the timeout', async () => {
@@ -153,5 +153,90 @@ describe('a store that stalls or answers late', () => {
     await c.close();
     expect((await p).count).toBe(1);
     expect(store.closed).toBe(true);
+  });
+});
+
+describe('the count a fallback answers with', () => {
+  it('a store late from the 100th hit on: the 121st hit of the window counts 121, with 40 of them from elsewhere', async () => {
+    const store = new HeldStore();
+    const { c } = make(store, { timeoutMs: 30, probeEveryMs: 60_000 });
+    const counts: number[] = [];
+    // Hits 41..99 of the window, answered in time: the store had 40 before this process began.
+    for (let n = 41; n <= 99; n++) {
+      const p = c.hit('k:team');
+      store.calls[store.calls.length - 1].resolve({ count: n, resetMs: 30_000 });
+      counts.push((await p).count);
+    }
+    // From the 100th on the store is late: the first waits out the deadline, the rest are degraded.
+    for (let n = 100; n <= 122; n++) counts.push((await c.hit('k:team')).count);
+    expect(counts).toEqual(Array.from({ length: 82 }, (_, i) => 41 + i));
+    expect(counts[121 - 41]).toBe(121); // over 120: refused
+    expect(c.stats()).toMatchObject({ fallbacks: 23 });
+  });
+
+  it('a late answer never lowers the count', async () => {
+    const store = new HeldStore();
+    const { c } = make(store, { timeoutMs: 30, probeEveryMs: 20 });
+    const a = c.hit('k:a');
+    store.calls[0].resolve({ count: 50, resetMs: 1_000 }); // 49 from elsewhere
+    expect((await a).count).toBe(50);
+    expect((await c.hit('k:a')).count).toBe(51); // times out: 49 + 2
+    // The late answer says less than was answered (the store lost its count: a Redis restart).
+    store.calls[1].resolve({ count: 1, resetMs: 1_000 });
+    expect((await c.hit('k:a')).count).toBe(52);
+    // Back in time with a low count: answered with what this process knows, not the store's 2.
+    await until(() => (c.health(), store.calls.length >= 3));
+    store.calls[2].resolve({ count: 2, resetMs: 1_000 });
+    await until(() => c.health() === 'ok');
+    const p = c.hit('k:a');
+    store.calls[3].resolve({ count: 3, resetMs: 1_000 });
+    expect((await p).count).toBe(53); // 49 from elsewhere + this process's 4
+    expect((await c.peek('k:a')).count).toBe(53);
+  });
+
+  it('a late answer that says more than was known raises the count of the hits after it', async () => {
+    const store = new HeldStore();
+    const { c } = make(store, { timeoutMs: 30, probeEveryMs: 60_000 });
+    expect((await c.hit('k:a')).count).toBe(1); // times out: nothing known from elsewhere
+    store.calls[0].resolve({ count: 30, resetMs: 1_000 }); // late: 29 hits from elsewhere before it
+    await until(() => c.stats().answers === 1);
+    expect((await c.hit('k:a')).count).toBe(31);
+    expect((await c.peek('k:a')).count).toBe(31);
+  });
+
+  it('keys are counted apart, and a key\'s count starts again with its window', async () => {
+    let now = 60_000 * 1_000 + 1_000;
+    const store = new HeldStore();
+    const { c } = make(store, { timeoutMs: 30, probeEveryMs: 60_000, now: () => now });
+    const a = c.hit('k:a');
+    store.calls[0].resolve({ count: 10, resetMs: 59_000 });
+    expect((await a).count).toBe(10);
+    const b = c.hit('k:b');
+    store.calls[1].resolve({ count: 3, resetMs: 59_000 });
+    expect((await b).count).toBe(3);
+    now += 60_000; // the next window
+    const next = c.hit('k:a');
+    now += 100; // past the deadline when the (real) timer fires
+    expect((await next).count).toBe(1); // not 11: the 10 were the last window's
+    expect(c.stats().fallbacks).toBe(1);
+  });
+});
+
+describe('the store\'s answer times', () => {
+  it('are summed up in a histogram logged at close, with the fallbacks', async () => {
+    let now = 1_000_000;
+    const store = new HeldStore();
+    const { c, lines } = make(store, { timeoutMs: 1_000, now: () => now });
+    for (let i = 0; i < 100; i++) {
+      const p = c.hit('k:a');
+      now += i < 98 ? 5 : 400; // 98 answers in 5 ms, 2 in 400 ms
+      store.calls[i].resolve({ count: i + 1, resetMs: 1_000 });
+      await p;
+    }
+    expect(c.stats()).toEqual({ answers: 100, p50_ms: 5, p90_ms: 5, p99_ms: 400, max_ms: 400, late: 0, failed: 0, fallbacks: 0 });
+    await c.close();
+    const line = lines.find((l) => l.msg.includes('answer times'));
+    expect(line?.level).toBe('info');
+    expect(line?.obj).toMatchObject({ rate_limit_store: 'test', timeout_ms: 1_000, answers: 100, p99_ms: 400, fallbacks: 0 });
   });
 });
