@@ -36,7 +36,7 @@ describe('workers and the API URL (PostgreSQL: separate processes)', () => {
   it.runIf(onPostgres())('a worker without SWITCHBOARD_PUBLIC_URL links to the port the API process really bound', { timeout: 180_000 }, async () => {
     t = await freshDb();
     const w = await seedWorld(t.db);
-    const api = await startServer({ DATABASE_URL: t.url! }, 60_000); // PORT=0
+    const api = await startServer({ DATABASE_URL: t.url! }); // PORT=0
     servers.push(api);
     expect(api.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(api.baseUrl).not.toMatch(/:0$/);
@@ -102,7 +102,7 @@ describe('embedded store: restart right after kill -9', () => {
       await until('the killed server to be a zombie', () => state() === 'Z', 10_000);
 
       // The restart: the lock still names the dead server, whose pid still exists.
-      const second = await startServer({ SWITCHBOARD_DATA_DIR: dir }, 90_000);
+      const second = await startServer({ SWITCHBOARD_DATA_DIR: dir });
       servers.push(second);
       expect(state()).toBe('Z'); // nobody reaped it meanwhile: the lock was taken over from a zombie
       const code = await second.stop();
