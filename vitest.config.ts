@@ -7,7 +7,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // A safety net only: the hooks that start processes wait on them by their progress and fail on
+    // their own when one stalls (test/helpers/progress.ts); a loaded machine can take minutes.
+    hookTimeout: 180_000,
     pool: 'forks',
     maxWorkers: 2,
   },

@@ -42,7 +42,7 @@ export function exited(child: ChildProcess): Promise<number | null> {
  */
 export async function startServer(env: Record<string, string>, role: 'api' | 'all' = 'api'): Promise<ServerProcess> {
   const { child, output } = captured(runCli(['serve', '--role', role], { HOST: '127.0.0.1', PORT: '0', ...env }));
-  const baseUrl = await untilReady(child, () => /listening on (https?:\/\/[^\s;]+)/.exec(output())?.[1], { what: 'serve to print its address', output }).catch((err: unknown) => {
+  const baseUrl = await bannerAddress(child, output).catch((err: unknown) => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     throw err;
   });
@@ -55,6 +55,11 @@ export async function startServer(env: Record<string, string>, role: 'api' | 'al
       return (await untilExit(child, { what: `serve (pid ${child.pid}) to exit after SIGTERM`, output })).code;
     },
   };
+}
+
+/** The address in serve's banner ("listening on http://…"), once printed; waited for while the process makes progress. */
+export function bannerAddress(child: ChildProcess, output: () => string): Promise<string> {
+  return untilReady(child, () => /listening on (https?:\/\/[^\s;]+)/.exec(output())?.[1], { what: 'serve to print its address', output });
 }
 
 /** Waits until the current 60 s rate window has at least `ms` left, so a test's hits share one window. */

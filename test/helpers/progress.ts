@@ -23,41 +23,52 @@ export interface ProgressWait {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** The child's CPU time so far in clock ticks (its own and its waited-for children's); 0 without /proc. */
-export function cpuTicks(pid: number | undefined): number {
-  if (pid === undefined) return 0;
+/**
+ * CPU time so far in clock ticks of the process and everything under it (a shell wrapper's
+ * server counts): each one's own and its waited-for children's. 0 without /proc (not Linux): the
+ * output alone tells progress there.
+ */
+export function cpuTicks(pid: number | undefined, depth = 0): number {
+  if (pid === undefined || depth > 8) return 0;
+  let ticks = 0;
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // After "pid (comm) ": state is field 3, utime 14, stime 15, cutime 16, cstime 17; comm may hold spaces.
+    // After "pid (comm) ": utime is field 14, stime 15, cutime 16, cstime 17; comm may hold spaces.
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+    ticks = Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+    for (const c of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean)) ticks += cpuTicks(Number(c), depth + 1);
   } catch {
-    return 0; // gone, or no /proc (not Linux): the output alone tells progress
+    /* gone, or no /proc */
   }
+  return ticks;
 }
 
-/** Tracks whether a child made progress since the last look, and how long it has not. */
+/** Tracks whether the children made progress since the last look, and how long they have not. */
 class Progress {
   private mark: string;
   private since = performance.now();
+  private looked = performance.now();
 
   constructor(
-    private readonly child: ChildProcess,
+    private readonly children: ChildProcess[],
     private readonly output: () => string,
   ) {
     this.mark = this.now();
   }
 
   private now(): string {
-    return `${this.output().length}:${cpuTicks(this.child.pid)}`;
+    return `${this.output().length}:${this.children.reduce((n, c) => n + cpuTicks(c.pid), 0)}`;
   }
 
-  /** Milliseconds since the child last printed something or used CPU time. */
+  /** Milliseconds since a child last printed something or used CPU time (looked at every 100 ms at most). */
   idleFor(): number {
-    const mark = this.now();
-    if (mark !== this.mark) {
-      this.mark = mark;
-      this.since = performance.now();
+    if (performance.now() - this.looked >= 100) {
+      this.looked = performance.now();
+      const mark = this.now();
+      if (mark !== this.mark) {
+        this.mark = mark;
+        this.since = performance.now();
+      }
     }
     return performance.now() - this.since;
   }
@@ -67,20 +78,26 @@ const ended = (c: ChildProcess) => c.exitCode !== null || c.signalCode !== null;
 
 /**
  * Resolves with the first truthy answer of `ready` (polled; it must bound its own waits, e.g. a
- * fetch with a timeout). Fails with the child's output when the child exits first, or when it
- * has made no progress for idleMs.
+ * fetch with a timeout). Fails with the output when the child (any of them) exits first, or when
+ * none has made progress for idleMs.
  */
-export async function untilReady<T>(child: ChildProcess, ready: () => T | null | undefined | false | Promise<T | null | undefined | false>, w: ProgressWait): Promise<T> {
-  const progress = new Progress(child, w.output);
+export async function untilReady<T>(
+  child: ChildProcess | ChildProcess[],
+  ready: () => T | null | undefined | false | Promise<T | null | undefined | false>,
+  w: ProgressWait,
+): Promise<T> {
+  const children = Array.isArray(child) ? child : [child];
+  const progress = new Progress(children, w.output);
   const idleMs = w.idleMs ?? IDLE_MS;
   for (;;) {
     const answer = await ready();
     if (answer) return answer;
-    if (ended(child)) {
-      throw new Error(`waiting for ${w.what}: the process exited first (code ${child.exitCode}, signal ${child.signalCode}); it printed:\n${w.output()}`);
+    const gone = children.find(ended);
+    if (gone) {
+      throw new Error(`waiting for ${w.what}: process ${gone.pid} exited first (code ${gone.exitCode}, signal ${gone.signalCode}); output:\n${w.output()}`);
     }
     if (progress.idleFor() > idleMs) {
-      throw new Error(`waiting for ${w.what}: the process made no progress for ${idleMs / 1000} s (no output, no CPU time); it printed:\n${w.output()}`);
+      throw new Error(`waiting for ${w.what}: no progress for ${idleMs / 1000} s (no output, no CPU time); output:\n${w.output()}`);
     }
     await sleep(w.pollMs ?? 100);
   }
