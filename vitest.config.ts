@@ -8,7 +8,9 @@ export default defineConfig({
     globalSetup: ['test/helpers/global-setup.ts'],
     // Deadlines for a test that hangs, not speed targets (those live in the benches): wide enough
     // for a machine ten times slower than a quiet one (CI beside other CI runs), since most tests
-    // take well under 10 s quiet. Tests wait for conditions, never for fixed times.
+    // take well under 10 s quiet. Tests wait for conditions, never for fixed times; the hooks that
+    // start processes wait on them by their progress and fail on their own when one stalls
+    // (test/helpers/progress.ts).
     testTimeout: 120_000,
     hookTimeout: 180_000,
     pool: 'forks',

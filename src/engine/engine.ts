@@ -51,6 +51,10 @@ export function engineOwner(): string {
 }
 
 interface InFlight {
+  /** `account/id` of the run (of whichever queue). */
+  run: string;
+  /** The claim's attempt: this engine may hold a newer attempt of the same run beside it (launch). */
+  attempt: number;
   /** Stops all work on the run (of whichever queue). */
   lose(reason: string): void;
   /** Ends the lease now, so another worker may take the run over at once. */
@@ -69,6 +73,11 @@ export class Engine {
   private readonly waker: Waker;
   /** Starts the runs of workflows whose cron schedule is due (trigger `schedule`). */
   private readonly schedules: ScheduleTicker;
+  /**
+   * The claims being worked, by `account/id#attempt`: keyed by the attempt too, since this engine
+   * can claim a run again while its older attempt is still unwinding (launch), and each entry must
+   * leave the map only when its own attempt ends.
+   */
   private readonly inFlight = new Map<string, InFlight>();
   private readonly stopGraceMs: number;
   private loop: Promise<void> | null = null;
@@ -192,8 +201,15 @@ export class Engine {
     const fence = fenceOf(item, owner);
     const lease = new Lease(fence, renew, db, config.engine.leaseMs, log);
     lease.start();
-    const key = `${item.account_id}/${item.id}`;
+    const run = `${item.account_id}/${item.id}`;
+    const key = `${run}#${item.attempt}`;
     log.debug({ kind: noun, runId: item.id, attempt: item.attempt }, 'run claimed');
+    // This engine took back a run whose lease lapsed under it (its event loop or its store
+    // stalled for longer than the lease): the claim moved the fence past the older attempt, which
+    // could write nothing more anyway; stop it now rather than at its next write.
+    for (const f of this.inFlight.values()) {
+      if (f.run === run && f.attempt < item.attempt) f.lose('taken over by a newer attempt of the run');
+    }
     const done = q
       .work(this.resources, item, lease)
       .then(
@@ -222,7 +238,7 @@ export class Engine {
         this.inFlight.delete(key);
         this.waker.wake(); // a slot came free
       });
-    this.inFlight.set(key, { lose: (r) => lease.lose(r), release: () => release(db, fence), done });
+    this.inFlight.set(key, { run, attempt: item.attempt, lose: (r) => lease.lose(r), release: () => release(db, fence), done });
   }
 
   /**

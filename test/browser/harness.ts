@@ -69,8 +69,10 @@ export async function openHub(flow: string, env: Record<string, string> = {}, op
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-hub-'));
     storeEnv.SWITCHBOARD_DATA_DIR = dataDir;
   }
-  const server = await startServer({ ...storeEnv, SWITCHBOARD_POLL_MS: '100', ...env }, 90_000, 'all');
+  const server = await startServer({ ...storeEnv, SWITCHBOARD_POLL_MS: '100', ...env }, 'all');
   const browser = await chromium.launch({
+    // No fixed 30 s: a loaded machine can take longer to start it; the hook's timeout bounds it.
+    timeout: 0,
     executablePath: chromiumPath(),
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...(opts.browserArgs ?? [])],
   });

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { onPostgres } from '../helpers/db.js';
 import { captured } from '../helpers/process.js';
+import { untilExit, untilReady } from '../helpers/progress.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const ENTRY = path.join(ROOT, 'src/cli/entry.ts');
@@ -47,15 +48,9 @@ function spawnCli(args: string[], env: Record<string, string>): { child: ChildPr
   return captured(child);
 }
 
-function exited(child: ChildProcess, timeoutMs: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`process ${child.pid} did not exit within ${timeoutMs} ms`)), timeoutMs);
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal });
-    });
-  });
+/** Its exit, waited for as long as it makes progress (test/helpers/progress.ts). */
+function exited(child: ChildProcess, what: string, output: () => string = () => ''): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  return untilExit(child, { what: `${what} (pid ${child.pid}) to exit`, output });
 }
 
 /** Runs one CLI command to completion. */
@@ -70,25 +65,22 @@ async function cli(args: string[], env: Record<string, string>): Promise<{ code:
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += String(d)));
   child.stderr!.on('data', (d) => (stderr += String(d)));
-  const { code } = await exited(child, 60_000);
+  const { code } = await exited(child, `switchboard ${args[0]}`, () => stdout + stderr);
   return { code, stdout, stderr };
 }
 
-/** Starts `serve` and waits (bounded) until /healthz answers. */
+/** Starts `serve` and waits until /healthz answers, as long as the server makes progress (progress.ts). */
 async function serve(env: Record<string, string>, baseUrl: string) {
   const server = spawnCli(['serve'], env);
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (server.child.exitCode !== null) throw new Error(`serve exited with ${server.child.exitCode}:\n${server.output()}`);
-    if (Date.now() > deadline) throw new Error(`serve did not answer /healthz within 60 s:\n${server.output()}`);
+  const healthy = async () => {
     try {
-      const r = await fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(2000) });
-      if (r.status === 200) return server;
+      return (await fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(2000) })).status === 200;
     } catch {
-      /* not listening yet */
+      return false; // not listening yet
     }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  };
+  await untilReady(server.child, healthy, { what: 'serve to answer /healthz', output: server.output });
+  return server;
 }
 
 async function status(baseUrl: string, key: string): Promise<{ status: number; code?: string }> {
@@ -141,7 +133,7 @@ describe('admin socket (embedded store, real processes)', () => {
 
     // Crash: no shutdown, no lock release, a stale socket file left behind.
     first.child.kill('SIGKILL');
-    expect((await exited(first.child, 10_000)).signal).toBe('SIGKILL');
+    expect((await exited(first.child, 'the killed server')).signal).toBe('SIGKILL');
     expect(fs.existsSync(lock)).toBe(true);
 
     const second = await serve(env, baseUrl);
@@ -153,7 +145,7 @@ describe('admin socket (embedded store, real processes)', () => {
     expect(states).toMatchObject({ [keep.id]: 'active', [drop.id]: 'revoked' });
 
     second.child.kill('SIGTERM');
-    expect(await exited(second.child, 30_000)).toEqual({ code: 0, signal: null });
+    expect(await exited(second.child, 'serve after SIGTERM', second.output)).toEqual({ code: 0, signal: null });
     expect(fs.existsSync(lock)).toBe(false);
     expect(fs.existsSync(path.join(dir, 'admin.sock'))).toBe(false);
 
@@ -171,7 +163,7 @@ describe('admin socket (embedded store, real processes)', () => {
     // A socket file left by a process killed while listening, and no lock: the CLI opens the store.
     const sock = path.join(dir, 'admin.sock');
     const script = `require('net').createServer().listen(${JSON.stringify(sock)}, () => process.kill(process.pid, 'SIGKILL'))`;
-    await exited(spawn(process.execPath, ['-e', script]), 10_000);
+    await exited(spawn(process.execPath, ['-e', script]), 'a socket holder killing itself');
     expect(fs.lstatSync(sock).isSocket()).toBe(true);
     const local = await cli(['account', 'show', '--account', '0190a8a0-0000-7000-8000-000000000000'], env);
     expect(local).toMatchObject({ code: 1, stderr: 'error: no account 0190a8a0-0000-7000-8000-000000000000\n' });

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openPglite } from '../../src/db/pglite.js';
 import { freshDb, onPostgres, type TestDb } from '../helpers/db.js';
 import { captured, exited, runCli, startServer, type ServerProcess } from '../helpers/process.js';
+import { untilReady } from '../helpers/progress.js';
 import { enroll, insertAutomation, outbox, seedWorld, until } from '../engine/automations/support.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -36,7 +37,7 @@ describe('workers and the API URL (PostgreSQL: separate processes)', () => {
   it.runIf(onPostgres())('a worker without SWITCHBOARD_PUBLIC_URL links to the port the API process really bound', { timeout: 180_000 }, async () => {
     t = await freshDb();
     const w = await seedWorld(t.db);
-    const api = await startServer({ DATABASE_URL: t.url! }, 60_000); // PORT=0
+    const api = await startServer({ DATABASE_URL: t.url! }); // PORT=0
     servers.push(api);
     expect(api.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(api.baseUrl).not.toMatch(/:0$/);
@@ -47,9 +48,7 @@ describe('workers and the API URL (PostgreSQL: separate processes)', () => {
     const worker = track(runCli(['worker'], { DATABASE_URL: t.url!, SWITCHBOARD_POLL_MS: '100' }));
     const auto = await insertAutomation(t.db, w.acme, w.site, [{ id: 'e1', type: 'email.send', config: { subject: 'Hi', body: 'Hello' } }]);
     const run = await enroll(t.db, w.acme, auto, w.contacts.ann);
-    await until('the worker to send the email', async () => (await outbox(t!.db, run)).length === 1, 90_000).catch((err: Error) => {
-      throw new Error(`${err.message}\nworker:\n${worker.output()}`);
-    });
+    await untilReady(worker.child, async () => (await outbox(t!.db, run)).length === 1, { what: 'the worker to send the email', output: worker.output });
     const [mail] = await outbox(t.db, run);
     expect(mail.body).toContain(`unsubscribe: ${api.baseUrl}/unsubscribe/`);
     worker.child.kill('SIGTERM');
@@ -68,7 +67,7 @@ describe('workers and the API URL (PostgreSQL: separate processes)', () => {
     expect(refused.output()).toMatch(/error: a worker that sends email over SMTP needs SWITCHBOARD_PUBLIC_URL/);
     // With it, the same worker starts.
     const ok = track(runCli(['worker'], { ...smtp, SWITCHBOARD_PUBLIC_URL: 'https://hub.example.com' }));
-    await until('the worker to start', () => /worker running/.test(ok.output()) || ok.child.exitCode !== null, 45_000);
+    await untilReady(ok.child, () => /worker running/.test(ok.output()), { what: 'the worker to start', output: ok.output });
     expect(ok.output()).toMatch(/switchboard worker running/);
     ok.child.kill('SIGTERM');
     expect(await exited(ok.child)).toBe(0);
@@ -91,9 +90,8 @@ describe('embedded store: restart right after kill -9', () => {
           stdio: ['ignore', 'pipe', 'pipe'],
         }),
       );
-      await until('the first server to listen', () => /listening on http:\/\/[^\s;]+/.test(parent.output()), 90_000).catch((err: Error) => {
-        throw new Error(`${err.message}\n${parent.output()}`);
-      });
+      // The shell's child's CPU time counts as progress too (progress.ts).
+      await untilReady(parent.child, () => /listening on http:\/\/[^\s;]+/.test(parent.output()), { what: 'the first server to listen', output: parent.output });
       const pid = Number(/^pid (\d+)$/m.exec(parent.output())![1]);
       const firstUrl = /listening on (http:\/\/[^\s;]+)/.exec(parent.output())![1];
       expect(firstUrl).not.toMatch(/:0$/);
@@ -102,7 +100,7 @@ describe('embedded store: restart right after kill -9', () => {
       await until('the killed server to be a zombie', () => state() === 'Z', 10_000);
 
       // The restart: the lock still names the dead server, whose pid still exists.
-      const second = await startServer({ SWITCHBOARD_DATA_DIR: dir }, 90_000);
+      const second = await startServer({ SWITCHBOARD_DATA_DIR: dir });
       servers.push(second);
       expect(state()).toBe('Z'); // nobody reaped it meanwhile: the lock was taken over from a zombie
       const code = await second.stop();

@@ -34,7 +34,7 @@ describe('crash while serving (embedded store)', () => {
   // The admin socket and the single-owner data dir exist only on the embedded store.
   it.skipIf(onPostgres())('every answer given before kill -9 holds after the restart', { timeout: 240_000 }, async () => {
     const env = { SWITCHBOARD_DATA_DIR: dir };
-    const first = await startServer(env, 60_000);
+    const first = await startServer(env);
     servers.push(first);
     const seeded = await cli(['seed', path.join(ROOT, 'test/fixtures/fixture-format.json'), '--json']);
     expect(seeded.code).toBe(0);
@@ -85,7 +85,7 @@ describe('crash while serving (embedded store)', () => {
     expect(created.length).toBeGreaterThanOrEqual(2);
     expect(revoked.length).toBeGreaterThanOrEqual(1);
 
-    const second = await startServer(env, 60_000);
+    const second = await startServer(env);
     servers.push(second);
     for (const k of created) expect(await answer(second.baseUrl, k.key)).toBe('200');
     for (const k of revoked) expect(await answer(second.baseUrl, k.key)).toBe('api_key_revoked');

@@ -6,7 +6,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exited, runCli } from '../helpers/process.js';
+import { bannerAddress, captured, exited, runCli } from '../helpers/process.js';
+import { untilExit } from '../helpers/progress.js';
 import type { ChildProcess } from 'node:child_process';
 
 let tmp: string;
@@ -24,37 +25,15 @@ interface Proc {
 }
 
 async function start(env: Record<string, string>, args = ['serve']): Promise<Proc> {
-  const child = runCli(args, { HOST: '127.0.0.1', PORT: '0', ...env });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += String(d)));
-  child.stderr!.on('data', (d) => (out += String(d)));
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start:\n${out}`)), 90_000);
-    child.stdout!.on('data', () => {
-      const m = /listening on (https?:\/\/[^\s;]+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited ${code}:\n${out}`));
-    });
-  });
-  return { child, baseUrl, output: () => out };
+  const { child, output } = captured(runCli(args, { HOST: '127.0.0.1', PORT: '0', ...env }));
+  return { child, baseUrl: await bannerAddress(child, output), output };
 }
 
-/** Runs a command to its exit; its code and everything it printed. */
-async function runToExit(args: string[], env: Record<string, string>, ms = 90_000): Promise<{ code: number | null; out: string }> {
-  const child = runCli(args, { HOST: '127.0.0.1', PORT: '0', ...env });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += String(d)));
-  child.stderr!.on('data', (d) => (out += String(d)));
-  const timer = setTimeout(() => child.kill('SIGKILL'), ms);
-  const code = await exited(child);
-  clearTimeout(timer);
-  return { code, out };
+/** Runs a command to its exit (while it makes progress); its code and everything it printed. */
+async function runToExit(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
+  const { child, output } = captured(runCli(args, { HOST: '127.0.0.1', PORT: '0', ...env }));
+  const { code } = await untilExit(child, { what: `switchboard ${args.join(' ')} to exit`, output });
+  return { code, out: output() };
 }
 
 function dataDir(name: string): string {
@@ -76,7 +55,7 @@ describe('serve as an operator runs it', () => {
     ['REDIS_URL', () => ({ REDIS_URL: 'http://127.0.0.1:1' }), /REDIS_URL/],
   ];
   it.each(cases)('a bad %s refuses the start with a message naming it', async (name, env, re) => {
-    const r = await runToExit(['serve'], { SWITCHBOARD_DATA_DIR: dataDir(`bad-${name.replace(/\W/g, '')}`), ...env() }, 90_000);
+    const r = await runToExit(['serve'], { SWITCHBOARD_DATA_DIR: dataDir(`bad-${name.replace(/\W/g, '')}`), ...env() });
     expect(r.code, r.out).toBe(1);
     expect(r.out).toMatch(re);
   }, 120_000);

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DataDirLockedError, LOCK_FILE, acquireLockFile, selfOwner, takeDataDirLock, type LockOwner } from '../../src/db/data-dir-lock.js';
 import { exited } from '../helpers/process.js';
+import { untilReady } from '../helpers/progress.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const HAS_PROC = fs.existsSync('/proc/self/stat');
@@ -190,7 +191,8 @@ describe.skipIf(!HAS_PROC)('data-dir lock: racing for a stale lock', () => {
       outputs[i] = '';
       child.stdout!.on('data', (d) => (outputs[i] += String(d)));
     }
-    await until(() => outputs.every((o) => o.startsWith('ready\n')), 'the contenders', 120_000);
+    const started = children.slice(-CONTENDERS);
+    await untilReady(started, () => outputs.every((o) => o.startsWith('ready\n')), { what: 'the contenders to start', output: () => outputs.join('\n---\n') });
     for (let round = 0; round < ROUNDS; round++) {
       // Stale: this test process's pid with a start time it never had (a reused pid).
       writeLock(dir, { pid: process.pid, start: String(round + 1) });

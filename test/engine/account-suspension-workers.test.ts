@@ -17,6 +17,7 @@ import { RUNS_CHANNEL } from '../../src/queue/channels.js';
 import { uuidv7 } from '../../src/lib/ids.js';
 import { freshDb, onPostgres, type TestDb } from '../helpers/db.js';
 import { exited, runCli } from '../helpers/process.js';
+import { untilReady } from '../helpers/progress.js';
 import { startSmtp, type TestSmtp } from '../delivery/support.js';
 import { insertAutomation, seedWorld, sleep, until, type World } from './automations/support.js';
 
@@ -186,8 +187,9 @@ describe('suspending, resuming and closing a busy account with two workers', () 
     worker();
     await queueWorkflowRuns(digest, 40);
     await enrollAll(welcome, 'busy', CONTACTS);
-    await until('the workers to be sending', () => smtp.received.length >= 5 && texts.length >= 1, 60_000).catch((err: Error) => {
-      throw new Error(`${err.message}\n${outputs.map((o) => o()).join('\n---\n')}`);
+    await untilReady(children, () => smtp.received.length >= 5 && texts.length >= 1, {
+      what: 'the workers to be sending',
+      output: () => outputs.map((o) => o()).join('\n---\n'),
     });
 
     // ---- Suspended.

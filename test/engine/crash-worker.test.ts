@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedFixture } from '../../src/fixtures/load.js';
 import { freshDb, onPostgres, type TestDb } from '../helpers/db.js';
 import { exited, runCli } from '../helpers/process.js';
-import { queueRun, runRow, steps, until, waitForRun } from './support.js';
+import { untilReady } from '../helpers/progress.js';
+import { queueRun, runRow, steps, until } from './support.js';
 
 let t: TestDb;
 let server: http.Server;
@@ -89,7 +90,7 @@ describe('crash of a worker process', () => {
     );
     const acme = seeded.accounts.acme;
     const first = worker();
-    await until('the first worker to start', () => /worker running/.test(first.output()), 60_000);
+    await untilReady(first.child, () => /worker running/.test(first.output()), { what: 'the first worker to start', output: first.output });
     const id = await queueRun(t.db, acme.id, acme.workflows.news);
     // The worker has created the page and is waiting on the web fetch: kill it there.
     await until('the web fetch', () => hits === 1, 30_000);
@@ -105,7 +106,8 @@ describe('crash of a worker process', () => {
     ]);
 
     const second = worker();
-    const run = await waitForRun(t.db, id, 'succeeded', 60_000);
+    await untilReady(second.child, async () => (await runRow(t.db, id)).status === 'succeeded', { what: 'the second worker to finish the run', output: second.output });
+    const run = await runRow(t.db, id);
     expect(run.attempt).toBe(2);
     const s = await steps(t.db, id);
     expect(s.map((x) => [x.seq, x.node_id, x.status])).toEqual([

@@ -7,6 +7,7 @@ import { freshDb, onPostgres, type TestDb } from '../helpers/db.js';
 import {
   chain,
   executions,
+  gates,
   insertWorkflow,
   queueRun,
   runRow,
@@ -134,24 +135,39 @@ describe('leases and fencing', () => {
   it('a worker that lost its lease writes nothing more; another worker completes the run', async () => {
     const { blocks, edges } = chain([
       { id: 'a', kind: 'test.echo', config: { text: 'first' } },
-      // Ignores its signal, so the first worker reaches its fenced write after the takeover.
-      { id: 'slow', kind: 'test.sleep', config: { ms: 1_500, ignoreSignal: true } },
+      // Held by the test and deaf to its signal: the first worker makes its next write (fenced)
+      // only after the second one has taken the run over, every time.
+      { id: 'slow', kind: 'test.gate', config: { gate: 'takeover' } },
       { id: 'c', kind: 'test.echo' },
     ]);
     const id = await queueRun(t.db, acme, await insertWorkflow(t.db, acme, blocks, edges));
-    // A long lease: the first worker's heartbeat would not notice before its block returns.
-    const first = engine({ leaseMs: 60_000 });
+    // A long lease: its heartbeat does not notice the takeover before its block returns. One slot,
+    // taken by the stalled run: it cannot take the run back itself (the next test does that).
+    const first = engine({ leaseMs: 60_000, concurrency: 1 });
     await first.start();
-    await until('the slow block to start', async () => (await executions(t.db, id)).some((e) => e.block_id === 'slow'));
-    // The first worker "stalls": its lease expires under it, and a second worker takes over.
+    await until('the first worker to stall in the slow block', () => gates.reached('takeover@1'));
+    // Its lease expires under it, and a second worker takes over.
     await t.db.query(`update workflow_runs set lease_expires_at = now() - interval '1 second' where id = $1`, [id]);
     const second = engine({ leaseMs: 60_000 });
     await second.start();
+    await until('the second worker to reach the slow block', () => gates.reached('takeover@2'));
+    expect(await runRow(t.db, id)).toMatchObject({ status: 'running', attempt: 2, lease_owner: second.owner });
+
+    // The first worker wakes up and tries to record its block's end: refused, and it lets go.
+    gates.open('takeover@1');
+    await until('the first worker to be done with its attempt', () => first.busy === 0);
+    expect(first.stats).toMatchObject({ claimed: 1, settled: 0, lost: 1 });
+    expect(await runRow(t.db, id)).toMatchObject({ status: 'running', attempt: 2, lease_owner: second.owner });
+    expect((await steps(t.db, id)).map((x) => [x.node_id, x.status])).toEqual([
+      ['a', 'succeeded'],
+      ['slow', 'running'],
+    ]);
+
+    gates.open('takeover@2');
     const run = await waitForRun(t.db, id, 'succeeded');
     expect(run.attempt).toBe(2);
-    await until('the first worker to let go', () => first.stats.lost === 1, 10_000);
-    expect(first.stats.settled).toBe(0);
-
+    expect(second.stats).toMatchObject({ claimed: 1, settled: 1, lost: 0 });
+    expect(first.stats).toMatchObject({ claimed: 1, settled: 0, lost: 1 });
     const s = await steps(t.db, id);
     expect(s.map((x) => [x.seq, x.node_id, x.status])).toEqual([
       [1, 'a', 'succeeded'],
@@ -163,6 +179,53 @@ describe('leases and fencing', () => {
     expect((await executions(t.db, id)).map((e) => `${e.block_id}@${e.attempt}`)).toEqual(['a@1', 'slow@1', 'slow@2', 'c@2']);
     const after = await runRow(t.db, id);
     expect(after).toMatchObject({ status: 'succeeded', lease_owner: null });
+  });
+
+  it('a worker that takes its own lapsed run back works only the new attempt, and stop() waits for it and releases it', async () => {
+    const { blocks, edges } = chain([
+      { id: 'a', kind: 'test.echo' },
+      { id: 'slow', kind: 'test.gate', config: { gate: 'own' } },
+      { id: 'c', kind: 'test.echo' },
+    ]);
+    const id = await queueRun(t.db, acme, await insertWorkflow(t.db, acme, blocks, edges));
+    // Free slots and a short poll: nothing stops it from claiming the run again once the lease lapses.
+    const first = engine({ leaseMs: 60_000, pollMs: 20 });
+    await first.start();
+    await until('the worker to stall in the slow block', () => gates.reached('own@1'));
+    // The lease lapses under it (its event loop stalled longer than the lease): its own next poll takes the run back.
+    await t.db.query(`update workflow_runs set lease_expires_at = now() - interval '1 second' where id = $1`, [id]);
+    await until('the worker to take the run back', () => gates.reached('own@2'));
+    expect(first.stats.claimed).toBe(2);
+    // The older attempt stops at that claim, not at its next write; its late answer is dropped.
+    await until('the older attempt to let go', () => first.stats.lost === 1);
+    gates.open('own@1');
+    // Both attempts were tracked apart: the older one's end did not take the newer one's slot with it.
+    expect(first.busy).toBe(1);
+
+    // stop() with the newer attempt still in its block: it is released for another worker at once,
+    // and this worker writes nothing more to it.
+    await first.stop();
+    expect(first.stats).toMatchObject({ claimed: 2, settled: 0, lost: 2 });
+    const [held] = await t.db.query<{ status: string; attempt: number; released: boolean }>(
+      `select status, attempt, lease_expires_at <= now() as released from workflow_runs where id = $1`,
+      [id],
+    );
+    expect(held).toEqual({ status: 'running', attempt: 2, released: true });
+    gates.open('own@2');
+    const second = engine();
+    await second.start();
+    await until('the next worker to reach the slow block', () => gates.reached('own@3'));
+    gates.open('own@3');
+    const run = await waitForRun(t.db, id, 'succeeded');
+    expect(run.attempt).toBe(3);
+    expect(first.stats.settled).toBe(0);
+    expect(second.stats).toMatchObject({ claimed: 1, settled: 1 });
+    expect((await executions(t.db, id)).map((e) => `${e.block_id}@${e.attempt}`)).toEqual(['a@1', 'slow@1', 'slow@2', 'slow@3', 'c@3']);
+    expect((await steps(t.db, id)).map((x) => [x.node_id, x.status, x.output!.attempt])).toEqual([
+      ['a', 'succeeded', 1],
+      ['slow', 'succeeded', 3],
+      ['c', 'succeeded', 3],
+    ]);
   });
 
   it('the heartbeat keeps a run longer than its lease with its worker, while another worker waits', async () => {

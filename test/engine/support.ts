@@ -138,11 +138,48 @@ function block(kind: string, fn: (ctx: BlockContext) => Promise<BlockResult>): B
   };
 }
 
+/**
+ * Gates a test opens by hand, so a race between workers happens in the same order every time
+ * (no sleeps): a `test.gate` block with config.gate = "g" waits at "g@<attempt>" until the test
+ * calls open("g@<attempt>"); reached("g@<attempt>") says it got there.
+ */
+class Gates {
+  private readonly at = new Map<string, { reached: boolean; opened: Promise<void>; open: () => void }>();
+
+  private gate(name: string) {
+    let g = this.at.get(name);
+    if (!g) {
+      let open = () => {};
+      const opened = new Promise<void>((r) => (open = r));
+      g = { reached: false, opened, open };
+      this.at.set(name, g);
+    }
+    return g;
+  }
+
+  pass(name: string): Promise<void> {
+    const g = this.gate(name);
+    g.reached = true;
+    return g.opened;
+  }
+
+  reached(name: string): boolean {
+    return this.at.get(name)?.reached ?? false;
+  }
+
+  open(name: string): void {
+    this.gate(name).open();
+  }
+}
+
+export const gates = new Gates();
+
 const text = (ctx: BlockContext) => String(ctx.block.config.text ?? Object.entries(ctx.inputs).map(([k, v]) => `${k}=${v.text}`).join(';'));
 
 /**
  * test.echo   → succeeded with config.text, else its inputs as "id=text;…", plus the attempt
  * test.sleep  → waits config.ms (honours the signal unless config.ignoreSignal), then succeeds
+ * test.gate   → waits, deaf to its signal, until the test opens gate `${config.gate}@${attempt}`, then succeeds
  * test.fail   → failed with config.error; test.throw throws; test.limit → limit
  * test.approval → awaiting until approved
  * test.effect → inserts its effectKey into test_effects once (on conflict nothing), then succeeds
@@ -154,6 +191,10 @@ export function testBlocks(): Map<string, Block> {
       const how = await pause(Number(ctx.block.config.ms ?? 1_000), ctx.signal, Boolean(ctx.block.config.ignoreSignal));
       if (how === 'aborted') return { status: 'failed', error: 'aborted' };
       return { status: 'succeeded', output: { text: `slept ${ctx.block.id}`, attempt: ctx.run.attempt } };
+    }),
+    block('test.gate', async (ctx) => {
+      await gates.pass(`${String(ctx.block.config.gate)}@${ctx.run.attempt}`);
+      return { status: 'succeeded', output: { text: `passed ${ctx.block.id}`, attempt: ctx.run.attempt } };
     }),
     block('test.fail', async (ctx) => ({ status: 'failed', error: String(ctx.block.config.error ?? 'boom') })),
     block('test.throw', async () => {

@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { untilExit, untilReady } from './progress.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -10,7 +11,7 @@ export interface ServerProcess {
   child: ChildProcess;
   baseUrl: string;
   output: () => string;
-  /** SIGTERM and wait for the exit code. */
+  /** SIGTERM and wait for the exit code (while the process makes progress: progress.ts). */
   stop(): Promise<number | null>;
 }
 
@@ -35,36 +36,30 @@ export function exited(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
-/** Starts `serve` on a kernel-chosen port and resolves once its banner names the address. */
-export async function startServer(env: Record<string, string>, timeoutMs = 90_000, role: 'api' | 'all' = 'api'): Promise<ServerProcess> {
-  const child = runCli(['serve', '--role', role], { HOST: '127.0.0.1', PORT: '0', ...env });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += String(d)));
-  child.stderr!.on('data', (d) => (out += String(d)));
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${out}`)), timeoutMs);
-    const check = () => {
-      const m = /listening on (https?:\/\/[^\s;]+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    };
-    child.stdout!.on('data', check);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${out}`));
-    });
+/**
+ * Starts `serve` on a kernel-chosen port and resolves once its banner names the address: waits as
+ * long as the process makes progress (progress.ts), fails with its output if it exits or stalls.
+ */
+export async function startServer(env: Record<string, string>, role: 'api' | 'all' = 'api'): Promise<ServerProcess> {
+  const { child, output } = captured(runCli(['serve', '--role', role], { HOST: '127.0.0.1', PORT: '0', ...env }));
+  const baseUrl = await bannerAddress(child, output).catch((err: unknown) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    throw err;
   });
   return {
     child,
     baseUrl,
-    output: () => out,
+    output,
     stop: async () => {
       child.kill('SIGTERM');
-      return exited(child);
+      return (await untilExit(child, { what: `serve (pid ${child.pid}) to exit after SIGTERM`, output })).code;
     },
   };
+}
+
+/** The address in serve's banner ("listening on http://…"), once printed; waited for while the process makes progress. */
+export function bannerAddress(child: ChildProcess, output: () => string): Promise<string> {
+  return untilReady(child, () => /listening on (https?:\/\/[^\s;]+)/.exec(output())?.[1], { what: 'serve to print its address', output });
 }
 
 /** Waits until the current 60 s rate window has at least `ms` left, so a test's hits share one window. */

@@ -11,7 +11,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDb, onPostgres, type TestDb } from '../helpers/db.js';
-import { captured, exited } from '../helpers/process.js';
+import { bannerAddress, captured, exited } from '../helpers/process.js';
+import { untilExit } from '../helpers/progress.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'bin', 'switchboard.js');
@@ -50,9 +51,7 @@ function run(args: string[], env: Record<string, string> = {}): { child: ChildPr
 
 async function runToExit(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
   const p = run(args, env);
-  const timer = setTimeout(() => p.child.kill('SIGKILL'), 90_000);
-  const code = await exited(p.child);
-  clearTimeout(timer);
+  const { code } = await untilExit(p.child, { what: `switchboard ${args.join(' ')} to exit`, output: p.output });
   return { code, out: p.output() };
 }
 
@@ -102,17 +101,7 @@ describe('the built program (bin/switchboard.js)', () => {
 
   it('serves a fresh store: migrations, hub, OpenAPI, operator commands and a page converted by the page worker', { timeout: 180_000 }, async () => {
     const server = run(['serve'], { ...storeEnv(), HOST: '127.0.0.1', PORT: '0' });
-    const base = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no banner:\n${server.output()}`)), 90_000);
-      server.child.stdout!.on('data', () => {
-        const m = /listening on (http:\/\/[^\s;]+)/.exec(server.output());
-        if (m) {
-          clearTimeout(timer);
-          resolve(m[1]);
-        }
-      });
-      server.child.once('exit', (code) => reject(new Error(`serve exited ${code}:\n${server.output()}`)));
-    });
+    const base = await bannerAddress(server.child, server.output);
     // The migrator read its SQL files (it checks them against the store even when none is pending).
     if (!t) expect(server.output()).toContain('"msg":"applied migrations"');
     // The node flags of the bin's first line are in force (Linux shows them in the command line).

@@ -8,7 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDb, onPostgres, type TestDb } from '../helpers/db.js';
-import { exited, runCli, startServer } from '../helpers/process.js';
+import { captured, exited, runCli, startServer } from '../helpers/process.js';
+import { untilReady } from '../helpers/progress.js';
 
 let t: TestDb;
 let tmp: string;
@@ -97,20 +98,12 @@ describe('serve', () => {
     // A fresh embedded store logs "applied migrations" early in start-up, with the app, the
     // engine and the sender still to come: the signal lands in the middle of starting.
     const dir = path.join(tmp, 'starting');
-    const child = runCli(['serve'], { SWITCHBOARD_DATA_DIR: dir, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info' });
-    let out = '';
-    child.stderr!.on('data', (d) => (out += String(d)));
-    await new Promise<void>((resolve, reject) => {
-      child.stdout!.on('data', (d) => {
-        out += String(d);
-        if (out.includes('"msg":"applied migrations"')) resolve();
-      });
-      child.once('exit', (code, signal) => reject(new Error(`exited (${code ?? signal}) before migrating:\n${out}`)));
-    });
+    const { child, output } = captured(runCli(['serve'], { SWITCHBOARD_DATA_DIR: dir, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info' }));
+    await untilReady(child, () => output().includes('"msg":"applied migrations"'), { what: 'serve to apply its migrations', output, pollMs: 5 });
     child.kill('SIGTERM');
     // The default action would end it by the signal (exit code null), its data dir still locked.
     expect(await exited(child)).toBe(0);
-    expect(out).toContain('"msg":"stopped"');
+    expect(output()).toContain('"msg":"stopped"');
     expect(fs.existsSync(path.join(dir, 'switchboard.lock'))).toBe(false);
   }, 180_000);
 });

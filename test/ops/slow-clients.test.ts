@@ -37,7 +37,6 @@ beforeAll(async () => {
       SWITCHBOARD_MAX_CONNECTIONS_PER_ADDRESS: String(CAP),
       LOG_LEVEL: 'info',
     },
-    60_000,
   );
   port = Number(new URL(server.baseUrl).port);
   // Seeded through the CLI: on the embedded store it goes through the running server's admin socket.

@@ -11,8 +11,9 @@ import { uuidv7 } from '../../../src/lib/ids.js';
 import { RUNS_CHANNEL } from '../../../src/queue/channels.js';
 import { freshDb, onPostgres, type TestDb } from '../../helpers/db.js';
 import { exited, runCli } from '../../helpers/process.js';
+import { untilReady } from '../../helpers/progress.js';
 import { headersOf, startSmtp, type TestSmtp } from '../../delivery/support.js';
-import { insertAutomation, seedWorld, sleep, until, type World } from './support.js';
+import { insertAutomation, seedWorld, sleep, type World } from './support.js';
 
 const CONTACTS = 150;
 const SUBJECTS = { e1: 'Crash test one', e2: 'Crash test two' } as const;
@@ -94,29 +95,22 @@ describe('kill -9 during a batch of sends', () => {
     const first = worker();
     // Kill as soon as some (but not all) messages reached the SMTP server; a tight poll, since
     // the local server takes them fast.
-    const deadline = Date.now() + 60_000;
-    while (smtp.received.length < 10) {
-      if (first.child.exitCode !== null) throw new Error(`the first worker exited:\n${first.output()}`);
-      if (Date.now() > deadline) throw new Error(`no messages reached the SMTP server in time:\n${first.output()}`);
-      await sleep(1);
-    }
+    await untilReady(first.child, () => smtp.received.length >= 10, { what: 'messages to reach the SMTP server', output: first.output, pollMs: 1 });
     first.child.kill('SIGKILL');
     await Promise.race([exited(first.child), sleep(10_000)]);
     const atKill = smtp.received.length;
     expect(atKill).toBeLessThan(total);
 
     const second = worker();
-    await until(
-      'every run to finish and no message to be queued or mid-send',
+    await untilReady(
+      second.child,
       async () => {
         const [r] = await t.db.query<{ n: string }>(`select count(*) as n from automation_runs where account_id = $1 and status in ('running', 'waiting')`, [w.acme]);
         const [o] = await t.db.query<{ n: string }>(`select count(*) as n from outbox where account_id = $1 and status in ('queued', 'sending')`, [w.acme]);
         return Number(r.n) === 0 && Number(o.n) === 0;
       },
-      90_000,
-    ).catch((err: Error) => {
-      throw new Error(`${err.message}\nsecond worker:\n${second.output()}`);
-    });
+      { what: 'every run to finish and no message to be queued or mid-send', output: second.output },
+    );
     second.child.kill('SIGTERM');
     await Promise.race([exited(second.child), sleep(15_000)]);
 
