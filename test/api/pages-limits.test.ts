@@ -38,27 +38,6 @@ async function pages(accountId: string): Promise<number> {
 }
 
 describe('audit3: page creation', () => {
-  it("another account's slow conversions do not hold up a trivial page: it is converted while theirs still run", async () => {
-    // The converters are loaded (a cold start on a busy machine is not what this measures).
-    await Promise.all(Array.from({ length: 3 }, () => post(s.quiet.projects.p, JSON.stringify({ title: 'Warm', markdown: 'up' }), s.quiet.keys.main)));
-    // Four sources that each run into the 3 s (CPU time) deadline, from one account (within its
-    // rate limit and its 4 waiting pages): it may hold all the converters but one, so two of them
-    // convert at once and two wait...
-    const slow = JSON.stringify({ title: 'Slow', markdown: '[a]('.repeat(4000) });
-    let slowsDone = 0;
-    const slows = Array.from({ length: 4 }, () => post(s.noisy.projects.p, slow, s.noisy.keys.main).finally(() => slowsDone++));
-    await new Promise((r) => setTimeout(r, 100)); // the slow sources are sent first (the order matters, not the time)
-    // ...then another account creates a one-line page: it takes the converter kept free, so it is
-    // answered before any slow one, on a busy machine as on an idle one. Behind a shared queue
-    // (before accounts took turns) it waited for a converter one of the slow ones left: ≥ 3 done.
-    const quick = await post(s.quiet.projects.p, JSON.stringify({ title: 'Quick', markdown: 'hi' }), s.quiet.keys.main);
-    const doneBeforeQuick = slowsDone;
-    expect(quick.statusCode).toBe(201);
-    const answers = await Promise.all(slows);
-    expect(answers.map((r) => r.statusCode)).toEqual([422, 422, 422, 422]);
-    expect(doneBeforeQuick).toBe(0);
-  }, 600_000);
-
   it('a small source whose HTML would be enormous is refused without the converter growing by gigabytes', async () => {
     // 1,000 KB of JSON body: a GFM table header of 100,000 columns, then 200,000 one-cell rows that
     // marked pads to 100,000 cells each (terabytes of HTML). The limit is checked only after the
@@ -101,7 +80,9 @@ describe('audit3: page creation', () => {
     expect(busy.json().error).toMatchObject({ code: 'page_too_large', param: 'markdown' });
     await Promise.all(slows);
     expect(await pages(s.acme.id)).toBe(before);
-  }, 180_000);
+    // A hang's deadline, not a speed: the other account's conversions each run to 3 s of CPU time
+    // (at most 60 s of wall time), which a loaded machine stretches.
+  }, 600_000);
 
   it("another account's page is converted while one account fills the converters it may use, before any of that account's pages", async () => {
     const slow = JSON.stringify({ title: 'Slow', markdown: '[a]('.repeat(4000) });
@@ -119,7 +100,10 @@ describe('audit3: page creation', () => {
     // Each of noisy's sources runs to the 3 s conversion budget; quiet's page does not wait for one.
     expect((await Promise.all(slows)).map((r) => r.statusCode)).toEqual([422, 422, 422]);
     expect(order[0]).toBe('quiet');
-  }, 120_000);
+    // A hang's deadline, not a speed: each conversion stops at 3 s of CPU time or 60 s of wall
+    // time, and noisy's three take two turns, which a loaded machine (CI beside CI) stretches
+    // towards the wall-time cap.
+  }, 600_000);
 
   it('a body that is not valid UTF-8 → 400 invalid_json, not a page whose title was silently altered', async () => {
     const before = await pages(s.acme.id);
