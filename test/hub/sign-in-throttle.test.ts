@@ -3,7 +3,7 @@
 // and Redis (with REDIS_TEST_URL), each behind the FallbackCounter serve puts in front of a shared
 // store. Each counter runs on a fixed clock, so every count falls in one window whatever the time.
 // The HTTP side (the route holding an attempt, 429 and Retry-After) is in session.test.ts.
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors.js';
 import {
@@ -86,8 +86,12 @@ describe('the delay for distributed guessing', () => {
 for (const [name, make] of stores) {
   describe(`the sign-in throttle on the ${name} counter`, () => {
     let counter: PeekableCounter;
-    // Emails of this run only: a shared Redis keeps other runs' counts for a minute.
+    // Emails and addresses of this run only: a shared Redis keeps other runs' counts for a minute,
+    // and every run counts on the same fixed clock (two .ci/run beside each other share one Redis).
     const email = (who: string) => `${who}-${randomUUID()}@acme.example`;
+    const net = `10.${randomInt(256)}.${randomInt(256)}`;
+    const ip = (host: number) => `${net}.${host}`;
+    const net6 = `2001:db8:${randomInt(65_536).toString(16)}`;
     beforeAll(async () => {
       counter = await make();
     });
@@ -95,20 +99,20 @@ for (const [name, make] of stores) {
     it('does not let failures from elsewhere lock the real user out of their own address', async () => {
       const victim = email('victim');
       const outcomes = [];
-      for (let i = 0; i < 12; i++) outcomes.push(await fail(counter, victim, '203.0.113.7'));
+      for (let i = 0; i < 12; i++) outcomes.push(await fail(counter, victim, ip(7)));
       expect(outcomes.filter(refused)).toHaveLength(12 - SIGN_IN_FAILURES_PER_EMAIL_AND_ADDRESS);
       // The real user, from their own address: admitted at once, and the right password signs in.
-      const own = await admitSignIn(counter, victim, '198.51.100.2');
+      const own = await admitSignIn(counter, victim, ip(2));
       expect(own.delayMs).toBe(0);
       await own.succeeded();
       // The attacker's address is still held back for this email.
-      expect(refused(await fail(counter, victim, '203.0.113.7'))).toBe(true);
+      expect(refused(await fail(counter, victim, ip(7)))).toBe(true);
     });
 
     it('stops a guesser at one address after five failures, even with the right password next (429, Retry-After)', async () => {
       const target = email('target');
-      for (let i = 0; i < SIGN_IN_FAILURES_PER_EMAIL_AND_ADDRESS; i++) expect(refused(await fail(counter, target, '192.0.2.10'))).toBe(false);
-      const sixth = await fail(counter, target, '192.0.2.10');
+      for (let i = 0; i < SIGN_IN_FAILURES_PER_EMAIL_AND_ADDRESS; i++) expect(refused(await fail(counter, target, ip(10)))).toBe(false);
+      const sixth = await fail(counter, target, ip(10));
       expect(refused(sixth)).toBe(true);
       const e = sixth as ApiError;
       expect(e.code).toBe('too_many_sign_ins');
@@ -116,41 +120,41 @@ for (const [name, make] of stores) {
       expect(Number(e.headers?.['retry-after'])).toBeGreaterThanOrEqual(1);
       // Its /64 neighbour is the same guesser.
       const v6 = email('v6');
-      for (let i = 0; i < SIGN_IN_FAILURES_PER_EMAIL_AND_ADDRESS; i++) await fail(counter, v6, `2001:db8:5:6::${i + 1}`);
-      expect(refused(await fail(counter, v6, '2001:db8:5:6:ffff::9'))).toBe(true);
-      expect(refused(await fail(counter, v6, '2001:db8:5:7::1'))).toBe(false);
+      for (let i = 0; i < SIGN_IN_FAILURES_PER_EMAIL_AND_ADDRESS; i++) await fail(counter, v6, `${net6}:6::${i + 1}`);
+      expect(refused(await fail(counter, v6, `${net6}:6:ffff::9`))).toBe(true);
+      expect(refused(await fail(counter, v6, `${net6}:7::1`))).toBe(false);
     });
 
     it('tells of a limit reached once a window, not once per refused attempt (what the log says)', async () => {
       const target = email('told');
       const told: string[] = [];
-      for (let i = 0; i < SIGN_IN_FAILURES_PER_EMAIL_AND_ADDRESS + 4; i++) await admitSignIn(counter, target, '192.0.2.15', (l) => told.push(l)).catch(() => {});
+      for (let i = 0; i < SIGN_IN_FAILURES_PER_EMAIL_AND_ADDRESS + 4; i++) await admitSignIn(counter, target, ip(15), (l) => told.push(l)).catch(() => {});
       expect(told).toEqual(['email_and_address']);
     });
 
     it('counts attempts as they arrive: twenty at once from one address get five password checks', async () => {
       const target = email('burst');
-      const outcomes = await Promise.all(Array.from({ length: 20 }, () => fail(counter, target, '192.0.2.20')));
+      const outcomes = await Promise.all(Array.from({ length: 20 }, () => fail(counter, target, ip(20))));
       expect(outcomes.filter((o) => !refused(o))).toHaveLength(SIGN_IN_FAILURES_PER_EMAIL_AND_ADDRESS);
     });
 
     it('stops one address spraying many emails after twenty failures', async () => {
       const run = randomUUID();
-      for (let i = 0; i < SIGN_IN_FAILURES_PER_ADDRESS; i++) expect(refused(await fail(counter, `spray${i}-${run}@acme.example`, '192.0.2.30'))).toBe(false);
-      const next = await fail(counter, `spray-last-${run}@acme.example`, '192.0.2.30');
+      for (let i = 0; i < SIGN_IN_FAILURES_PER_ADDRESS; i++) expect(refused(await fail(counter, `spray${i}-${run}@acme.example`, ip(30)))).toBe(false);
+      const next = await fail(counter, `spray-last-${run}@acme.example`, ip(30));
       expect(refused(next) && next.message).toMatch(/Too many failed sign-ins from this address/);
     });
 
     it('takes a right password\'s attempt back; one\'s own account buys no guesses at others', async () => {
       const own = email('own');
       for (let i = 0; i < 3 * SIGN_IN_FAILURES_PER_EMAIL_AND_ADDRESS; i++) {
-        const a = await admitSignIn(counter, own, '192.0.2.40');
+        const a = await admitSignIn(counter, own, ip(40));
         await a.succeeded();
       }
       // Fifteen sign-ins offset the address's count once, not fifteen times: 20 - 15 + 1 guesses left.
       const run = randomUUID();
       let guesses = 0;
-      while (!refused(await fail(counter, `other${guesses}-${run}@acme.example`, '192.0.2.40'))) guesses++;
+      while (!refused(await fail(counter, `other${guesses}-${run}@acme.example`, ip(40)))) guesses++;
       expect(guesses).toBe(SIGN_IN_FAILURES_PER_ADDRESS - 3 * SIGN_IN_FAILURES_PER_EMAIL_AND_ADDRESS + 1);
     });
 
@@ -162,8 +166,9 @@ for (const [name, make] of stores) {
       const delays: number[] = [];
       while (failures < SIGN_IN_FAILURES_PER_EMAIL_BEFORE_DELAY + 45) {
         address++;
+        expect(100 + address).toBeLessThan(256);
         for (let i = 0; i < perAddress; i++) {
-          const a = await fail(counter, target, `198.18.${Math.floor(address / 250)}.${address % 250}`);
+          const a = await fail(counter, target, ip(100 + address));
           expect(refused(a), `address ${address}`).toBe(false);
           failures++;
           delays.push((a as SignInAdmission).delayMs);
@@ -174,7 +179,7 @@ for (const [name, make] of stores) {
       expect(delays.at(-1)).toBe(SIGN_IN_DELAY_MAX_MS);
       for (let i = 1; i < delays.length; i++) expect(delays[i]).toBeGreaterThanOrEqual(delays[i - 1]);
       // The real user, from an address of their own: held as long, then let in by the right password.
-      const own = await admitSignIn(counter, target, '198.51.100.99');
+      const own = await admitSignIn(counter, target, ip(99));
       expect(own.delayMs).toBe(SIGN_IN_DELAY_MAX_MS);
       await own.succeeded();
     });
