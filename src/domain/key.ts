@@ -2,6 +2,10 @@
 // record a key's write requests leave behind.
 import type { Role } from './account.js';
 
+// The scopes (plain data in lib/, which the keys services read) stated here too, so the schema
+// modules take every enum from src/domain.
+export { SCOPES, type Scope } from '../lib/scopes.js';
+
 /** DESIGN 1: at most this many active (not revoked, not expired) keys per account. */
 export const MAX_ACTIVE_KEYS = 10;
 

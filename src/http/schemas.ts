@@ -1,6 +1,9 @@
 // Shared TypeBox schemas: ids, the error body, the list envelope, and per-status error responses.
-import { Type, type TSchema } from '@sinclair/typebox';
-import { SINGLE_LINE } from './validation.js';
+// Pure (TypeBox only): the resources' schema modules build on it and the web app imports them.
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+
+/** The format of single-line text fields (names, titles, tags…); every other body string is multi-line text (validation.ts checks it). */
+export const SINGLE_LINE = 'single-line';
 
 /** A string enum as OpenAPI writes it ({type: string, enum: [...]}), typed as the union of its values. */
 export const StringEnum = <const T extends readonly string[]>(values: T, opts: { description?: string } = {}) =>
@@ -71,3 +74,9 @@ export const ListQuery = {
   // Any string: one this endpoint did not give out (empty, too long, forged) is 400 invalid_cursor.
   cursor: Type.Optional(Type.String({ description: 'next_cursor of the previous page.' })),
 };
+
+/**
+ * One page of any list (/v1's and the hub's): what ListEnvelope describes, for items of type T.
+ * The web app's one Page<T>.
+ */
+export type ListPage<T> = Omit<Static<ReturnType<typeof ListEnvelope>>, 'data'> & { data: T[] };

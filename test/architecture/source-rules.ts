@@ -200,6 +200,35 @@ function namedRuleViolations(edges: readonly ImportEdge[]): Violation[] {
   return out;
 }
 
+/** A schema module (`schemas.ts`): the web app typechecks it without Node, so it stays pure. */
+export function isSchemaModule(file: string): boolean {
+  return file === 'schemas.ts' || file.endsWith('/schemas.ts');
+}
+
+const PACKAGE_RE = /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[^'"`;]*?\sfrom\s+)?['"]([^'".][^'"]*)['"]|import\(\s*['"]([^'".][^'"]*)['"]\s*\)/g;
+
+/**
+ * Schema modules import only TypeBox, src/domain and other schema modules: the web app imports
+ * them for their static types, so nothing in them may pull in Node, Fastify or a store.
+ */
+function schemaPurityViolations(files: SourceMap, edges: readonly ImportEdge[]): Violation[] {
+  const out: Violation[] = [];
+  for (const e of edges) {
+    if (!isSchemaModule(e.from)) continue;
+    if (folderOf(e.to) === 'domain' || isSchemaModule(e.to)) continue;
+    out.push({ rule: 'schema modules are pure', file: e.from, detail: e.to });
+  }
+  for (const [file, source] of files) {
+    if (!isSchemaModule(file)) continue;
+    const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+    for (const m of code.matchAll(PACKAGE_RE)) {
+      const pkg = m[1] ?? m[2];
+      if (pkg !== '@sinclair/typebox') out.push({ rule: 'schema modules are pure', file, detail: pkg });
+    }
+  }
+  return out;
+}
+
 function sqlViolations(files: SourceMap): Violation[] {
   const out: Violation[] = [];
   for (const [file, source] of files) {
@@ -259,5 +288,5 @@ export function checkSources(files: SourceMap): Violation[] {
     .filter((e) => !files.has(e.to))
     .map((e) => ({ rule: 'imports resolve', file: e.from, detail: `${e.to} not found` }));
   const cyc = cycles(files, edges).map((c) => ({ rule: 'no import cycle', file: c[0], detail: c.join(' → ') }));
-  return [...missing, ...namedRuleViolations(edges), ...layerViolations(edges), ...sqlViolations(files), ...cyc];
+  return [...missing, ...namedRuleViolations(edges), ...layerViolations(edges), ...schemaPurityViolations(files, edges), ...sqlViolations(files), ...cyc];
 }

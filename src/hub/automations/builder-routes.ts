@@ -3,25 +3,20 @@
 // delete. Rules are the services' (src/services/automations); a definition problem is 422
 // invalid_field with param the body path the fixture validator names, a draft that cannot be
 // published 422 automation_not_publishable with param the first problem's path.
-import { Type } from '@sinclair/typebox';
 import { getAutomation } from '../../api/automations/store.js';
 import { renderAutomation } from '../../api/automations/summary.js';
 import { diffAutomation, type DiffStep } from '../../domain/automation-diff.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import type { AppDeps } from '../../http/deps.js';
 import type { App } from '../../http/route-kit.js';
-import { Uuid } from '../../http/schemas.js';
 import { FixtureError, ROOT } from '../../lib/json-fields.js';
 import { iso } from '../../lib/time.js';
 import { copyAutomation, createAutomation, deleteAutomation, editorState, versionsOf, versionView, type AutomationDefinition } from '../../services/automations/definition.js';
 import { editDraft } from '../../services/automations/service.js';
 import { Refusal } from '../../services/refusal.js';
 import { actorOf, hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
-import { AutomationDiff, AutomationEditor, CreateBody, Deleted, DraftBody, VersionList, VersionView } from './builder-schemas.js';
 import { refused } from './routes.js';
-
-const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
-const VersionParams = Type.Object({ id: Uuid, version: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }, { additionalProperties: false });
+import { AutomationDiff, AutomationEditor, CreateBody, Deleted, DraftBody, IdParams, VersionList, VersionParams, VersionView } from './schemas.js';
 
 /** A definition problem as the hub's 422, the fixture validator's words and path. */
 function invalid(err: unknown): never {
