@@ -42,7 +42,7 @@ export const LAYERS: readonly (readonly string[])[] = [
 /**
  * Same-layer imports across folders that are part of the design: the resources use the HTTP kit
  * (the kit never imports them: src/app.ts mounts them), and the hub reuses /v1's schemas and
- * renderers; /v1 never imports the hub.
+ * renderers (never a store: the reads both share live in services/); /v1 never imports the hub.
  */
 const SAME_LAYER_ALLOWED: ReadonlySet<string> = new Set([
   'api>http', 'hub>http', 'hub>api',
@@ -198,6 +198,9 @@ function namedRuleViolations(edges: readonly ImportEdge[]): Violation[] {
     }
     if (b === 'cli' && a !== 'cli' && e.from !== 'main.ts') {
       out.push({ rule: 'nothing imports cli', file: e.from, detail: e.to });
+    }
+    if (a === 'hub' && b === 'api' && mayHoldSql(e.to)) {
+      out.push({ rule: 'the hub reads through services, never an api store', file: e.from, detail: e.to });
     }
     if (a === 'fixtures' && !['fixtures', 'services', 'domain', 'lib', 'db'].includes(b)) {
       out.push({ rule: 'fixtures only calls services', file: e.from, detail: e.to });

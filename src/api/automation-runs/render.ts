@@ -10,7 +10,7 @@ import {
   runTriggerLabel,
   type AutomationRunRow,
   type AutomationRunStepRow,
-} from './store.js';
+} from '../../services/automation-runs/read-store.js';
 
 export function renderRun(r: AutomationRunRow): AutomationRun {
   return {

@@ -6,10 +6,10 @@ import { listByTime } from '../../http/list.js';
 import { meta, v1Responses } from '../../http/route.js';
 import { authOf, type App } from '../../http/route-kit.js';
 import { ListEnvelope } from '../../http/schemas.js';
-import { automationExists } from '../automations/store.js';
+import { automationExists } from '../../services/automations/read-store.js';
 import { automationRunDetail, renderRun } from './render.js';
 import { AutomationRun, AutomationRunDetail, IdParams, ListRunsQuery } from './schemas.js';
-import { listAutomationRuns, type AutomationRunRow } from './store.js';
+import { listAutomationRuns, type AutomationRunRow } from '../../services/automation-runs/read-store.js';
 
 export function registerAutomationRunRoutes(app: App, deps: AppDeps): void {
   const runs = listByTime(deps.cursors, (r: AutomationRunRow) => r.started_at);

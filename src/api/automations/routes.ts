@@ -7,7 +7,7 @@ import { listByTime } from '../../http/list.js';
 import { meta, v1Responses } from '../../http/route.js';
 import { authOf, type App } from '../../http/route-kit.js';
 import { ListEnvelope } from '../../http/schemas.js';
-import { getAutomation, listAutomations, type AutomationRow } from './store.js';
+import { getAutomation, listAutomations, type AutomationRow } from '../../services/automations/read-store.js';
 import { Automation, IdParams, ListAutomationsQuery } from './schemas.js';
 import { renderAutomation } from './summary.js';
 

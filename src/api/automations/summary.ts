@@ -3,7 +3,7 @@
 import { SENDING_STEPS } from '../../domain/automation.js';
 import { iso, isoOrNull } from '../../lib/time.js';
 import type { AutomationOut } from './schemas.js';
-import type { AutomationRow } from './store.js';
+import type { AutomationRow } from '../../services/automations/read-store.js';
 
 export function sendsOf(stepTypes: readonly string[]): AutomationOut['sends'] {
   return SENDING_STEPS.filter(([kind]) => stepTypes.includes(kind)).map(([, what]) => what);

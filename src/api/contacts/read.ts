@@ -7,7 +7,7 @@ import { normaliseEmail } from '../../lib/email.js';
 import { iso } from '../../lib/time.js';
 import type { LiveContactRow } from '../../domain/contact.js';
 import type { Contact, ListContactsQuery } from './schemas.js';
-import { listContacts } from './store.js';
+import { listContacts } from '../../services/contacts/store.js';
 
 export function renderContact(r: LiveContactRow): Contact {
   return {

@@ -3,7 +3,7 @@
 import { storedPageHtml } from '../../lib/page.js';
 import { iso } from '../../lib/time.js';
 import type { Item, ItemSummary } from './schemas.js';
-import type { ItemDetailRow, ItemRow } from './store.js';
+import type { ItemDetailRow, ItemRow } from '../../services/items/read-store.js';
 
 // attrs come from the fixture loader, which fills every field of a kind (with these same
 // defaults); the fallbacks only keep a hand-edited row from breaking the answer.

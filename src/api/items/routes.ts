@@ -12,7 +12,7 @@ import { convertPage, insertConvertedPage, pageInput } from '../../services/page
 import { projectExists } from '../../services/pages/store.js';
 import { renderItem, renderItemSummary } from './render.js';
 import { CreatePageBody, CreatePageHeaders, IdParams, Item, ItemSummary, ListItemsQuery } from './schemas.js';
-import { getItem, listItems, type ItemRow } from './store.js';
+import { getItem, listItems, type ItemRow } from '../../services/items/read-store.js';
 
 export function registerItemRoutes(app: App, deps: AppDeps): void {
   const items = listByTime(deps.cursors, (r: ItemRow) => r.updated_at);

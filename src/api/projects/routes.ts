@@ -9,7 +9,7 @@ import { authOf, type App } from '../../http/route-kit.js';
 import { ListEnvelope } from '../../http/schemas.js';
 import { renderProject } from './render.js';
 import { IdParams, ListProjectsQuery, Project } from './schemas.js';
-import { getProject, listProjects, type ProjectRow } from './store.js';
+import { getProject, listProjects, type ProjectRow } from '../../services/projects/read-store.js';
 
 export function registerProjectRoutes(app: App, deps: AppDeps): void {
   const projects = listByTime(deps.cursors, (r: ProjectRow) => r.created_at);

@@ -7,10 +7,10 @@ import { authOf, type App } from '../../http/route-kit.js';
 import { ListEnvelope } from '../../http/schemas.js';
 import { idempotent } from '../../idempotency/index.js';
 import { iso, isoOrNull } from '../../lib/time.js';
-import { getWorkflow } from '../workflows/store.js';
+import { getWorkflow } from '../../services/workflows/read-store.js';
 import { startApiRun } from '../../services/runs/service.js';
 import { IdParams, ListRunsQuery, RunDetail, RunInList, StartBody, StartedRun, StartHeaders } from './schemas.js';
-import { getRun, getRunSteps, listRuns, type RunListRow, type RunStepRow } from './store.js';
+import { getRun, getRunSteps, listRuns, type RunListRow, type RunStepRow } from '../../services/runs/read-store.js';
 
 function renderListRun(r: RunListRow): RunInList {
   return {

@@ -5,7 +5,7 @@ import { authOf, type App } from '../../http/route-kit.js';
 import { ApiError } from '../../domain/errors.js';
 import { meta, v1Responses } from '../../http/route.js';
 import { Usage, UsageQuery } from './schemas.js';
-import { balanceAndToday, usageSums } from './store.js';
+import { balanceAndToday, usageSums } from '../../services/usage/read-store.js';
 
 /** The longest range one request may cover, in days (both ends included): a leap year. */
 export const MAX_RANGE_DAYS = 366;

@@ -1,7 +1,7 @@
 // A workflow as the API and the hub show it.
 import { iso } from '../../lib/time.js';
 import type { Workflow } from './schemas.js';
-import type { WorkflowRow } from './store.js';
+import type { WorkflowRow } from '../../services/workflows/read-store.js';
 
 export function renderWorkflow(r: WorkflowRow): Workflow {
   return {

@@ -7,7 +7,7 @@ import { authOf, type App } from '../../http/route-kit.js';
 import { ListEnvelope } from '../../http/schemas.js';
 import { renderWorkflow } from './render.js';
 import { IdParams, ListWorkflowsQuery, Workflow } from './schemas.js';
-import { getWorkflow, listWorkflows, type WorkflowRow } from './store.js';
+import { getWorkflow, listWorkflows, type WorkflowRow } from '../../services/workflows/read-store.js';
 
 export function registerWorkflowRoutes(app: App, deps: AppDeps): void {
   const workflows = listByTime(deps.cursors, (r: WorkflowRow) => r.updated_at);

@@ -5,7 +5,7 @@ import { notFound } from '../../domain/errors.js';
 import type { Lister, ListRequest } from '../../http/list.js';
 import { ownsPrefix, parseKey, renderItem, renderItemDetail } from './render.js';
 import type { ListItemsQuery, WorkItemDetail } from './schemas.js';
-import { getHistory, getLinkedDocuments, getWmItem, getWmProject, listWmItems, type WmItemFilters, type WmItemRow, type WmProjectRow } from './store.js';
+import { getHistory, getLinkedDocuments, getWmItem, getWmProject, listWmItems, type WmItemFilters, type WmItemRow, type WmProjectRow } from '../../services/workmgmt/read-store.js';
 
 /** The project named in the path, if it opened the area; else 404 like an unknown id. */
 export async function projectOr404(deps: AppDeps, accountId: string, projectId: string): Promise<WmProjectRow> {

@@ -3,7 +3,7 @@
 import { KEY_PREFIX_PATTERN } from '../../domain/work-item.js';
 import { iso } from '../../lib/time.js';
 import type { Sprint, WorkItem, WorkItemDetail, WorkProject } from './schemas.js';
-import type { HistoryRow, LinkedDocumentRow, SprintRow, WmItemDetailRow, WmItemRow, WmProjectRow } from './store.js';
+import type { HistoryRow, LinkedDocumentRow, SprintRow, WmItemDetailRow, WmItemRow, WmProjectRow } from '../../services/workmgmt/read-store.js';
 
 const KEY_RE = new RegExp(`^(${KEY_PREFIX_PATTERN})-([1-9][0-9]{0,9})$`);
 

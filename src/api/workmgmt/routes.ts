@@ -9,7 +9,7 @@ import { ListEnvelope } from '../../http/schemas.js';
 import { projectOr404, workItemDetail, workItemsPage } from './read.js';
 import { renderProject, renderSprint } from './render.js';
 import { ItemParams, ListItemsQuery, ListOnlyQuery, ProjectParams, Sprint, WorkItem, WorkItemDetail, WorkProject } from './schemas.js';
-import { listSprints, listWmProjects, type SprintRow, type WmItemRow, type WmProjectRow } from './store.js';
+import { listSprints, listWmProjects, type SprintRow, type WmItemRow, type WmProjectRow } from '../../services/workmgmt/read-store.js';
 
 const TAGS = ['Work management'];
 const READ = meta({ scope: 'workmgmt:read', write: false });

@@ -3,7 +3,7 @@
 // delete. Rules are the services' (src/services/automations); a definition problem is 422
 // invalid_field with param the body path the fixture validator names, a draft that cannot be
 // published 422 automation_not_publishable with param the first problem's path.
-import { getAutomation } from '../../api/automations/store.js';
+import { getAutomation } from '../../services/automations/read-store.js';
 import { renderAutomation } from '../../api/automations/summary.js';
 import { diffAutomation, type DiffStep } from '../../domain/automation-diff.js';
 import { ApiError, notFound } from '../../domain/errors.js';

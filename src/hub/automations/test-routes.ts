@@ -7,7 +7,7 @@ import type { AppDeps } from '../../http/deps.js';
 import type { App } from '../../http/route-kit.js';
 import { automationRunDetail, renderRun } from '../../api/automation-runs/render.js';
 import { AutomationRunDetail } from '../../api/automation-runs/schemas.js';
-import { getAutomationRun } from '../../api/automation-runs/store.js';
+import { getAutomationRun } from '../../services/automation-runs/read-store.js';
 import { previewTemplate } from '../../services/automations/preview.js';
 import { startTestRun } from '../../services/automations/test-run.js';
 import { rotateWebhook } from '../../services/automations/webhook.js';

@@ -13,15 +13,14 @@ import { iso, isoOrNull } from '../../lib/time.js';
 import type { LiveContactRow } from '../../domain/contact.js';
 import { contactsPage, renderContact } from '../../api/contacts/read.js';
 import { Contact, CreateBody, ListContactsQuery, UpdateBody } from '../../api/contacts/schemas.js';
-import { STATUS_LABELS } from '../../api/automation-runs/store.js';
+import { contactRuns, STATUS_LABELS } from '../../services/automation-runs/read-store.js';
 import { recordAudit } from '../../services/audit/service.js';
 import { eraseContact } from '../../services/contacts/erase.js';
 import { checkedEmail, createContact, erasureHmacs, patchContact } from '../../services/contacts/service.js';
-import { getContact } from '../../services/contacts/store.js';
+import { getContact, smsStopped } from '../../services/contacts/store.js';
 import { actorOf, hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
 import { renderMessage } from '../messages/render.js';
 import { listMessages } from '../messages/store.js';
-import { contactRuns, smsStopped } from './store.js';
 import { EraseBody, Erased, HubContactDetail, IdParams, PAGE_ITEMS } from './schemas.js';
 
 /** The typed confirmation names this contact: its id, or its address ignoring case and blanks. */

@@ -13,10 +13,10 @@ import { createProject } from '../../services/projects/service.js';
 import { createPage, convertPage, pageSource } from '../../services/pages/service.js';
 import { renderItem, renderItemSummary } from '../../api/items/render.js';
 import { CreatePageBody, Item, ListItemsQuery } from '../../api/items/schemas.js';
-import { getItem, listItems, type ItemRow } from '../../api/items/store.js';
+import { getItem, listItems, type ItemRow } from '../../services/items/read-store.js';
 import { renderProject } from '../../api/projects/render.js';
 import { ListProjectsQuery, Project } from '../../api/projects/schemas.js';
-import { getProject, listProjects, type ProjectRow } from '../../api/projects/store.js';
+import { getProject, listProjects, type ProjectRow } from '../../services/projects/read-store.js';
 import { actorOf, hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
 import { CreateProjectBody, IdParams, Preview, PreviewBody, ProjectItems } from './schemas.js';
 

@@ -10,9 +10,9 @@ import { joinedInput, looksLikeHtml } from '../../engine/blocks/text.js';
 import type { BlockOutput } from '../../engine/types.js';
 import { iso, isoOrNull } from '../../lib/time.js';
 import type { HubRunDetail as Detail, HubRunInList, Output } from './schemas.js';
-import { getAccountRun, getStepsWithOutput, pagesHtml, type HubRunRow, type HubStepRow } from './store.js';
+import { getAccountRun, getRunSteps, pagesHtml, type AccountRunRow, type RunStepRow } from '../../services/runs/read-store.js';
 
-export function renderHubRun(r: HubRunRow): HubRunInList {
+export function renderHubRun(r: AccountRunRow): HubRunInList {
   return {
     id: r.id,
     workflow_id: r.workflow_id,
@@ -27,11 +27,11 @@ export function renderHubRun(r: HubRunRow): HubRunInList {
   };
 }
 
-function textOf(o: HubStepRow['output']): string {
+function textOf(o: RunStepRow['output']): string {
   return o && typeof o.text === 'string' ? o.text : '';
 }
 
-function itemOf(o: HubStepRow['output']): string | null {
+function itemOf(o: RunStepRow['output']): string | null {
   return o && typeof o.item_id === 'string' ? o.item_id : null;
 }
 
@@ -40,7 +40,7 @@ function render(text: string, itemId: string | null, pages: Map<string, string>)
   return { text, html: page ?? (looksLikeHtml(text) ? text : null), item_id: itemId };
 }
 
-function stepMs(s: HubStepRow, now: number): number {
+function stepMs(s: RunStepRow, now: number): number {
   // A step still running reports the time elapsed so far.
   if (s.status === 'running' && s.started_at) return Math.max(0, Math.round(now - s.started_at.getTime()));
   return s.ms;
@@ -49,7 +49,7 @@ function stepMs(s: HubStepRow, now: number): number {
 export async function renderRunDetail(db: Queryable, accountId: string, runId: string): Promise<Detail | null> {
   const run = await getAccountRun(db, accountId, runId);
   if (!run) return null;
-  const steps = await getStepsWithOutput(db, accountId, runId);
+  const steps = await getRunSteps(db, accountId, runId, true);
   // Only output.project steps name a page (item_id with a kind of page); source.item names the
   // item it read, whose HTML is not this run's output.
   const made = steps.filter((s) => s.node_kind === 'output.project').map((s) => itemOf(s.output)).filter((id): id is string => id !== null);

@@ -13,7 +13,7 @@ import { moveRun, startRunAsUser, type RunMove } from '../../services/runs/by-us
 import { actorOf, hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
 import { renderHubRun, renderRunDetail } from './detail.js';
 import { EmptyBody, HubRunDetail, HubRunInList, IdParams, ListRunsQuery } from './schemas.js';
-import { listAccountRuns, type HubRunRow } from './store.js';
+import { listAccountRuns, type AccountRunRow } from '../../services/runs/read-store.js';
 
 const MOVE_SUMMARY: Record<RunMove, string> = {
   approve: 'Approve a run awaiting approval (it continues from its approval block)',
@@ -22,7 +22,7 @@ const MOVE_SUMMARY: Record<RunMove, string> = {
 };
 
 export function registerHubRunRoutes(hub: App, deps: AppDeps): void {
-  const runs = listByTime(deps.cursors, (r: HubRunRow) => r.created_at);
+  const runs = listByTime(deps.cursors, (r: AccountRunRow) => r.created_at);
 
   hub.get(
     '/runs',

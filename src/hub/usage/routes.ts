@@ -5,7 +5,7 @@ import { ApiError } from '../../domain/errors.js';
 import { mayAdminister } from '../../domain/hub.js';
 import type { AppDeps } from '../../http/deps.js';
 import type { App } from '../../http/route-kit.js';
-import { balanceAndToday, usageSums } from '../../api/usage/store.js';
+import { balanceAndToday, usageSums } from '../../services/usage/read-store.js';
 import { hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
 import { keySpend } from './store.js';
 import { HubUsage, UsageQuery } from './schemas.js';

@@ -8,7 +8,7 @@ import { ListEnvelope, NoQuery } from '../../http/schemas.js';
 import { projectOr404, workItemDetail, workItemsPage } from '../../api/workmgmt/read.js';
 import { renderProject, renderSprint } from '../../api/workmgmt/render.js';
 import { ItemParams, ListItemsQuery, ListOnlyQuery, ProjectParams, Sprint, WorkItemDetail, WorkProject } from '../../api/workmgmt/schemas.js';
-import { listSprints, listWmProjects, type SprintRow, type WmItemRow, type WmProjectRow } from '../../api/workmgmt/store.js';
+import { listSprints, listWmProjects, type SprintRow, type WmItemRow, type WmProjectRow } from '../../services/workmgmt/read-store.js';
 import { hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
 import { ProjectItems } from './schemas.js';
 

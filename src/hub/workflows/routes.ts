@@ -10,7 +10,7 @@ import type { App } from '../../http/route-kit.js';
 import { ListEnvelope } from '../../http/schemas.js';
 import { hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
 import { renderHubRun } from '../runs/detail.js';
-import { listAccountRuns } from '../runs/store.js';
+import { listAccountRuns } from '../../services/runs/read-store.js';
 import { getHubWorkflow, listHubWorkflows, type HubWorkflowRow } from './store.js';
 import { HubWorkflowBlock, HubWorkflowDetail, HubWorkflowInList, IdParams, RECENT_RUNS } from './schemas.js';
 
