@@ -2,7 +2,7 @@
 // record a key's write requests leave behind.
 import type { Role } from './account.js';
 
-/** DESIGN 1: at most this many active (not revoked, not expired) keys per account. */
+/** docs/architecture.md §2: at most this many active (not revoked, not expired) keys per account. */
 export const MAX_ACTIVE_KEYS = 10;
 
 /** A key in a listing: usable (active, or rolled and in its grace period) or refused for good. */

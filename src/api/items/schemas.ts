@@ -1,6 +1,7 @@
-// The content item shapes (DESIGN 9 "Item"): common fields, then the kind's own. One schema per
-// kind, told apart by `kind`. In a list a page has the common fields only (its text and html can
-// be large); Get an item adds them. Files and images are described, never linked to their bytes.
+// The content item shapes (docs/architecture.md §12.8 "Item"): common fields, then the kind's own.
+// One schema per kind, told apart by `kind`. In a list a page has the common fields only (its text
+// and html can be large); Get an item adds them. Files and images are described, never linked to
+// their bytes.
 import { Type, type Static, type TLiteral, type TProperties } from '@sinclair/typebox';
 import { DateTime, Nullable, Uuid } from '../../http/schemas.js';
 import { storedPageHtml } from '../../lib/page.js';

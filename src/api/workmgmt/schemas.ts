@@ -1,5 +1,5 @@
-// Work management: the response shapes (DESIGN 9) and how rows become them. Kept beside the
-// routes so routes.ts stays the short contract of paths, parameters and handlers.
+// Work management: the response shapes (docs/architecture.md §12.10) and how rows become them. Kept
+// beside the routes so routes.ts stays the short contract of paths, parameters and handlers.
 import { Type, type Static } from '@sinclair/typebox';
 import { ITEM_KINDS } from '../../domain/project.js';
 import { KEY_PREFIX_PATTERN, SPRINT_STATES, WM_STATUSES, WM_TYPES } from '../../domain/work-item.js';

@@ -1,8 +1,8 @@
-// A builder's test run (DESIGN 9), as the hub and `switchboard automations test` start one: it
-// runs the draft as saved now, a given version, or the published version, for one contact; sends
-// only to the person testing (their address is fixed on the run now), changes no records, and
-// moves no counter (not last_run_at, not the enrollments; the one-active-run index leaves test
-// runs out). Audited as automation.test_started in the same transaction.
+// A builder's test run (docs/architecture.md §12.6), as the hub and `switchboard automations test`
+// start one: it runs the draft as saved now, a given version, or the published version, for one
+// contact; sends only to the person testing (their address is fixed on the run now), changes no
+// records, and moves no counter (not last_run_at, not the enrollments; the one-active-run index
+// leaves test runs out). Audited as automation.test_started in the same transaction.
 //
 // A test of the draft snapshots the draft's trigger and steps on the run (automation_runs.definition),
 // so the executor runs exactly what was saved when the test started, and its `version` is 0: it
