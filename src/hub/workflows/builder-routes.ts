@@ -4,13 +4,12 @@
 // problem is 422 invalid_field whose param is the path inside the body (`blocks[2].config.prompt`)
 // and whose message is the fixture validator's words; each change is audited there.
 import { Type, type Static } from '@sinclair/typebox';
-import { ApiError, notFound } from '../../domain/errors.js';
+import { ApiError } from '../../domain/errors.js';
 import { BLOCK_KINDS, WORKFLOW_STATUSES } from '../../domain/workflow.js';
 import { cronProblem, nextOccurrences } from '../../engine/schedules/cron.js';
 import type { AppDeps } from '../../http/deps.js';
 import type { App } from '../../http/route-kit.js';
 import { DateTime, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
-import { FixtureError, ROOT } from '../../lib/json-fields.js';
 import { iso } from '../../lib/time.js';
 import { exportDefinition } from '../../services/workflows/definition.js';
 import {
@@ -24,7 +23,6 @@ import {
   type WorkflowRef,
 } from '../../services/workflows/manage.js';
 import type { WorkflowEditRow } from '../../services/workflows/store.js';
-import { Refusal } from '../../services/refusal.js';
 import { scheduleProblem } from '../../services/workflows/validate.js';
 import { actorOf, hubAccess, hubAuthOf, hubResponses, HUB_TAG, type HubAuth } from '../kit.js';
 
@@ -114,24 +112,6 @@ function renderEditor(w: WorkflowEditRow): Static<typeof WorkflowEditor> {
   };
 }
 
-/** A service's refusal as the hub's error: a definition problem → 422 with its path, unknown → 404. */
-function refused(err: unknown): never {
-  if (err instanceof FixtureError) {
-    throw new ApiError('invalid_field', err.detail, err.path === ROOT ? {} : { param: err.path });
-  }
-  if (!(err instanceof Refusal)) throw err;
-  if (err.kind === 'not_found') throw notFound('workflow');
-  throw new ApiError('workflow_changed', err.message);
-}
-
-async function guarded<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    return refused(err);
-  }
-}
-
 const refOf = (auth: HubAuth, id: string): WorkflowRef => ({ workflowId: id, accountId: auth.accountId });
 
 export function registerHubWorkflowBuilderRoutes(hub: App, deps: AppDeps): void {
@@ -151,7 +131,7 @@ export function registerHubWorkflowBuilderRoutes(hub: App, deps: AppDeps): void 
     },
     async (request, reply) => {
       const auth = hubAuthOf(request);
-      const row = await guarded(() => createWorkflow(deps.db, auth.accountId, request.body, actorOf(auth)));
+      const row = await createWorkflow(deps.db, auth.accountId, request.body, actorOf(auth));
       return reply.code(201).send(renderEditor(row));
     },
   );
@@ -168,7 +148,7 @@ export function registerHubWorkflowBuilderRoutes(hub: App, deps: AppDeps): void 
       },
       config: hubAccess('member'),
     },
-    async (request) => renderEditor(await guarded(() => getWorkflowForEdit(deps.db, refOf(hubAuthOf(request), request.params.id)))),
+    async (request) => renderEditor(await getWorkflowForEdit(deps.db, refOf(hubAuthOf(request), request.params.id))),
   );
 
   hub.put(
@@ -189,7 +169,7 @@ export function registerHubWorkflowBuilderRoutes(hub: App, deps: AppDeps): void 
       const auth = hubAuthOf(request);
       const { expected_updated_at, ...definition } = request.body;
       const ref = refOf(auth, request.params.id);
-      return renderEditor(await guarded(() => replaceWorkflow(deps.db, ref, definition, actorOf(auth), expected_updated_at ?? null)));
+      return renderEditor(await replaceWorkflow(deps.db, ref, definition, actorOf(auth), expected_updated_at ?? null));
     },
   );
 
@@ -208,7 +188,7 @@ export function registerHubWorkflowBuilderRoutes(hub: App, deps: AppDeps): void 
     },
     async (request) => {
       const auth = hubAuthOf(request);
-      return renderEditor(await guarded(() => setWorkflowStatus(deps.db, refOf(auth, request.params.id), request.body.status, actorOf(auth))));
+      return renderEditor(await setWorkflowStatus(deps.db, refOf(auth, request.params.id), request.body.status, actorOf(auth)));
     },
   );
 
@@ -230,7 +210,7 @@ export function registerHubWorkflowBuilderRoutes(hub: App, deps: AppDeps): void 
       const auth = hubAuthOf(request);
       const { schedule, schedule_timezone } = request.body;
       const ref = refOf(auth, request.params.id);
-      return renderEditor(await guarded(() => setWorkflowSchedule(deps.db, ref, { schedule, timezone: schedule_timezone }, actorOf(auth))));
+      return renderEditor(await setWorkflowSchedule(deps.db, ref, { schedule, timezone: schedule_timezone }, actorOf(auth)));
     },
   );
 
@@ -275,7 +255,7 @@ export function registerHubWorkflowBuilderRoutes(hub: App, deps: AppDeps): void 
     },
     async (request, reply) => {
       const auth = hubAuthOf(request);
-      const row = await guarded(() => copyWorkflow(deps.db, refOf(auth, request.params.id), actorOf(auth)));
+      const row = await copyWorkflow(deps.db, refOf(auth, request.params.id), actorOf(auth));
       return reply.code(201).send(renderEditor(row));
     },
   );
@@ -295,7 +275,7 @@ export function registerHubWorkflowBuilderRoutes(hub: App, deps: AppDeps): void 
     },
     async (request) => {
       const auth = hubAuthOf(request);
-      const done = await guarded(() => deleteWorkflow(deps.db, refOf(auth, request.params.id), actorOf(auth)));
+      const done = await deleteWorkflow(deps.db, refOf(auth, request.params.id), actorOf(auth));
       return { id: done.id, deleted: true as const };
     },
   );
