@@ -7,14 +7,14 @@
 // the click and during the load (screenshots next-page-*.png). The next page's answer is held
 // back NEXT_PAGE_DELAY_MS, so the load lasts long enough to be seen on a fast loopback server.
 // The data is fixed; times on screen are the real clock's (the server has no fixed clock).
-// It does not import test/browser/harness.ts: that module reads vitest's inject(), which only
-// works inside a vitest run; the helpers below are the harness's, without it.
-import { execFileSync } from 'node:child_process';
+// Not through test/browser/harness.ts (it reads vitest's inject(), which works only inside a
+// vitest run): through the pieces of it that need no vitest.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Page } from 'playwright-core';
-import { runCli, startServer } from '../test/helpers/process.js';
+import type { Page } from 'playwright-core';
+import { launchChromium, untilSettled } from '../test/browser/chromium.js';
+import { cliResult, startServer } from '../test/helpers/process.js';
 
 const OWNER = { email: 'olivia@acme.example', password: 'correct horse battery staple' };
 const N = 30; // more than the hub's page of 25 rows
@@ -130,40 +130,11 @@ function fixture() {
   };
 }
 
-function chromiumPath(): string {
-  try {
-    return execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim();
-  } catch {
-    throw new Error('chromium is not installed: apt-get update && apt-get install -y chromium');
-  }
-}
-
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = runCli(args, env);
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (d) => (stdout += String(d)));
-    child.stderr!.on('data', (d) => (stderr += String(d)));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 async function until(what: string, check: () => Promise<boolean>, ms = 120_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-/** As the harness's visit(): the document loaded and nothing still loading or busy. */
-async function settled(page: Page, name: string): Promise<void> {
-  await page.waitForLoadState('load');
-  const deadline = Date.now() + 15_000;
-  while (!(await page.evaluate(`!document.querySelector('.state-loading, [aria-busy="true"]') && document.getElementById('root')?.childElementCount > 0`))) {
-    if (Date.now() > deadline) throw new Error(`${name}: the page is still loading or busy after 15 s`);
-    await new Promise((r) => setTimeout(r, 50));
   }
 }
 
@@ -176,16 +147,12 @@ async function main(): Promise<void> {
   const server = await startServer({ ...env, SWITCHBOARD_POLL_MS: '100' }, 'all');
   const base = server.baseUrl;
   console.log(`serve: ${base}`);
-  const browser = await chromium.launch({
-    timeout: 0,
-    executablePath: chromiumPath(),
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launchChromium();
   console.log('chromium started');
   try {
     const file = path.join(dataDir, '..', `sb-shots-fixture-${process.pid}.json`);
     fs.writeFileSync(file, JSON.stringify(fixture()));
-    const seeded = await cli(['seed', file, '--json', '--fire-triggers'], env);
+    const seeded = await cliResult(['seed', file, '--json', '--fire-triggers'], env);
     fs.rmSync(file, { force: true });
     if (seeded.code !== 0) throw new Error(`seed failed (${seeded.code}): ${seeded.stderr}`);
     console.log('seeded');
@@ -259,7 +226,7 @@ async function main(): Promise<void> {
       await page.setViewportSize(size);
       for (const [name, url] of screens) {
         await page.goto(`${base}${url}`);
-        await settled(page, name);
+        await untilSettled(page, name);
         await page.screenshot({ path: path.join(out, `${name}-${vp}.png`), fullPage: true });
         console.log(`${name}-${vp}.png`);
       }
@@ -282,12 +249,12 @@ async function nextPage(page: Page, base: string, outDir: string): Promise<strin
     await route.continue();
   });
   await page.goto(`${base}/runs`);
-  await settled(page, 'runs');
+  await untilSettled(page, 'runs');
   const tableShown = () => page.evaluate(`(() => { const t = document.querySelector('main table'); return !!t && t.getBoundingClientRect().height > 0; })()`) as Promise<boolean>;
   const rowsShown = () => page.evaluate(`document.querySelectorAll('main table tbody tr').length`) as Promise<number>;
-  const lines = [`Runs, "Next page" (the next page's answer held back ${NEXT_PAGE_DELAY_MS} ms):`, `before the click: table ${(await tableShown()) ? 'visible' : 'NOT visible'}, ${await rowsShown()} rows`];
-  const clicked = Date.now();
+  const lines = [`Runs, "Next page" (the next page's answer held back ${NEXT_PAGE_DELAY_MS} ms; times from the click's dispatch; each check is followed by its screenshot, so later checks come late):`, `before the click: table ${(await tableShown()) ? 'visible' : 'NOT visible'}, ${await rowsShown()} rows`];
   await page.getByRole('button', { name: 'Next page' }).first().click();
+  const clicked = Date.now(); // once the click has been dispatched
   for (const [label, at] of [['immediately', 0], ['50ms', 50], ['150ms', 150], ['300ms', 300]] as const) {
     const wait = clicked + at - Date.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
@@ -297,7 +264,7 @@ async function nextPage(page: Page, base: string, outDir: string): Promise<strin
     await page.screenshot({ path: path.join(outDir, `next-page-${label}.png`) });
     lines.push(`${label} (checked at ${t} ms): table ${shown ? 'visible' : 'NOT visible'}, ${rows} rows`);
   }
-  await settled(page, 'runs page 2');
+  await untilSettled(page, 'runs page 2');
   await page.screenshot({ path: path.join(outDir, 'next-page-loaded.png') });
   lines.push(`loaded: table ${(await tableShown()) ? 'visible' : 'NOT visible'}, ${await rowsShown()} rows, ${await page.locator('.pager span').first().innerText()}`);
   return lines.join('\n') + '\n';
