@@ -1,8 +1,17 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // One suite, two stores: PGlite by default, PostgreSQL when TEST_DATABASE_URL is set (.ci/run
 // runs both). Every test file gets its own database, copied from a migrated template.
 export default defineConfig({
+  // The web app's own aliases (web/vite.config.ts), for the hub's unit tests in test/web that
+  // import its modules.
+  resolve: {
+    alias: {
+      '@domain': fileURLToPath(new URL('./src/domain', import.meta.url)),
+      '@server': fileURLToPath(new URL('./src', import.meta.url)),
+    },
+  },
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],

@@ -107,7 +107,7 @@ export interface LlmConfig {
   maxAttempts: number;
 }
 
-/** Where outbox rows go (DESIGN 8, Providers): development transports keep messages in the outbox. */
+/** Where outbox rows go (docs/architecture.md §10.5): development transports keep them in the outbox. */
 export interface DeliveryConfig {
   /** 'outbox' (development): messages are stored in the outbox only and nothing leaves. */
   emailTransport: 'outbox' | 'smtp';

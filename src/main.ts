@@ -1,6 +1,7 @@
-// The `switchboard` command line (DESIGN 1). bin/switchboard.js calls main(argv) and exits with the
-// code it resolves to. Heavy modules (the HTTP stack, the database drivers) are imported only by
-// the commands that need them, so an operator command sent to a running server starts quickly.
+// The `switchboard` command line (docs/architecture.md §2). bin/switchboard.js calls main(argv) and
+// exits with the code it resolves to. Heavy modules (the HTTP stack, the database drivers) are
+// imported only by the commands that need them, so an operator command sent to a running server
+// starts quickly.
 import path from 'node:path';
 import { PACKAGE_ROOT } from './code-location.js';
 import { holdEventLoop } from './lib/event-loop-hold.js';

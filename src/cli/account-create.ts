@@ -4,14 +4,13 @@
 import { loadConfig } from '../config.js';
 import type { Db } from '../db/db.js';
 import { linkBase } from '../delivery/unsubscribe.js';
-import { ApiError } from '../domain/errors.js';
 import { OPERATOR } from '../services/audit/service.js';
 import { AccountInputError, createAccountWithOwner } from '../services/accounts/create.js';
 import { listAccounts } from '../services/accounts/list-store.js';
 import { issueSetPasswordLink } from '../services/users/links.js';
 import { nameArg, parseCommandArgs, required, show } from './args.js';
 import type { OperatorCommand } from './command.js';
-import { CommandError, UsageError, done, iso, json, table, type CommandResult } from './result.js';
+import { UsageError, done, iso, json, table, type CommandResult } from './result.js';
 
 export const ACCOUNT_CREATE_USAGE = `Usage:
   switchboard account create --name NAME --owner-email EMAIL [--owner-name NAME] [--json]
@@ -59,7 +58,6 @@ async function run(db: Db, a: CreateListArgs): Promise<CommandResult> {
     });
   } catch (err) {
     if (err instanceof AccountInputError) throw new UsageError(`--${err.field.replace(/_/g, '-')}: ${err.message}`);
-    if (err instanceof ApiError) throw new CommandError(err.message);
     throw err;
   }
   if (a.json) return done(json({ account_id: created.accountId, owner_id: created.ownerId, set_password_url: created.link }));

@@ -1,6 +1,7 @@
 // `switchboard automation-runs stop RUN_ID`: what the hub's Run history does to one contact's run.
 // Only a running or waiting run can be stopped; it ends `stopped` with the reason in `error`
-// (DESIGN 9). Any other run is refused with exit code 1 and says what state it is in.
+// (docs/architecture.md §12.5). Any other run is refused with exit code 1 and says what state it is
+// in.
 import type { Db } from '../db/db.js';
 import { OPERATOR } from '../services/audit/service.js';
 import { STOPPED_BY_OPERATOR } from '../services/automation-runs/store.js';

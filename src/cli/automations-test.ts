@@ -1,5 +1,6 @@
 // `switchboard automations test ID --contact CONTACT_ID --by USER_ID`: a test run, as the hub's
-// builder starts one (DESIGN 9; the rules are in src/services/automations/test-run.ts).
+// builder starts one (docs/architecture.md §12.6; the rules are in
+// src/services/automations/test-run.ts).
 import type { Db } from '../db/db.js';
 import { isUuid } from '../lib/ids.js';
 import { OPERATOR } from '../services/audit/service.js';

@@ -1,16 +1,14 @@
 // The shape shared by operator commands: parse (pure, so the CLI can refuse bad arguments before
 // it opens the store or contacts a server) and run (against an open store). `execute` turns the
-// errors an operator can act on into results, identically wherever the command runs.
+// errors an operator can act on into results (one translation, refusal.ts), identically wherever
+// the command runs.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Db } from '../db/db.js';
-import { KeyRuleError } from '../services/keys/service.js';
-import { Refusal } from '../services/refusal.js';
-import { FixtureError } from '../fixtures/validate.js';
-import { CommandError, UsageError, failed, usageFailed, type CommandContext, type CommandResult } from './result.js';
+import { refusalResult, type RefusalContext } from './refusal.js';
+import { CommandError, type CommandContext, type CommandResult } from './result.js';
 
-export interface OperatorCommand<P> {
-  usage: string;
+export interface OperatorCommand<P> extends RefusalContext {
   /** Validates the arguments (those after the command name); throws UsageError. */
   parse(args: readonly string[]): P;
   run(db: Db, parsed: P, ctx: CommandContext): Promise<CommandResult>;
@@ -32,13 +30,19 @@ export function diskContext(cwd: string = process.cwd()): CommandContext {
   };
 }
 
+/** `err` as the command's answer (refusal.ts), or thrown on when it is no refusal. */
+function answer(err: unknown, cmd: RefusalContext): CommandResult {
+  const result = refusalResult(err, cmd);
+  if (result === null) throw err;
+  return result;
+}
+
 export function parseOnly<P>(cmd: OperatorCommand<P>, args: readonly string[]): CommandResult | null {
   try {
     cmd.parse(args);
     return null;
   } catch (err) {
-    if (err instanceof UsageError) return usageFailed(err.message, cmd.usage);
-    throw err;
+    return answer(err, cmd);
   }
 }
 
@@ -47,14 +51,11 @@ export async function execute<P>(cmd: OperatorCommand<P>, db: Db, args: readonly
   try {
     parsed = cmd.parse(args);
   } catch (err) {
-    if (err instanceof UsageError) return usageFailed(err.message, cmd.usage);
-    throw err;
+    return answer(err, cmd);
   }
   try {
     return await cmd.run(db, parsed, ctx);
   } catch (err) {
-    if (err instanceof UsageError) return usageFailed(err.message, cmd.usage);
-    if (err instanceof CommandError || err instanceof KeyRuleError || err instanceof FixtureError || err instanceof Refusal) return failed(err.message);
-    throw err;
+    return answer(err, cmd);
   }
 }

@@ -1,7 +1,8 @@
 // `switchboard contacts erase CONTACT_ID --account ACCOUNT_ID`: erasure at the person's request
-// (DESIGN 9), what the hub does when someone asks to be forgotten. Idempotent: erasing again is
-// fine and says so. Like every operator command it runs in this process or, while `serve` holds
-// the embedded store, inside the server through the admin socket, with the same answer.
+// (docs/architecture.md §12.9), what the hub does when someone asks to be forgotten. Idempotent:
+// erasing again is fine and says so. Like every operator command it runs in this process or, while
+// `serve` holds the embedded store, inside the server through the admin socket, with the same
+// answer.
 import type { Db } from '../db/db.js';
 import { OPERATOR } from '../services/audit/service.js';
 import { eraseContact, STOPPED_BY_ERASURE } from '../services/contacts/erase.js';

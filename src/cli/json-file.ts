@@ -1,7 +1,7 @@
 // Definition files of the operator commands (`workflows create|edit`, `automations create|edit`):
 // read as JSON with duplicate keys refused, and a definition problem named with the file and the
 // JSON path inside it, the way `seed` names a fixture's.
-import { duplicateKeyAt, FixtureError, ROOT } from '../lib/json-fields.js';
+import { duplicateKeyAt, DefinitionError, ROOT } from '../lib/json-fields.js';
 import { CommandError, type CommandContext } from './result.js';
 
 /** FILE's JSON; a duplicate key is refused (JSON.parse would silently keep the last). */
@@ -23,7 +23,7 @@ export async function inFile<T>(file: string, work: () => Promise<T>): Promise<T
   try {
     return await work();
   } catch (err) {
-    if (!(err instanceof FixtureError)) throw err;
+    if (!(err instanceof DefinitionError)) throw err;
     throw new CommandError(`${file}${err.path === ROOT ? '' : `: ${err.path}`}: ${err.detail}`);
   }
 }

@@ -108,22 +108,22 @@ async function requireAccount(db: Db, accountId: string): Promise<void> {
 
 const capText = (cap: number | null) => (cap === null ? 'none' : `${cap} micros`);
 
-/** The services' refusals, in the CLI's words: an unknown key names the key and the account. */
-async function refusal(db: Db, a: { accountId: string; keyId?: string }, err: unknown): Promise<never> {
-  if (!(err instanceof ApiError)) throw err;
-  if (err.code === 'resource_not_found' && a.keyId) {
-    await requireAccount(db, a.accountId);
-    throw new CommandError(`no key ${a.keyId} in account ${a.accountId}`);
-  }
-  if (err.code === 'resource_not_found') await requireAccount(db, a.accountId);
-  throw new CommandError(err.message);
+/**
+ * A missing record in the CLI's words, which the service cannot know: an unknown account is named
+ * as such, an unknown key with its account. Every other refusal is execute()'s (refusal.ts).
+ */
+async function unknownRecord(db: Db, a: { accountId: string; keyId?: string }, err: unknown): Promise<never> {
+  if (!(err instanceof ApiError) || err.code !== 'resource_not_found') throw err;
+  await requireAccount(db, a.accountId);
+  if (a.keyId) throw new CommandError(`no key ${a.keyId} in account ${a.accountId}`);
+  throw err;
 }
 
 async function run(db: Db, a: KeysArgs): Promise<CommandResult> {
   try {
     return await act(db, a);
   } catch (err) {
-    return refusal(db, a, err);
+    return unknownRecord(db, a, err);
   }
 }
 

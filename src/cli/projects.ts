@@ -3,7 +3,6 @@
 // project.created audit entry, so an operator can give a new account somewhere to build.
 import { getAccount } from '../accounts/store.js';
 import type { Db } from '../db/db.js';
-import { ApiError } from '../domain/errors.js';
 import { OPERATOR } from '../services/audit/service.js';
 import { createProject } from '../services/projects/service.js';
 import { parseCommandArgs, required, show, uuidArg } from './args.js';
@@ -30,16 +29,11 @@ function parse(args: readonly string[]): ProjectsArgs {
 
 async function run(db: Db, a: ProjectsArgs): Promise<CommandResult> {
   if (!(await getAccount(db, a.accountId))) throw new CommandError(`no account ${a.accountId}`);
-  let row;
-  try {
-    row = await createProject(db, a.accountId, { name: a.name, description: a.description }, OPERATOR);
-  } catch (err) {
-    if (err instanceof ApiError && err.code === 'invalid_field') throw new UsageError(`--${err.param ?? 'name'}: ${err.message}`);
-    throw err;
-  }
+  // A name or description the service refuses is a bad flag (fieldsAreFlags below).
+  const row = await createProject(db, a.accountId, { name: a.name, description: a.description }, OPERATOR);
   const out = { id: row.id, name: row.name, description: row.description, created_at: iso(row.created_at), updated_at: iso(row.updated_at) };
   if (a.json) return done(json(out));
   return done(`created project ${out.id} (${show(out.name)}) in account ${a.accountId}`);
 }
 
-export const PROJECTS: OperatorCommand<ProjectsArgs> = { usage: PROJECTS_USAGE, parse, run: (db, a) => run(db, a) };
+export const PROJECTS: OperatorCommand<ProjectsArgs> = { usage: PROJECTS_USAGE, fieldsAreFlags: true, parse, run: (db, a) => run(db, a) };

@@ -1,5 +1,5 @@
-// `switchboard seed FILE [--json]`: loads a fixture file (DESIGN 10) in one transaction and prints
-// the refs with their ids and the new keys' values (shown once).
+// `switchboard seed FILE [--json]`: loads a fixture file (docs/architecture.md §13) in one
+// transaction and prints the refs with their ids and the new keys' values (shown once).
 import type { Db } from '../db/db.js';
 import { refreshStatistics } from '../db/statistics.js';
 import { ERASURE_SECRET } from '../secrets/one-way.js';

@@ -216,7 +216,7 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
     if (role !== 'api') {
       engine = createEngine(db, config, log.child({ component: 'engine' }));
       await engine.start();
-      // Delivers the outbox next to the engine that fills it (DESIGN 8).
+      // Delivers the outbox next to the engine that fills it (docs/architecture.md §11).
       sender = createSender(db, config, log.child({ component: 'sender' }));
       await sender.start();
     }
@@ -227,7 +227,8 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
     return 1;
   }
 
-  // Development providers are named at start-up (DESIGN 8), where an operator sees them.
+  // Development providers are named at start-up (docs/architecture.md §10.5), where an operator
+  // sees them.
   const engineNote = engine
     ? `engine: up to ${config.engine.concurrency} runs at once, LLM provider ${config.llm.provider}` +
       (config.llm.provider === 'local' ? ' (development, offline)' : '') +

@@ -5,7 +5,6 @@ import { getAccount } from '../accounts/store.js';
 import { loadConfig } from '../config.js';
 import type { Db } from '../db/db.js';
 import { USER_ROLES } from '../domain/account.js';
-import { ApiError } from '../domain/errors.js';
 import { OPERATOR } from '../services/audit/service.js';
 import { inviteUser, listUsers, removeUser, setUserRole } from '../services/users/service.js';
 import { choiceArg, parseCommandArgs, required, show, uuidArg } from './args.js';
@@ -56,12 +55,7 @@ function parse(args: readonly string[]): UsersArgs {
 async function run(db: Db, a: UsersArgs): Promise<CommandResult> {
   // An unknown account reads as "no such user" in the services; name the account instead.
   if (!(await getAccount(db, a.accountId))) throw new CommandError(`no account ${a.accountId}`);
-  try {
-    return await act(db, a);
-  } catch (err) {
-    if (err instanceof ApiError) throw new CommandError(err.resourceId && err.code === 'user_exists' ? `${err.message.replace(/\.$/, '')} (user ${err.resourceId})` : err.message);
-    throw err;
-  }
+  return act(db, a);
 }
 
 async function act(db: Db, a: UsersArgs): Promise<CommandResult> {

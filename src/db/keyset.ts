@@ -1,8 +1,8 @@
-// The store side of keyset pagination (DESIGN 6): every list reads one page in a fixed order
-// (a sort key, then the id) after a position, fetching one row more than the page to learn
-// whether another page exists. `ListSql` collects a list's conditions with their parameters and
-// writes the keyset condition and the ORDER BY/LIMIT tail, so the statement a list sends has one
-// text per combination of filters (PostgresDb prepares by text) and walks its index as before:
+// The store side of keyset pagination (docs/architecture.md §5.5): every list reads one page in a
+// fixed order (a sort key, then the id) after a position, fetching one row more than the page to
+// learn whether another page exists. `ListSql` collects a list's conditions with their parameters
+// and writes the keyset condition and the ORDER BY/LIMIT tail, so the statement a list sends has
+// one text per combination of filters (PostgresDb prepares by text) and walks its index as before:
 // `where <filters> and (sort, id) < ($n, $m) order by sort desc, id desc limit $k`.
 
 /** A row's place in a list's order: its sort key, and its id where the sort key is not unique. */

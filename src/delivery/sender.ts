@@ -1,7 +1,7 @@
-// The sender (DESIGN 8, transactional outbox): delivers the rows send steps wrote, queued →
-// sending → sent | failed. It claims only as many rows as it sends at once, so a crash leaves at
-// most that many rows `sending`; those (found at start, and periodically, once older than the
-// stuck timeout) become `unknown` and are never re-sent by anything automatic. Any number of
+// The sender (docs/architecture.md §11, transactional outbox): delivers the rows send steps wrote,
+// queued → sending → sent | failed. It claims only as many rows as it sends at once, so a crash
+// leaves at most that many rows `sending`; those (found at start, and periodically, once older than
+// the stuck timeout) become `unknown` and are never re-sent by anything automatic. Any number of
 // senders may share a PostgreSQL database: SKIP LOCKED claims keep each row with one of them.
 // A refusal that may pass (transports/errors.ts: `retry`) puts the row back in the queue, due
 // after an exponential backoff with jitter (at least the server's Retry-After), until the

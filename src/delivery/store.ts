@@ -44,7 +44,7 @@ export async function enqueueMessage(tx: Queryable, m: OutboundMessage, messageD
   return { id: existing[0].id, messageId: existing[0].message_id, status: existing[0].status, created: false };
 }
 
-// ---- Sender side (DESIGN 8): claim, settle, and call orphans unknown. ----
+// ---- Sender side (docs/architecture.md §11): claim, settle, and call orphans unknown. ----
 
 /** A row a sender has claimed (`sending`); `attempts` fences the outcome write to this claim. */
 export interface ClaimedMessage {
@@ -95,7 +95,8 @@ export async function claimQueued(db: Queryable, limit: number, owner: string | 
     // The pick is a MATERIALIZED CTE: as an IN (subquery), the planner may run the LIMIT … SKIP
     // LOCKED subquery more than once (a nested loop), and each run locks other rows: a claim of 4
     // was seen taking 38. It also reads each message's contact as it is now (suppression is
-    // decided again at the moment of sending, DESIGN 8), in the same statement as the claim.
+    // decided again at the moment of sending, docs/architecture.md §11), in the same statement as
+    // the claim.
     `with picked as materialized (
        select o.account_id, o.id, ac.state = 'closed' as account_closed,
               c.id is not null as r_contact, c.email as r_email, c.phone as r_phone,

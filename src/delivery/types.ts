@@ -1,6 +1,7 @@
-// Contracts for outbound messages (DESIGN 8, transactional outbox): a send step writes its outbox
-// row in the same transaction as the step's state; a sender delivers rows queued → sending →
-// sent | failed. A row found `sending` after a crash becomes `unknown` and is never re-sent.
+// Contracts for outbound messages (docs/architecture.md §11, transactional outbox): a send step
+// writes its outbox row in the same transaction as the step's state; a sender delivers rows queued
+// → sending → sent | failed. A row found `sending` after a crash becomes `unknown` and is never
+// re-sent.
 import type { Channel } from '../domain/message.js';
 
 export interface OutboundMessage {

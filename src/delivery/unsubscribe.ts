@@ -1,8 +1,8 @@
-// Unsubscribe links for marketing email (DESIGN 8): a link and a List-Unsubscribe header to
-// /unsubscribe/:token, where the token names (account, contact) and carries an HMAC, so only links
-// we made work and a link cannot be edited into someone else's. Secrets come from server_secrets
-// ('unsubscribe'); a rotated secret keeps the previous one valid, so links already in mailboxes
-// keep working.
+// Unsubscribe links for marketing email (docs/architecture.md §11): a link and a List-Unsubscribe
+// header to /unsubscribe/:token, where the token names (account, contact) and carries an HMAC, so
+// only links we made work and a link cannot be edited into someone else's. Secrets come from
+// server_secrets ('unsubscribe'); a rotated secret keeps the previous one valid, so links already
+// in mailboxes keep working.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Db } from '../db/db.js';

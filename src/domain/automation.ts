@@ -1,5 +1,6 @@
-// Automations, their versions, automation runs and the runs' steps (DESIGN 8): statuses, the
-// re-enrollment rules, the step types the engine runs, and which runs are still active.
+// Automations, their versions, automation runs and the runs' steps (docs/architecture.md §10.4):
+// statuses, the re-enrollment rules, the step types the engine runs, and which runs are still
+// active.
 import type { Channel } from './message.js';
 
 export const AUTOMATION_STATUSES = ['draft', 'published', 'paused'] as const;

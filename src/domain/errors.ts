@@ -1,6 +1,8 @@
 // The closed catalogue of error codes: exactly the spec's Errors table, and the one class a refusal
-// is thrown as (ApiError), by route handlers and by the services the CLI and the hub share alike.
-// It leaves the server as the spec's body in one place only: src/http/errors.ts (toErrorBody).
+// is thrown as (ApiError), by route handlers and by the services the CLI and the hub share alike
+// (a service's Refusal, src/services/refusal.ts, carries one of these codes too). It leaves the
+// server as the spec's body in one place only: src/http/errors.ts (toErrorBody), by way of
+// src/http/error-handler.ts.
 
 export const ERROR_CATALOGUE = {
   invalid_parameter: { status: 400, type: 'invalid_request', condition: 'A query parameter has a value it cannot take; param names it.' },

@@ -6,7 +6,7 @@ import type { Role } from './account.js';
 // modules take every enum from src/domain.
 export { SCOPES, type Scope } from '../lib/scopes.js';
 
-/** DESIGN 1: at most this many active (not revoked, not expired) keys per account. */
+/** docs/architecture.md §2: at most this many active (not revoked, not expired) keys per account. */
 export const MAX_ACTIVE_KEYS = 10;
 
 /** A key in a listing: usable (active, or rolled and in its grace period) or refused for good. */

@@ -1,6 +1,6 @@
-// Outbound messages (the outbox, DESIGN 8): a send step writes its row in the same transaction as
-// the step's state; a sender delivers rows queued → sending → sent | failed. A row found `sending`
-// after a crash becomes `unknown` and is never re-sent.
+// Outbound messages (the outbox, docs/architecture.md §11): a send step writes its row in the same
+// transaction as the step's state; a sender delivers rows queued → sending → sent | failed. A row
+// found `sending` after a crash becomes `unknown` and is never re-sent.
 
 /** email and sms go to the contact, team to people in the account. */
 export const MESSAGE_CHANNELS = ['email', 'sms', 'team'] as const;

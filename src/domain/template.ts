@@ -1,9 +1,9 @@
-// Message templates (Mustache, DESIGN 2): `{{first_name}}` over a contact's fields and earlier
-// steps' outputs. Declared once: the rendering the engine's steps and the builder's preview use,
-// and the check that publishing, fixtures and the CLI apply, so a template that cannot be read is
-// refused with its field named before any run meets it (a run that does meet one, published
-// through an older release or written into the store directly, fails at that step at once: a
-// TemplateError is a PermanentFailure, never retried).
+// Message templates (Mustache, docs/architecture.md §3): `{{first_name}}` over a contact's fields
+// and earlier steps' outputs. Declared once: the rendering the engine's steps and the builder's
+// preview use, and the check that publishing, fixtures and the CLI apply, so a template that cannot
+// be read is refused with its field named before any run meets it (a run that does meet one,
+// published through an older release or written into the store directly, fails at that step at
+// once: a TemplateError is a PermanentFailure, never retried).
 import Mustache from 'mustache';
 import { PermanentFailure } from '../lib/retry.js';
 

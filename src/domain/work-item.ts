@@ -1,4 +1,4 @@
-// Work management (DESIGN 9): work items, sprints and an item's history.
+// Work management (docs/architecture.md §12.10): work items, sprints and an item's history.
 
 /** A project's Jira-like key prefix: a capital letter, then up to nine capitals or digits. */
 export const KEY_PREFIX_PATTERN = '[A-Z][A-Z0-9]{0,9}';

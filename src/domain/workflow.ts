@@ -1,5 +1,5 @@
-// Workflows, their runs and the runs' steps (DESIGN 8): the statuses, the run state machine
-// (finality and the moves allowed) and the block kinds the engine runs.
+// Workflows, their runs and the runs' steps (docs/architecture.md §10.3): the statuses, the run
+// state machine (finality and the moves allowed) and the block kinds the engine runs.
 
 export const WORKFLOW_STATUSES = ['draft', 'active', 'paused'] as const;
 export type WorkflowStatus = (typeof WORKFLOW_STATUSES)[number];

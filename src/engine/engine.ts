@@ -1,9 +1,9 @@
-// The engine (DESIGN 8): one slot loop over any number of leased queues (queues.ts: workflow runs
-// and automation runs), up to config.engine.concurrency items at once across them. Its parts
-// share one resources object: the Waker (when to look for work), the queues (claim, lease,
-// heartbeat, release: src/queue) and each queue's executor (one run's blocks or steps). Any
-// number of engines may share a PostgreSQL database; SKIP LOCKED claims and fenced writes keep
-// each run with exactly one of them at a time.
+// The engine (docs/architecture.md §10.1): one slot loop over any number of leased queues
+// (queues.ts: workflow runs and automation runs), up to config.engine.concurrency items at once
+// across them. Its parts share one resources object: the Waker (when to look for work), the queues
+// (claim, lease, heartbeat, release: src/queue) and each queue's executor (one run's blocks or
+// steps). Any number of engines may share a PostgreSQL database; SKIP LOCKED claims and fenced
+// writes keep each run with exactly one of them at a time.
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';

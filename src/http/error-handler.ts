@@ -1,21 +1,37 @@
-// The one place errors become HTTP answers: ApiError as is; fastify's own validation and
-// body-parsing errors mapped into the catalogue; anything else is a 500 whose details go to the
-// log only (the body carries the request id to quote).
+// The one place errors become HTTP answers: ApiError as is; a service's Refusal and a definition's
+// DefinitionError by their catalogue codes (so no route wraps a service call); fastify's own
+// validation and body-parsing errors mapped into the catalogue; anything else is a 500 whose
+// details go to the log only (the body carries the request id to quote).
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { duplicateKeyPath } from '../lib/json.js';
+import { DefinitionError, ROOT } from '../lib/json-fields.js';
 import { printable } from '../lib/text.js';
 import { cutReason, markCut } from './connections.js';
-import { ApiError } from '../domain/errors.js';
+import { ApiError, notFound } from '../domain/errors.js';
+import { Refusal } from '../services/refusal.js';
 import { toErrorBody } from './errors.js';
 import { validationToApiError } from './validation.js';
 
 /** fatal: invalid UTF-8 throws; ignoreBOM: a byte-order mark is kept in the text, where JSON.parse refuses it (as before). */
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
+/**
+ * A service's refusal in the API's words: a missing record as the catalogue's "No such … in this
+ * account." (the service's message names ids and accounts, for the operator); any other with its
+ * own message and the body path at fault.
+ */
+function refusalToApiError(err: Refusal): ApiError {
+  if (err.code === 'resource_not_found') return notFound(err.record);
+  return new ApiError(err.code, err.message, err.param === undefined ? {} : { param: err.param });
+}
+
 function toApiError(err: FastifyError): ApiError | null {
   if (err instanceof ApiError) return err;
+  if (err instanceof Refusal) return refusalToApiError(err);
+  // A definition the body carries (a workflow's, an automation's): its path is the param.
+  if (err instanceof DefinitionError) return new ApiError('invalid_field', err.detail, err.path === ROOT ? {} : { param: err.path });
   if (err.validation) return validationToApiError(err.validation, err.validationContext ?? 'body');
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

@@ -1,7 +1,7 @@
-// The HTTP side of every list endpoint (DESIGN 6): limit and cursor in, {data, has_more,
-// next_cursor} out. A cursor is bound to the account, the route and the filters in force, and
-// carries the last row's position: [ISO time, id] for lists in time order, [number] for lists in
-// a unique number's order. Stores take the decoded page as a KeysetPage (src/db/keyset.ts).
+// The HTTP side of every list endpoint (docs/architecture.md §7): limit and cursor in, {data,
+// has_more, next_cursor} out. A cursor is bound to the account, the route and the filters in force,
+// and carries the last row's position: [ISO time, id] for lists in time order, [number] for lists
+// in a unique number's order. Stores take the decoded page as a KeysetPage (src/db/keyset.ts).
 import type { FastifyRequest } from 'fastify';
 import type { KeysetAfter, KeysetPage } from '../db/keyset.js';
 import { iso } from '../lib/time.js';

@@ -8,7 +8,7 @@ import type { AppDeps } from './deps.js';
 export function registerOpsRoutes(app: FastifyInstance, deps: AppDeps): void {
   const expected = latestVersion();
   // Development providers (outbox email/SMS, the offline LLM) are named here as in the banner, so a
-  // deployment check can refuse a server that would not really send (DESIGN 8).
+  // deployment check can refuse a server that would not really send (docs/architecture.md §10.5).
   const providers = providerReport(deps.config);
 
   app.get(

@@ -5,7 +5,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppPages } from '../http/app.js';
 import type { App } from '../http/route-kit.js';
 import { PACKAGE_ROOT } from '../code-location.js';

@@ -1,5 +1,5 @@
-// One reusable idempotency mechanism (DESIGN 7) for run starts, enrollments, and the optional
-// keys on page and contact creation.
+// One reusable idempotency mechanism (docs/architecture.md §8) for run starts, enrollments, and the
+// optional keys on page and contact creation.
 //   phase 1: claim (account, key) in its own statement; a live duplicate is answered from the row;
 //   phase 2: the work and its stored answer commit in one transaction;
 //   a refusal (ApiError) or failure rolls the work back and gives the key back.

@@ -1,6 +1,7 @@
 // The per-process cache of the request pipeline's key lookup (one PostgreSQL round trip per /v1
-// request without it). The rule it must not bend (DESIGN 5): a revoked key or a suspended account
-// fails from its very next request on every process, once the revoking command has answered. So:
+// request without it). The rule it must not bend (docs/architecture.md §6.1 step 3): a revoked key
+// or a suspended account fails from its very next request on every process, once the revoking
+// command has answered. So:
 // - a change of a key or an account calls invalidateAuth (./invalidate.ts) after its commit, which
 //   clears every cache and, on a shared store, waits until every live process has cleared its own;
 // - on a shared store a cache is used only while its process holds a lease (./auth-member.ts):
@@ -14,7 +15,7 @@ import { findKeyForAuth, type AuthRow } from './store.js';
 /** Far more keys than one process sees in a lease; past it the oldest entry goes. */
 export const AUTH_CACHE_MAX_ENTRIES = 10_000;
 
-/** last_used_at moves at most this often (DESIGN 4: hot paths write nothing they need not). */
+/** last_used_at moves at most this often (docs/architecture.md §5.3: hot paths write little). */
 export const TOUCH_EVERY_MS = 60_000;
 
 /** Says whether the cache may be used now; absent on a store one process owns (always valid). */

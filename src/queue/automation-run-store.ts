@@ -1,4 +1,4 @@
-// The automation_runs table as a leased queue (queue.ts, DESIGN 8), the same way
+// The automation_runs table as a leased queue (queue.ts, docs/architecture.md §9), the same way
 // workflow-run-store.ts treats workflow_runs: a fair claim across accounts, lease renewal and
 // release, and the fence (the engine's own fenced writes are src/engine/automations/store.ts).
 // A run is claimed without changing its status (a waiting run stays `waiting` until the executor

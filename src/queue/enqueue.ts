@@ -1,7 +1,7 @@
-// Queueing work (DESIGN 8): the only two ways a workflow run or an automation run comes to exist.
-// Every start (the API, `runs start`, a cron schedule, an enrollment, a trigger, a test run)
-// comes through here, so a new run always wakes the workers on commit and always has the columns
-// the claim reads. Call inside the transaction that decided to start the run.
+// Queueing work (docs/architecture.md §9.1): the only two ways a workflow run or an automation run
+// comes to exist. Every start (the API, `runs start`, a cron schedule, an enrollment, a trigger, a
+// test run) comes through here, so a new run always wakes the workers on commit and always has the
+// columns the claim reads. Call inside the transaction that decided to start the run.
 import type { Queryable } from '../db/db.js';
 import { uuidv7 } from '../lib/ids.js';
 import type { RunTrigger } from '../domain/workflow.js';

@@ -1,10 +1,12 @@
 // Admission to the automation queue: the locks and the per-contact state an enrollment (the API)
-// and a trigger (the engine) take and read, in the same order, before enqueueAutomationRun. Every
+// and a trigger (the engine) take and read, in the same order, before enqueueAutomationRun; the
+// rule deciding on them is domain/enrollment.ts. Every
 // contact of a request is classified in one query, so enrolling 500 contacts costs a handful of
 // round trips.
 import type { Queryable } from '../db/db.js';
 import { sqlList } from '../db/sql-list.js';
 import { ACTIVE_AUTOMATION_RUN_STATUSES, type AutomationStatus, type ReenrollRule } from '../domain/automation.js';
+import type { ContactState } from '../domain/enrollment.js';
 
 const ACTIVE = sqlList(ACTIVE_AUTOMATION_RUN_STATUSES);
 
@@ -52,19 +54,7 @@ export async function lockAutomation(tx: Queryable, accountId: string, automatio
   return rows[0] ?? null;
 }
 
-export interface ContactState {
-  id: string;
-  found: boolean;
-  archived: boolean;
-  erased: boolean;
-  /** Running or waiting in this automation now. */
-  active_here: boolean;
-  /** Has been through this automation before (test runs and filter-skipped deliveries left out). */
-  before_here: boolean;
-  /** Automations of this project the contact is running or waiting in now. */
-  active_in_project: number;
-}
-
+/** The facts the admission rule (domain/enrollment.ts) decides on, for every contact at once. */
 export async function classifyContacts(
   tx: Queryable,
   accountId: string,

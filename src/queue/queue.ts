@@ -1,6 +1,6 @@
-// The one shape of a work queue (DESIGN 8). Three tables are queues: workflow_runs and
-// automation_runs (the engine's, leased: a worker renews its hold while it works, and releases it
-// at shutdown) and outbox (the sender's: a claim is one attempt, settled once). Each is claimed
+// The one shape of a work queue (docs/architecture.md §9). Three tables are queues: workflow_runs
+// and automation_runs (the engine's, leased: a worker renews its hold while it works, and releases
+// it at shutdown) and outbox (the sender's: a claim is one attempt, settled once). Each is claimed
 // in one statement with SKIP LOCKED, so any number of workers may share a PostgreSQL database,
 // and every write after a claim is fenced on the claim (id and attempt), so a worker that lost an
 // item changes nothing. The statements live in the queues' *store.ts files.

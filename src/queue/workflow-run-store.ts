@@ -1,8 +1,8 @@
-// The workflow_runs table as a leased queue (queue.ts, DESIGN 8): the claim (with the reaper in
-// it), lease renewal and release, and the fence every later write by the worker carries (the
-// engine's own fenced writes are src/engine/scheduler/store.ts). The fence matches only while
-// this worker's attempt still owns a `running` run, so a worker whose lease was taken over, or
-// whose run was cancelled, changes nothing.
+// The workflow_runs table as a leased queue (queue.ts, docs/architecture.md §9): the claim (with
+// the reaper in it), lease renewal and release, and the fence every later write by the worker
+// carries (the engine's own fenced writes are src/engine/scheduler/store.ts). The fence matches
+// only while this worker's attempt still owns a `running` run, so a worker whose lease was taken
+// over, or whose run was cancelled, changes nothing.
 import type { Queryable } from '../db/db.js';
 import { fairPick } from '../db/fair-claim.js';
 import { sqlList } from '../db/sql-list.js';

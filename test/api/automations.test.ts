@@ -1,7 +1,7 @@
 // GET /v1/automations and GET /v1/automations/{id}: the Automation shape exactly, the summary
-// fields of DESIGN 9 (running version, branches and end counted, first-seen step types, sends),
-// the counters (test runs and skipped runs left out), filters, order, keyset pagination, isolation
-// between accounts, scopes and the refusals of the request pipeline.
+// fields of docs/architecture.md §12.4 (running version, branches and end counted, first-seen step
+// types, sends), the counters (test runs and skipped runs left out), filters, order, keyset
+// pagination, isolation between accounts, scopes and the refusals of the request pipeline.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountSeedResult } from '../../src/fixtures/load.js';
 import { uuidv7 } from '../../src/lib/ids.js';

@@ -1,7 +1,8 @@
-// GET /v1/contacts and GET /v1/contacts/{id}: the Contact shape of DESIGN 9 exactly, order (most
-// recently changed first), the filters q / email / lifecycle_stage / changed_since and their
-// refusals, keyset pagination bound to the filters (no duplicate, no gap), and isolation: archived,
-// erased and other accounts' contacts are never listed and answer 404 like an unknown id.
+// GET /v1/contacts and GET /v1/contacts/{id}: the Contact shape of docs/architecture.md §12.9
+// exactly, order (most recently changed first), the filters q / email / lifecycle_stage /
+// changed_since and their refusals, keyset pagination bound to the filters (no duplicate, no gap),
+// and isolation: archived, erased and other accounts' contacts are never listed and answer 404 like
+// an unknown id.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERASURE_SECRET } from '../../src/secrets/one-way.js';
 import { seedFixture, type AccountSeedResult } from '../../src/fixtures/load.js';
@@ -126,7 +127,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 describe('the Contact shape', () => {
-  it('GET /contacts/{id} has exactly the DESIGN 9 fields, with their values', async () => {
+  it('GET /contacts/{id} has exactly the docs/architecture.md §12.9 fields, with their values', async () => {
     const res = await get(acme.keys.main, `/v1/contacts/${c.ann}`);
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();

@@ -2,27 +2,18 @@
 // dir, or a new PostgreSQL database when the suite runs on PostgreSQL), driven by Debian's
 // chromium through playwright-core. Each flow saves a screenshot of every screen it visits under
 // test-results/hub/<flow>/ and runs axe-core there: no serious or critical violation.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freshDb, onPostgres, type TestDb } from '../helpers/db.js';
-import { runCli, startServer, type ServerProcess } from '../helpers/process.js';
+import { cliResult, startServer, type ServerProcess } from '../helpers/process.js';
+import { launchChromium, untilSettled } from './chromium.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const AXE_SOURCE = fs.readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
 export const SHOTS = path.join(ROOT, 'test-results/hub');
-
-/** Debian's chromium; the suite fails (never skips) without it: .ci/run installs it. */
-export function chromiumPath(): string {
-  try {
-    return execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim();
-  } catch {
-    throw new Error('chromium is not installed: apt-get update && apt-get install -y chromium');
-  }
-}
 
 export interface AxeViolation {
   id: string;
@@ -70,27 +61,14 @@ export async function openHub(flow: string, env: Record<string, string> = {}, op
     storeEnv.SWITCHBOARD_DATA_DIR = dataDir;
   }
   const server = await startServer({ ...storeEnv, SWITCHBOARD_POLL_MS: '100', ...env }, 'all');
-  const browser = await chromium.launch({
-    // No fixed 30 s: a loaded machine can take longer to start it; the hook's timeout bounds it.
-    timeout: 0,
-    executablePath: chromiumPath(),
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...(opts.browserArgs ?? [])],
-  });
+  const browser = await launchChromium(opts.browserArgs);
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   const page = await context.newPage();
   const dir = path.join(SHOTS, flow);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   let n = 0;
-  const cli = (args: string[]) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = runCli(args, storeEnv);
-      let stdout = '';
-      let stderr = '';
-      child.stdout!.on('data', (d) => (stdout += String(d)));
-      child.stderr!.on('data', (d) => (stderr += String(d)));
-      child.once('exit', (code) => resolve({ code, stdout, stderr }));
-    });
+  const cli = (args: string[]) => cliResult(args, storeEnv);
   return {
     cli,
     async seed(fixture) {
@@ -112,16 +90,7 @@ export async function openHub(flow: string, env: Record<string, string> = {}, op
     page,
     storeEnv,
     async visit(name) {
-      // Settled: the document loaded and nothing on screen still loading or busy. (networkidle
-      // never comes on a page that polls, and waits half a second after every request anyway.)
-      await page.waitForLoadState('load');
-      // Polled from here: page.waitForFunction polls by eval inside the page, which the hub's CSP
-      // (rightly) refuses; page.evaluate is not subject to it.
-      const deadline = Date.now() + 15_000;
-      while (!(await page.evaluate(`!document.querySelector('.state-loading, [aria-busy="true"]') && document.getElementById('root')?.childElementCount > 0`))) {
-        if (Date.now() > deadline) throw new Error(`${name}: the page is still loading or busy after 15 s`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await untilSettled(page, name);
       n += 1;
       await page.screenshot({ path: path.join(dir, `${String(n).padStart(2, '0')}-${name}.png`), fullPage: true });
       // Runtime.evaluate is not subject to the page's CSP (script-src 'self'), so axe runs as is.

@@ -1,7 +1,8 @@
-// The fixture loader refuses, with the JSON path at fault and nothing written (DESIGN 10), every
-// value the store cannot hold as written: text with U+0000 or an unpaired surrogate (anywhere:
-// fields, lists, free-form configs and their keys), integers past a 32-bit column, days outside
-// years 1 to 9999. And what it accepts, it keeps as written (years 1 to 99 are not the 1900s).
+// The fixture loader refuses, with the JSON path at fault and nothing written (docs/architecture.md
+// §13), every value the store cannot hold as written: text with U+0000 or an unpaired surrogate
+// (anywhere: fields, lists, free-form configs and their keys), integers past a 32-bit column, days
+// outside years 1 to 9999. And what it accepts, it keeps as written (years 1 to 99 are not the
+// 1900s).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runOperatorCommand } from '../../src/cli/operator.js';
 import { seedFixture } from '../../src/fixtures/load.js';
@@ -27,7 +28,7 @@ function minimal(extra: Record<string, unknown> = {}) {
 const seedCli = (json: unknown) =>
   runOperatorCommand(t.db, ['seed', 'f.json', '--json'], memoryContext({ 'f.json': JSON.stringify(json) }));
 
-describe('seed refuses values the store cannot hold with the JSON path at fault (DESIGN 10)', () => {
+describe('seed refuses values the store cannot hold with the JSON path at fault (docs/architecture.md §13)', () => {
   const project = { ref: 'p', name: 'P', workmgmt_prefix: 'OPS' };
   const cases: Array<[string, unknown, string]> = [
     ['a NUL character in a name', minimal({ name: 'A\u0000B' }), 'accounts[0].name'],

@@ -1,8 +1,8 @@
 // What enrolled contacts receive, driven through the API, the engine and the sender: suppression is
 // decided again at the moment of sending (a contact put on do-not-contact, or who replies STOP,
-// after the step queued a message gets nothing: DESIGN 8), a step visited again through a loop
-// sends again (its effects are once per visit, not once per run), and STOP matches a number by its
-// digits, whether or not a "+" was stored or sent.
+// after the step queued a message gets nothing: docs/architecture.md §10.4), a step visited again
+// through a loop sends again (its effects are once per visit, not once per run), and STOP matches a
+// number by its digits, whether or not a "+" was stored or sent.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { configWith } from '../../src/config.js';
 import type { AccountSeedResult } from '../../src/fixtures/load.js';

@@ -1,5 +1,6 @@
-// The queue (DESIGN 8): SKIP LOCKED claims by several engines, fairness across accounts, the
-// NOTIFY wake-up, fencing after a lost lease, resuming a run whose worker died, and shutdown.
+// The queue (docs/architecture.md §9): SKIP LOCKED claims by several engines, fairness across
+// accounts, the NOTIFY wake-up, fencing after a lost lease, resuming a run whose worker died, and
+// shutdown.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.js';
 import { claimRuns } from '../../src/queue/workflow-run-store.js';

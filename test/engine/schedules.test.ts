@@ -6,7 +6,7 @@ import { configWith } from '../../src/config.js';
 import { createEngine } from '../../src/engine/engine.js';
 import { nextOccurrence } from '../../src/engine/schedules/cron.js';
 import { tickSchedules } from '../../src/engine/schedules/ticker.js';
-import { FixtureError } from '../../src/lib/json-fields.js';
+import { DefinitionError } from '../../src/lib/json-fields.js';
 import { seedFixture } from '../../src/fixtures/load.js';
 import { freshDb, type TestDb } from '../helpers/db.js';
 
@@ -113,7 +113,7 @@ describe('workflow schedules', () => {
     for (const [schedule, tz] of [['every day', 'UTC'], ['0 9 * * *', 'Mars/Olympus']]) {
       const bad = { accounts: [{ ref: 'b', name: 'b', workflows: [{ ref: 'w', name: 'w', blocks, edges: [], schedule, schedule_timezone: tz }] }] };
       const err = await seedFixture(t.db, bad, { erasureSecret: Buffer.from('t') }).catch((e) => e);
-      expect(err).toBeInstanceOf(FixtureError);
+      expect(err).toBeInstanceOf(DefinitionError);
       expect(err.message).toMatch(/^accounts\[0\]\.workflows\[0\]\.schedule: /);
     }
   });

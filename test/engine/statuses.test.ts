@@ -1,5 +1,5 @@
-// Every status transition of a workflow run (spec "Workflow run status", DESIGN 8): driven through
-// the engine and the operator commands on a real database.
+// Every status transition of a workflow run (spec "Workflow run status", docs/architecture.md
+// §10.3): driven through the engine and the operator commands on a real database.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runOperatorCommand } from '../../src/cli/operator.js';
 import type { Engine } from '../../src/engine/engine.js';

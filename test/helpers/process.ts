@@ -23,6 +23,18 @@ export function runCli(args: string[], env: Record<string, string>): ChildProces
   });
 }
 
+/** Runs a CLI command to its end: its exit code and what it printed on each stream. */
+export function cliResult(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = runCli(args, env);
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (d) => (stdout += String(d)));
+    child.stderr!.on('data', (d) => (stderr += String(d)));
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
 /** A child with everything it prints (stdout and stderr, in arrival order) collected. */
 export function captured(child: ChildProcess): { child: ChildProcess; output: () => string } {
   let out = '';

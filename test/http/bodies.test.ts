@@ -1,7 +1,7 @@
-// Body handling (DESIGN 5 step 8, 12): no /v1 route takes a body yet, so the app's error handling
-// and validator are installed on a bare fastify instance with one body-taking route, exactly as
-// buildApp installs them, and the spec's 415 / 413 / 400 invalid_json / 422 answers are checked
-// there.
+// Body handling (docs/architecture.md §6.1 step 8, §17): no /v1 route takes a body yet, so the
+// app's error handling and validator are installed on a bare fastify instance with one body-taking
+// route, exactly as buildApp installs them, and the spec's 415 / 413 / 400 invalid_json / 422
+// answers are checked there.
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

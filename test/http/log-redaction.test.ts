@@ -1,7 +1,7 @@
-// Credentials carried in URL paths outside /v1 never reach the request log (DESIGN: never log an
-// API key, a password or a message body). Both are treated like API keys elsewhere: a webhook
-// trigger's secret is shown once and stored only hashed, and an unsubscribe token is an HMAC
-// credential that opts a contact out.
+// Credentials carried in URL paths outside /v1 never reach the request log (docs/architecture.md
+// §6.1: "No API key, password or message body is ever logged"). Both are treated like API keys
+// elsewhere: a webhook trigger's secret is shown once and stored only hashed, and an unsubscribe
+// token is an HMAC credential that opts a contact out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setWebhookHash } from '../../src/services/automations/store.js';
 import { webhookHash } from '../../src/services/automations/webhook.js';

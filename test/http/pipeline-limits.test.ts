@@ -1,7 +1,7 @@
-// The pipeline's counters (DESIGN 5 steps 3 and 7): the per-key request rate with its RateLimit-*
-// headers, and the per-address failed-auth throttle. Windows are fixed 60 s windows on the clock
-// (the counters read the real clock), so a test that needs one window for its whole sequence
-// first waits for a new window when fewer than 10 s are left in the current one.
+// The pipeline's counters (docs/architecture.md §6.1 steps 3 and 7): the per-key request rate with
+// its RateLimit-* headers, and the per-address failed-auth throttle. Windows are fixed 60 s windows
+// on the clock (the counters read the real clock), so a test that needs one window for its whole
+// sequence first waits for a new window when fewer than 10 s are left in the current one.
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AccountSeedResult } from '../../src/fixtures/load.js';

@@ -1,5 +1,5 @@
-// The onRequest pipeline (DESIGN 5) through inject(): request ids, no CORS, early access,
-// authentication, routing (404/405), account state, scope, bodies and internal errors. Rate
+// The onRequest pipeline (docs/architecture.md §6.1) through inject(): request ids, no CORS, early
+// access, authentication, routing (404/405), account state, scope, bodies and internal errors. Rate
 // limits and the failed-auth throttle are in pipeline-limits.test.ts.
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -316,8 +316,8 @@ describe('request bodies on routes that take none', () => {
     }
   });
 
-  // Routing (DESIGN 5 step 4) comes before body validation (step 8): a method the path does not
-  // have is 405 whatever its body, and an unknown path is 404.
+  // Routing (docs/architecture.md §6.1 step 4) comes before body validation (step 8): a method the
+  // path does not have is 405 whatever its body, and an unknown path is 404.
   it.each([
     ['a text/plain body', 'text/plain', 'hello'],
     ['malformed JSON', 'application/json', '{not json'],

@@ -1,5 +1,5 @@
-// Query, path and cursor validation on the workflow routes (DESIGN 5 step 8, 6): every refusal is
-// the spec's 400 with `param` naming the culprit.
+// Query, path and cursor validation on the workflow routes (docs/architecture.md §6.1 step 8, §7):
+// every refusal is the spec's 400 with `param` naming the culprit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountSeedResult } from '../../src/fixtures/load.js';
 import { testApp, type TestApp } from '../helpers/app.js';

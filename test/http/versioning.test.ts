@@ -1,6 +1,6 @@
-// Versioning (spec: Versioning; DESIGN 5): a retirement entry makes its route answer with
-// Deprecation, Sunset and Link rel="sunset", on that route only; CHANGELOG.md lists the v1 releases
-// in the spec's order and every retirement the server announces.
+// Versioning (spec: Versioning; docs/architecture.md §6.1): a retirement entry makes its route
+// answer with Deprecation, Sunset and Link rel="sunset", on that route only; CHANGELOG.md lists the
+// v1 releases in the spec's order and every retirement the server announces.
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountSeedResult } from '../../src/fixtures/load.js';

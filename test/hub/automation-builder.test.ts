@@ -137,14 +137,14 @@ describe('POST /hub/api/automations and GET …/editor', () => {
 /** Fixture automation (the same content with `project` for project_id and a ref) → its refusal, as the fixture validator names it. */
 async function fixtureRefusal(def: Record<string, unknown>): Promise<{ path: string; detail: string }> {
   const { project_id: _p, ...rest } = def;
-  const { FixtureError, validateFixture } = await import('../../src/fixtures/validate.js');
+  const { DefinitionError, validateFixture } = await import('../../src/fixtures/validate.js');
   const fx = { accounts: [{ ref: 'a', name: 'A', users: [{ ref: 'o', email: 'o@a.example', role: 'owner' }], projects: [{ ref: 'p', name: 'P' }], automations: [{ ref: 'm', project: 'p', ...rest }] }] };
   try {
     validateFixture(fx);
   } catch (err) {
     // Paths, and paths named in a message, are the body's: below accounts[0].automations[0].
     const strip = (x: string) => x.replaceAll('accounts[0].automations[0].', '');
-    if (err instanceof FixtureError) return { path: strip(err.path), detail: strip(err.detail) };
+    if (err instanceof DefinitionError) return { path: strip(err.path), detail: strip(err.detail) };
     throw err;
   }
   throw new Error('the fixture accepted it');

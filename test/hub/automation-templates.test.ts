@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runOperatorCommand } from '../../src/cli/operator.js';
 import type { AccountSeedResult } from '../../src/fixtures/load.js';
-import { FixtureError, validateFixture } from '../../src/fixtures/validate.js';
+import { DefinitionError, validateFixture } from '../../src/fixtures/validate.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { hubClient, type HubClient } from '../helpers/hub.js';
 import { account, expectError, seed } from '../http/fixtures.js';
@@ -107,9 +107,9 @@ describe('a template the engine cannot render', () => {
       } catch (e) {
         err = e;
       }
-      expect(err).toBeInstanceOf(FixtureError);
-      expect((err as FixtureError).path).toBe('accounts[0].automations[1].steps[0].config.subject');
-      expect((err as FixtureError).detail).toMatch(/never closed.*\(a \w+ automation is run as written\)$/);
+      expect(err).toBeInstanceOf(DefinitionError);
+      expect((err as DefinitionError).path).toBe('accounts[0].automations[1].steps[0].config.subject');
+      expect((err as DefinitionError).detail).toMatch(/never closed.*\(a \w+ automation is run as written\)$/);
     }
     expect(() => validateFixture(fixture('draft'))).not.toThrow();
   });

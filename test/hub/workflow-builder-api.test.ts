@@ -6,7 +6,7 @@
 // members build, only owners and admins delete.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountSeedResult } from '../../src/fixtures/load.js';
-import { FixtureError, validateFixture } from '../../src/fixtures/validate.js';
+import { DefinitionError, validateFixture } from '../../src/fixtures/validate.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { hubClient, type HubClient } from '../helpers/hub.js';
 import { bearer, expectError, ISO_MS, seed } from '../http/fixtures.js';
@@ -125,7 +125,7 @@ function fixtureRefusal(def: Record<string, unknown>): { path: string; detail: s
   try {
     validateFixture(fixture);
   } catch (err) {
-    if (!(err instanceof FixtureError)) throw err;
+    if (!(err instanceof DefinitionError)) throw err;
     return { path: err.path.replace(/^accounts\[0\]\.workflows\[0\]\./, ''), detail: err.detail };
   }
   throw new Error('the fixture accepted it');

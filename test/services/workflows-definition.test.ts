@@ -3,7 +3,7 @@
 // same definition; a definition problem names the path inside the file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedFixture, type AccountSeedResult } from '../../src/fixtures/load.js';
-import { FixtureError } from '../../src/lib/json-fields.js';
+import { DefinitionError } from '../../src/lib/json-fields.js';
 import { OPERATOR } from '../../src/services/audit/service.js';
 import { copyWorkflow, createWorkflow, exportWorkflow } from '../../src/services/workflows/manage.js';
 import { freshDb, type TestDb } from '../helpers/db.js';
@@ -75,9 +75,9 @@ describe('export and create', () => {
   it('refuses a definition naming the path inside it, and saves nothing', async () => {
     const before = await t.db.query('select count(*)::int as n from workflows');
     const err = await createWorkflow(t.db, A.id, { name: 'Bad', blocks: [{ id: 'x', kind: 'agent', config: { prompt: '' } }] }, OPERATOR).catch((e) => e);
-    expect(err).toBeInstanceOf(FixtureError);
+    expect(err).toBeInstanceOf(DefinitionError);
     expect(err.message).toBe('blocks[0].config.prompt: block "x" (agent): config.prompt must not be empty');
     expect(await t.db.query('select count(*)::int as n from workflows')).toEqual(before);
-    await expect(exportWorkflow(t.db, { workflowId: A.workflows.w, accountId: '00000000-0000-7000-8000-000000000001' })).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(exportWorkflow(t.db, { workflowId: A.workflows.w, accountId: '00000000-0000-7000-8000-000000000001' })).rejects.toMatchObject({ code: 'resource_not_found' });
   });
 });

@@ -97,7 +97,7 @@ describe('a deleted workflow', () => {
     await deleteWorkflow(t.db, { workflowId: w.id, accountId }, OPERATOR);
     await expect(startManualRun(t.db, { workflowId: w.id, accountId })).rejects.toThrow(Refusal);
     await expect(startManualRun(t.db, { workflowId: w.id, accountId: null })).rejects.toThrow(`no workflow ${w.id}`);
-    await expect(deleteWorkflow(t.db, { workflowId: w.id, accountId }, OPERATOR)).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(deleteWorkflow(t.db, { workflowId: w.id, accountId }, OPERATOR)).rejects.toMatchObject({ code: 'resource_not_found' });
   });
 
   it('is not started by its schedule; a live one due at the same time is', async () => {

@@ -1,8 +1,8 @@
-// The content item shapes (DESIGN 9 "Item"): common fields, then the kind's own. One schema per
-// kind, told apart by `kind`. In a list a page has the common fields only (its text and html can
-// be large); Get an item adds them. Files and images are described, never linked to their bytes.
-// Then the list's query and a new page's body. Pure: TypeBox and src/domain only (render.ts fills
-// the shapes from rows).
+// The content item shapes (docs/architecture.md §12.8 "Item"): common fields, then the kind's own.
+// One schema per kind, told apart by `kind`. In a list a page has the common fields only (its text
+// and html can be large); Get an item adds them. Files and images are described, never linked to
+// their bytes. Then the list's query and a new page's body. Pure: TypeBox and src/domain only
+// (render.ts fills the shapes from rows).
 import { Type, type Static, type TLiteral, type TProperties } from '@sinclair/typebox';
 import { DateTime, ListQuery, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
 import { ITEM_KINDS, MAX_PAGE_TITLE_LENGTH, type ItemKind } from '../../domain/project.js';

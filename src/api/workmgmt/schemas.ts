@@ -1,5 +1,6 @@
-// Work management: the response shapes (DESIGN 9) and the paths' and lists' parameters. Pure:
-// TypeBox and src/domain only (render.ts makes the shapes from rows), for the hub and the web app.
+// Work management: the response shapes (docs/architecture.md §12.10) and the paths' and lists'
+// parameters. Pure: TypeBox and src/domain only (render.ts makes the shapes from rows), for the
+// hub and the web app.
 import { Type, type Static } from '@sinclair/typebox';
 import { ITEM_KINDS } from '../../domain/project.js';
 import { KEY_PREFIX_PATTERN, SPRINT_STATES, WM_STATUSES, WM_TYPES } from '../../domain/work-item.js';

@@ -1,5 +1,6 @@
--- Engine (DESIGN 8): indexes for the fair claim, one step row per block, and the time a run spent
--- waiting for a person (the run time limit counts the run's own work, not the human's wait).
+-- Engine (docs/architecture.md §9.2): indexes for the fair claim, one step row per block, and the
+-- time a run spent waiting for a person (the run time limit counts the run's own work, not the
+-- human's wait).
 
 -- The claim walks accounts in order (a loose index scan) and takes each account's oldest ready
 -- runs, so it needs the non-final queue rows by account, then run_at.

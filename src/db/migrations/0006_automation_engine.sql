@@ -1,6 +1,6 @@
--- Automation engine (DESIGN 8): the fair claim over automation runs, step outputs, the tester's
--- address for test runs, and a count of crash-style reclaims (a run that keeps killing its
--- workers is failed instead of retried forever; normal resumes after a wait do not count).
+-- Automation engine (docs/architecture.md §9.2): the fair claim over automation runs, step outputs,
+-- the tester's address for test runs, and a count of crash-style reclaims (a run that keeps killing
+-- its workers is failed instead of retried forever; normal resumes after a wait do not count).
 
 -- The claim walks accounts in order (a loose index scan) and takes each account's oldest ready
 -- runs: the non-final rows by account, then run_at.

@@ -1,4 +1,4 @@
--- Delivery (DESIGN 8, transactional outbox). Additive only.
+-- Delivery (docs/architecture.md §11, transactional outbox). Additive only.
 -- claimed_at: when a sender took the row (status `sending`); a row still `sending` long after it
 -- was claimed belongs to a sender that died mid-send and becomes `unknown` (never re-sent).
 -- transport: which transport settled the row (`outbox` = stored only, development; `smtp`; `http`).

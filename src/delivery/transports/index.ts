@@ -45,7 +45,7 @@ export interface ProviderInfo {
   development: boolean;
 }
 
-/** For /readyz: the providers in use, development ones flagged (DESIGN 8); never a credential. */
+/** For /readyz: the providers in use, development ones flagged (docs/architecture.md §10.5); no secret. */
 export function providerReport(config: Pick<Config, 'llm' | 'delivery'>): Record<'llm' | 'email' | 'sms', ProviderInfo> {
   const d = config.delivery;
   return {

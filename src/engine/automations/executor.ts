@@ -111,7 +111,8 @@ class AutomationExecution {
       contactId: def.contact_id,
       test: def.test,
       testerEmail: def.tester_email,
-      // The project asks for SMS consent unless its settings say otherwise (DESIGN 9).
+      // The project asks for SMS consent unless its settings say otherwise (docs/architecture.md
+      // §12.3).
       smsConsentRequired: def.project_settings?.sms_consent_required !== false,
     };
 
@@ -135,7 +136,8 @@ class AutomationExecution {
     let current: AutomationStep | null | undefined;
     let resumeSeq: number | null = null;
     if (last.status === 'waiting') {
-      // Pausing holds waiting runs (DESIGN 9); a run already past its waits carries on.
+      // Pausing holds waiting runs (docs/architecture.md §12.5); a run already past its waits
+      // carries on.
       if (def.automation_status === 'paused') return this.hold();
       const moved = await this.fenced(last.step_id, async (tx) => {
         if ((await this.guard(tx, last.seq)) === STOPPED) return 'stopped' as const;

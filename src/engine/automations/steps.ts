@@ -1,8 +1,9 @@
-// The automation step kinds (DESIGN 8/9). Each `apply` runs inside the fenced transaction that
-// also ends the step (and, for a wait or an end, moves the run), so a step's effect and its `ok`
-// commit together or not at all: a resumed step never acts twice. Sends also carry the effect key
-// `${runId}:${stepId}`, so even a second pass finds the message it already wrote. `prepare` is
-// for work that must not hold a transaction open (the LLM call of ai.write).
+// The automation step kinds (docs/architecture.md §10.4, §12.3). Each `apply` runs inside the
+// fenced transaction that also ends the step (and, for a wait or an end, moves the run), so a
+// step's effect and its `ok` commit together or not at all: a resumed step never acts twice. Sends
+// also carry the effect key `${runId}:${stepId}`, so even a second pass finds the message it
+// already wrote. `prepare` is for work that must not hold a transaction open (the LLM call of
+// ai.write).
 import type { Config } from '../../config.js';
 import type { Db, Queryable } from '../../db/db.js';
 import { enqueueMessage } from '../../delivery/store.js';

@@ -1,7 +1,9 @@
 // Starting automation runs from triggers (schedule, webhook; contact.created once contacts can be
 // created): unlike API enrollment, the Run-only-if filter applies, and a contact it does not match
-// gets a `skipped` run ("Did not meet the Run only if criteria") that never executes.
+// gets a `skipped` run ("Did not meet the Run only if criteria") that never executes. Who is
+// admitted at all is the one rule of domain/enrollment.ts, with /v1's skip reasons.
 import type { Queryable } from '../../db/db.js';
+import { skipReason, takesEnrollments, type SkipReason } from '../../domain/enrollment.js';
 import { classifyContacts, lockAutomation, lockContactsForEnrollment } from '../../queue/enrollment-store.js';
 import { enqueueAutomationRun } from '../../queue/enqueue.js';
 import { uuidv7 } from '../../lib/ids.js';
@@ -20,20 +22,20 @@ export interface TriggerStart {
 
 export type TriggerOutcome =
   | { status: 'started' | 'skipped'; runId: string }
-  | { status: 'ignored'; reason: 'not_published' | 'contact_unavailable' | 'already_enrolled' | 'enrolled_before' | 'too_many_automations' };
+  /** Not started: the automation takes no contacts now, or the contact is skipped as /v1's enrollments skip it. */
+  | { status: 'ignored'; reason: 'not_published' | SkipReason };
 
 export async function startTriggeredRun(tx: Queryable, s: TriggerStart): Promise<TriggerOutcome> {
   if (s.contactId) await lockContactsForEnrollment(tx, [s.contactId]);
   const automation = await lockAutomation(tx, s.accountId, s.automationId);
-  if (!automation || automation.status !== 'published') return { status: 'ignored', reason: 'not_published' };
+  if (!automation || !takesEnrollments(automation)) return { status: 'ignored', reason: 'not_published' };
   let contact = null;
   if (s.contactId) {
+    const states = await classifyContacts(tx, s.accountId, s.automationId, automation.project_id, [s.contactId]);
+    const reason = skipReason(states.get(s.contactId), automation);
+    if (reason) return { status: 'ignored', reason };
+    // Admitted: read in full for the Run-only-if filter.
     contact = await readContact(tx, s.accountId, s.contactId, false);
-    if (!contact || contact.archived_at || contact.erased_at) return { status: 'ignored', reason: 'contact_unavailable' };
-    const state = (await classifyContacts(tx, s.accountId, s.automationId, automation.project_id, [s.contactId])).get(s.contactId)!;
-    if (state.active_here) return { status: 'ignored', reason: 'already_enrolled' };
-    if (automation.reenroll === 'never' && state.before_here) return { status: 'ignored', reason: 'enrolled_before' };
-    if (state.active_in_project >= automation.max_per_contact) return { status: 'ignored', reason: 'too_many_automations' };
   }
   const filter = await publishedFilter(tx, s.accountId, s.automationId, automation.published_version);
   const verdict = filter ? evaluateCondition(filter, contact) : { result: true };

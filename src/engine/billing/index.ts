@@ -1,7 +1,7 @@
-// Billing (DESIGN.md 8): every billable event is a ledger row in micros, written in the same
-// transaction as the guarded updates of the account's balance, the key's spend for the UTC month
-// and the run's billed_micros. Either all of them move or none does, so the ledger sums always
-// equal the counters, and concurrent charges (across pools and processes) cannot overspend.
+// Billing (docs/architecture.md §10.7): every billable event is a ledger row in micros, written in
+// the same transaction as the guarded updates of the account's balance, the key's spend for the UTC
+// month and the run's billed_micros. Either all of them move or none does, so the ledger sums
+// always equal the counters, and concurrent charges (across pools and processes) cannot overspend.
 //
 // Lock order inside a charge is always: ledger effect key → workflow run → account → key month
 // row. Every charge takes them in the same order, so concurrent charges queue up but never

@@ -1,6 +1,6 @@
-// The SQL of billing (DESIGN.md 8). Every statement that moves a counter is a single guarded
-// statement, so the guard and the write are one atomic step under concurrency: no read-then-write
-// window in which two charges could both see room that only one of them may use.
+// The SQL of billing (docs/architecture.md §10.7). Every statement that moves a counter is a single
+// guarded statement, so the guard and the write are one atomic step under concurrency: no
+// read-then-write window in which two charges could both see room that only one of them may use.
 //
 // "Now" is always the database's `now()` (the transaction's start time) in UTC: the ledger day and
 // the spend month are both taken from the same clock, so a charge and its counters always agree on

@@ -1,4 +1,5 @@
-// The agent block: one LLM call over its inputs, billed in micros per token (DESIGN 8).
+// The agent block: one LLM call over its inputs, billed in micros per token (docs/architecture.md
+// §10.7).
 //
 // Order matters for money: ask the headroom first and cap max_tokens by it (so a call cannot run
 // far past the balance or the key's cap), call the model, then charge what was actually used under

@@ -1,5 +1,6 @@
-// The block kinds of DESIGN 8 and the workflow-definition checks. The executor looks blocks up
-// by kind here; fixtures and the hub call validateWorkflow before saving a definition.
+// The block kinds of docs/architecture.md §10.3 and the workflow-definition checks. The executor
+// looks blocks up by kind here; fixtures and the hub call validateWorkflow before saving a
+// definition.
 //
 // A block's execute() answers failed/limit/awaiting for expected outcomes and throws only on
 // infrastructure faults (a database error): the executor records a throw as a failed step.

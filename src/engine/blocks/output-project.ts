@@ -1,5 +1,5 @@
 // output.project: writes the run's result as a page in the workflow's project, exactly once per
-// step (DESIGN 8, "records an idempotency key before acting").
+// step (docs/architecture.md §10.2, "records an idempotency key before acting").
 //
 // The step's effectKey is stored in the page's attrs; look-up and insert happen in one
 // transaction under a transaction-scoped advisory lock on that key, so a resumed step, or a stale

@@ -1,5 +1,5 @@
-// The source.web address guard's range check (DESIGN 8). Written here rather than taken from a
-// library so that every refused range is visible in one table and tested.
+// The source.web address guard's range check (docs/architecture.md §10.6). Written here rather than
+// taken from a library so that every refused range is visible in one table and tested.
 //
 // IPv4 is a deny list of the non-global ranges (RFC 6890). IPv6 is fail-closed: only global
 // unicast (2000::/3) may pass, minus its special blocks; addresses that embed an IPv4 address

@@ -1,4 +1,5 @@
-// Providers chosen by configuration (DESIGN 8): the LLM and source.web's guarded GET.
+// Providers chosen by configuration (docs/architecture.md §10.5): the LLM and source.web's guarded
+// GET.
 import { WorkerPageRenderer } from '../../lib/page-renderer.js';
 import type { Config } from '../../config.js';
 import type { Providers } from '../types.js';

@@ -1,4 +1,4 @@
-// source.web's HTTP GET behind the address guard (DESIGN 8).
+// source.web's HTTP GET behind the address guard (docs/architecture.md §10.6).
 //
 // The guard sits in the socket's own DNS lookup: node:http asks our `lookup` for the address it
 // is about to connect to, and we refuse there. Checking a name first and connecting later would

@@ -6,33 +6,18 @@
 import { getAutomation } from '../../services/automations/read-store.js';
 import { renderAutomation } from '../../api/automations/summary.js';
 import { diffAutomation, type DiffStep } from '../../domain/automation-diff.js';
-import { ApiError, notFound } from '../../domain/errors.js';
+import { notFound } from '../../domain/errors.js';
 import type { AppDeps } from '../../http/deps.js';
 import type { App } from '../../http/route-kit.js';
-import { FixtureError, ROOT } from '../../lib/json-fields.js';
 import { iso } from '../../lib/time.js';
 import { copyAutomation, createAutomation, deleteAutomation, editorState, versionsOf, versionView, type AutomationDefinition } from '../../services/automations/definition.js';
 import { editDraft } from '../../services/automations/service.js';
-import { Refusal } from '../../services/refusal.js';
 import { actorOf, hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
-import { refused } from './routes.js';
 import { AutomationDiff, AutomationEditor, CreateBody, Deleted, DraftBody, IdParams, VersionList, VersionParams, VersionView } from './schemas.js';
-
-/** A definition problem as the hub's 422, the fixture validator's words and path. */
-function invalid(err: unknown): never {
-  if (!(err instanceof FixtureError)) throw err;
-  throw new ApiError('invalid_field', err.detail, err.path === ROOT ? {} : { param: err.path });
-}
-
-/** Service refusals and definition problems alike become the hub's codes. */
-function hubError(err: unknown): never {
-  if (err instanceof FixtureError) invalid(err);
-  refused(err, 'automation', (m) => new ApiError('automation_status_conflict', m));
-}
 
 export function registerHubAutomationBuilderRoutes(hub: App, deps: AppDeps): void {
   const editor = async (accountId: string, id: string) => {
-    const [state, row] = await Promise.all([editorState(deps.db, accountId, id).catch(hubError), getAutomation(deps.db, accountId, id)]);
+    const [state, row] = await Promise.all([editorState(deps.db, accountId, id), getAutomation(deps.db, accountId, id)]);
     if (!row) throw notFound('automation');
     return {
       automation: renderAutomation(row),
@@ -61,7 +46,7 @@ export function registerHubAutomationBuilderRoutes(hub: App, deps: AppDeps): voi
     },
     async (request, reply) => {
       const auth = hubAuthOf(request);
-      const id = await createAutomation(deps.db, auth.accountId, request.body, actorOf(auth)).catch(hubError);
+      const id = await createAutomation(deps.db, auth.accountId, request.body, actorOf(auth));
       reply.code(201);
       return editor(auth.accountId, id);
     },
@@ -92,7 +77,7 @@ export function registerHubAutomationBuilderRoutes(hub: App, deps: AppDeps): voi
     },
     async (request) => {
       const accountId = hubAuthOf(request).accountId;
-      await editDraft(deps.db, { automationId: request.params.id, accountId }, request.body).catch(hubError);
+      await editDraft(deps.db, { automationId: request.params.id, accountId }, request.body);
       return editor(accountId, request.params.id);
     },
   );
@@ -104,7 +89,7 @@ export function registerHubAutomationBuilderRoutes(hub: App, deps: AppDeps): voi
       config: hubAccess('member'),
     },
     async (request) => {
-      const state = await editorState(deps.db, hubAuthOf(request).accountId, request.params.id).catch(hubError);
+      const state = await editorState(deps.db, hubAuthOf(request).accountId, request.params.id);
       const side = (d: AutomationDefinition) => ({ ...d, steps: d.steps as unknown as DiffStep[] });
       return diffAutomation(state.published ? { ...side(state.published), version: state.publishedVersion } : null, side(state.draft));
     },
@@ -117,7 +102,7 @@ export function registerHubAutomationBuilderRoutes(hub: App, deps: AppDeps): voi
       config: hubAccess('member'),
     },
     async (request) => {
-      const rows = await versionsOf(deps.db, hubAuthOf(request).accountId, request.params.id).catch(hubError);
+      const rows = await versionsOf(deps.db, hubAuthOf(request).accountId, request.params.id);
       return { data: rows.map((v) => ({ version: v.version, published_at: iso(v.published_at), published_by: v.published_by })) };
     },
   );
@@ -130,11 +115,8 @@ export function registerHubAutomationBuilderRoutes(hub: App, deps: AppDeps): voi
     },
     async (request) => {
       const { id, version } = request.params;
-      const v = await versionView(deps.db, hubAuthOf(request).accountId, id, version).catch((err) => {
-        // An unknown version of a known automation is its own 404, as the runs' versions are.
-        if (err instanceof Refusal && err.kind === 'not_found' && err.param === 'version') throw notFound('automation version');
-        return hubError(err);
-      });
+      // An unknown version of a known automation is its own 404 ("automation version"), as the runs' versions are.
+      const v = await versionView(deps.db, hubAuthOf(request).accountId, id, version);
       return { ...v, published_at: iso(v.published_at) };
     },
   );
@@ -147,7 +129,7 @@ export function registerHubAutomationBuilderRoutes(hub: App, deps: AppDeps): voi
     },
     async (request, reply) => {
       const auth = hubAuthOf(request);
-      const id = await copyAutomation(deps.db, auth.accountId, request.params.id, actorOf(auth)).catch(hubError);
+      const id = await copyAutomation(deps.db, auth.accountId, request.params.id, actorOf(auth));
       reply.code(201);
       return editor(auth.accountId, id);
     },
@@ -168,7 +150,7 @@ export function registerHubAutomationBuilderRoutes(hub: App, deps: AppDeps): voi
     },
     async (request) => {
       const auth = hubAuthOf(request);
-      await deleteAutomation(deps.db, auth.accountId, request.params.id, actorOf(auth)).catch(hubError);
+      await deleteAutomation(deps.db, auth.accountId, request.params.id, actorOf(auth));
       return { id: request.params.id, deleted: true as const };
     },
   );

@@ -2,8 +2,8 @@
 // version, counters), an automation's page with its runs per contact in Run history's words, and
 // the moves the operator's commands make: publish the draft, pause, resume, and stop a contact's
 // run. The rules are the services' (src/services/automations, src/services/automation-runs);
-// their refusals become the hub's codes here, and each move is audited in its own transaction.
-import { ApiError, notFound } from '../../domain/errors.js';
+// their refusals carry their catalogue codes (answered by src/http/error-handler.ts), and each move is audited in its own transaction.
+import { notFound } from '../../domain/errors.js';
 import type { AppDeps } from '../../http/deps.js';
 import { listByTime } from '../../http/list.js';
 import type { App } from '../../http/route-kit.js';
@@ -16,20 +16,8 @@ import { AutomationRun } from '../../api/automation-runs/schemas.js';
 import { getAutomationRun, listAutomationRuns, type AutomationRunRow } from '../../services/automation-runs/read-store.js';
 import { stopRun, STOPPED_IN_HUB } from '../../services/automation-runs/service.js';
 import { moveAutomation, publishAutomation } from '../../services/automations/service.js';
-import { Refusal } from '../../services/refusal.js';
 import { actorOf, hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
 import { DetailQuery, HubAutomationDetail, IdParams } from './schemas.js';
-
-/**
- * A service's refusal as the hub's error: unknown → 404, a forbidden move → 409, an incomplete
- * draft → 422 (param: the body path of the first problem, when the refusal names one).
- */
-export function refused(err: unknown, what: string, conflict: (message: string) => ApiError): never {
-  if (!(err instanceof Refusal)) throw err;
-  if (err.kind === 'not_found') throw notFound(what);
-  if (err.kind === 'incomplete') throw new ApiError('automation_not_publishable', err.message, err.param ? { param: err.param } : {});
-  throw conflict(err.message);
-}
 
 export function registerHubAutomationRoutes(hub: App, deps: AppDeps): void {
   const automations = listByTime(deps.cursors, (r: AutomationRow) => r.updated_at);
@@ -96,12 +84,8 @@ export function registerHubAutomationRoutes(hub: App, deps: AppDeps): void {
       async (request) => {
         const auth = hubAuthOf(request);
         const ref = { automationId: request.params.id, accountId: auth.accountId };
-        try {
-          if (path === 'publish') await publishAutomation(deps.db, ref, actorOf(auth));
-          else await moveAutomation(deps.db, path, ref, actorOf(auth));
-        } catch (err) {
-          refused(err, 'automation', (m) => new ApiError('automation_status_conflict', m));
-        }
+        if (path === 'publish') await publishAutomation(deps.db, ref, actorOf(auth));
+        else await moveAutomation(deps.db, path, ref, actorOf(auth));
         const row = await getAutomation(deps.db, auth.accountId, ref.automationId);
         if (!row) throw notFound('automation');
         return renderAutomation(row);
@@ -132,11 +116,7 @@ export function registerHubAutomationRoutes(hub: App, deps: AppDeps): void {
     },
     async (request) => {
       const auth = hubAuthOf(request);
-      try {
-        await stopRun(deps.db, request.params.id, auth.accountId, STOPPED_IN_HUB, actorOf(auth));
-      } catch (err) {
-        refused(err, 'automation run', (m) => new ApiError('automation_run_not_active', m));
-      }
+      await stopRun(deps.db, request.params.id, auth.accountId, STOPPED_IN_HUB, actorOf(auth));
       const run = await getAutomationRun(deps.db, auth.accountId, request.params.id);
       if (!run) throw notFound('automation run');
       return renderRun(run);

@@ -1,8 +1,8 @@
 // The automation builder's side actions (issue 13): Send test (the draft as saved now, or a
 // version) and the test run's detail for the test panel, a template preview for a contact or the
 // sample contact, and rotating the webhook trigger's secret. The rules are the services'
-// (src/services/automations: test-run, preview, webhook); their refusals become the hub's codes.
-import { ApiError, notFound } from '../../domain/errors.js';
+// (src/services/automations: test-run, preview, webhook); their refusals are answered by the error handler with their catalogue codes.
+import { notFound } from '../../domain/errors.js';
 import type { AppDeps } from '../../http/deps.js';
 import type { App } from '../../http/route-kit.js';
 import { automationRunDetail, renderRun } from '../../api/automation-runs/render.js';
@@ -11,17 +11,8 @@ import { getAutomationRun } from '../../services/automation-runs/read-store.js';
 import { previewTemplate } from '../../services/automations/preview.js';
 import { startTestRun } from '../../services/automations/test-run.js';
 import { rotateWebhook } from '../../services/automations/webhook.js';
-import { Refusal } from '../../services/refusal.js';
 import { actorOf, hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
 import { IdParams, PreviewBody, TemplatePreview, TestBody, TestStarted, Webhook } from './schemas.js';
-
-/** A service's refusal as the hub's error: unknown → 404, a draft that cannot run → 422 with its field. */
-function refused(err: unknown, what: string): never {
-  if (!(err instanceof Refusal)) throw err;
-  if (err.kind === 'not_found') throw notFound(what);
-  if (err.kind === 'incomplete') throw new ApiError('automation_not_publishable', err.message, err.param ? { param: err.param } : {});
-  throw new ApiError('automation_status_conflict', err.message);
-}
 
 export function registerHubAutomationTestRoutes(hub: App, deps: AppDeps): void {
   hub.post(
@@ -44,24 +35,17 @@ export function registerHubAutomationTestRoutes(hub: App, deps: AppDeps): void {
     async (request, reply) => {
       const auth = hubAuthOf(request);
       const { contact_id, version } = request.body;
-      let started;
-      try {
-        started = await startTestRun(
-          deps.db,
-          {
-            automationId: request.params.id,
-            accountId: auth.accountId,
-            contactId: contact_id,
-            userId: auth.userId,
-            target: version === undefined ? 'draft' : { version },
-          },
-          actorOf(auth),
-        );
-      } catch (err) {
-        // A missing record names the body field it came from (contact_id, version), else it is the automation.
-        const field = err instanceof Refusal && err.kind === 'not_found' ? err.param : undefined;
-        refused(err, field === 'contact_id' ? 'contact' : field === 'version' ? 'automation version' : 'automation');
-      }
+      const started = await startTestRun(
+        deps.db,
+        {
+          automationId: request.params.id,
+          accountId: auth.accountId,
+          contactId: contact_id,
+          userId: auth.userId,
+          target: version === undefined ? 'draft' : { version },
+        },
+        actorOf(auth),
+      );
       const run = await getAutomationRun(deps.db, auth.accountId, started.id);
       if (!run) throw notFound('automation run');
       reply.code(201);
@@ -125,11 +109,7 @@ export function registerHubAutomationTestRoutes(hub: App, deps: AppDeps): void {
     },
     async (request) => {
       const auth = hubAuthOf(request);
-      try {
-        return await rotateWebhook(deps.db, deps.config, { accountId: auth.accountId, automationId: request.params.id }, actorOf(auth));
-      } catch (err) {
-        refused(err, 'automation');
-      }
+      return rotateWebhook(deps.db, deps.config, { accountId: auth.accountId, automationId: request.params.id }, actorOf(auth));
     },
   );
 }

@@ -3,11 +3,10 @@
 // delete it (admins). The rules are the services' (src/services/workflows/manage.ts): a definition
 // problem is 422 invalid_field whose param is the path inside the body (`blocks[2].config.prompt`)
 // and whose message is the fixture validator's words; each change is audited there.
-import { ApiError, notFound } from '../../domain/errors.js';
+import { ApiError } from '../../domain/errors.js';
 import { cronProblem, nextOccurrences } from '../../engine/schedules/cron.js';
 import type { AppDeps } from '../../http/deps.js';
 import type { App } from '../../http/route-kit.js';
-import { FixtureError, ROOT } from '../../lib/json-fields.js';
 import { iso } from '../../lib/time.js';
 import { exportDefinition } from '../../services/workflows/definition.js';
 import {
@@ -21,7 +20,6 @@ import {
   type WorkflowRef,
 } from '../../services/workflows/manage.js';
 import type { WorkflowEditRow } from '../../services/workflows/store.js';
-import { Refusal } from '../../services/refusal.js';
 import { scheduleProblem } from '../../services/workflows/validate.js';
 import { actorOf, hubAccess, hubAuthOf, hubResponses, HUB_TAG, type HubAuth } from '../kit.js';
 import { DefinitionBody, IdParams, PREVIEW_COUNT, PreviewQuery, ReplaceBody, ScheduleBody, SchedulePreview, StatusBody, WorkflowDeleted, WorkflowEditor } from './schemas.js';
@@ -38,24 +36,6 @@ function renderEditor(w: WorkflowEditRow): WorkflowEditor {
     schedule_next: upcoming(w.schedule, w.schedule_timezone),
     project_name: w.project_name,
   };
-}
-
-/** A service's refusal as the hub's error: a definition problem → 422 with its path, unknown → 404. */
-function refused(err: unknown): never {
-  if (err instanceof FixtureError) {
-    throw new ApiError('invalid_field', err.detail, err.path === ROOT ? {} : { param: err.path });
-  }
-  if (!(err instanceof Refusal)) throw err;
-  if (err.kind === 'not_found') throw notFound('workflow');
-  throw new ApiError('workflow_changed', err.message);
-}
-
-async function guarded<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    return refused(err);
-  }
 }
 
 const refOf = (auth: HubAuth, id: string): WorkflowRef => ({ workflowId: id, accountId: auth.accountId });
@@ -77,7 +57,7 @@ export function registerHubWorkflowBuilderRoutes(hub: App, deps: AppDeps): void 
     },
     async (request, reply) => {
       const auth = hubAuthOf(request);
-      const row = await guarded(() => createWorkflow(deps.db, auth.accountId, request.body, actorOf(auth)));
+      const row = await createWorkflow(deps.db, auth.accountId, request.body, actorOf(auth));
       return reply.code(201).send(renderEditor(row));
     },
   );
@@ -94,7 +74,7 @@ export function registerHubWorkflowBuilderRoutes(hub: App, deps: AppDeps): void 
       },
       config: hubAccess('member'),
     },
-    async (request) => renderEditor(await guarded(() => getWorkflowForEdit(deps.db, refOf(hubAuthOf(request), request.params.id)))),
+    async (request) => renderEditor(await getWorkflowForEdit(deps.db, refOf(hubAuthOf(request), request.params.id))),
   );
 
   hub.put(
@@ -115,7 +95,7 @@ export function registerHubWorkflowBuilderRoutes(hub: App, deps: AppDeps): void 
       const auth = hubAuthOf(request);
       const { expected_updated_at, ...definition } = request.body;
       const ref = refOf(auth, request.params.id);
-      return renderEditor(await guarded(() => replaceWorkflow(deps.db, ref, definition, actorOf(auth), expected_updated_at ?? null)));
+      return renderEditor(await replaceWorkflow(deps.db, ref, definition, actorOf(auth), expected_updated_at ?? null));
     },
   );
 
@@ -134,7 +114,7 @@ export function registerHubWorkflowBuilderRoutes(hub: App, deps: AppDeps): void 
     },
     async (request) => {
       const auth = hubAuthOf(request);
-      return renderEditor(await guarded(() => setWorkflowStatus(deps.db, refOf(auth, request.params.id), request.body.status, actorOf(auth))));
+      return renderEditor(await setWorkflowStatus(deps.db, refOf(auth, request.params.id), request.body.status, actorOf(auth)));
     },
   );
 
@@ -156,7 +136,7 @@ export function registerHubWorkflowBuilderRoutes(hub: App, deps: AppDeps): void 
       const auth = hubAuthOf(request);
       const { schedule, schedule_timezone } = request.body;
       const ref = refOf(auth, request.params.id);
-      return renderEditor(await guarded(() => setWorkflowSchedule(deps.db, ref, { schedule, timezone: schedule_timezone }, actorOf(auth))));
+      return renderEditor(await setWorkflowSchedule(deps.db, ref, { schedule, timezone: schedule_timezone }, actorOf(auth)));
     },
   );
 
@@ -201,7 +181,7 @@ export function registerHubWorkflowBuilderRoutes(hub: App, deps: AppDeps): void 
     },
     async (request, reply) => {
       const auth = hubAuthOf(request);
-      const row = await guarded(() => copyWorkflow(deps.db, refOf(auth, request.params.id), actorOf(auth)));
+      const row = await copyWorkflow(deps.db, refOf(auth, request.params.id), actorOf(auth));
       return reply.code(201).send(renderEditor(row));
     },
   );
@@ -221,7 +201,7 @@ export function registerHubWorkflowBuilderRoutes(hub: App, deps: AppDeps): void 
     },
     async (request) => {
       const auth = hubAuthOf(request);
-      const done = await guarded(() => deleteWorkflow(deps.db, refOf(auth, request.params.id), actorOf(auth)));
+      const done = await deleteWorkflow(deps.db, refOf(auth, request.params.id), actorOf(auth));
       return { id: done.id, deleted: true as const };
     },
   );

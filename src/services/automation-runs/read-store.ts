@@ -8,7 +8,7 @@ import type { Queryable } from '../../db/db.js';
 import type { AutomationRunStatus } from '../../domain/automation.js';
 import { KeysetOrder, ListSql, type KeysetPage } from '../../db/keyset.js';
 
-/** Run history's words for each status (DESIGN 9). */
+/** Run history's words for each status (docs/architecture.md §12.5). */
 export const STATUS_LABELS: Readonly<Record<AutomationRunStatus, string>> = {
   running: 'Running',
   waiting: 'Waiting',

@@ -4,7 +4,7 @@
 import type { Db } from '../../db/db.js';
 import type { AutomationRunStatus } from '../../domain/automation.js';
 import { recordAudit, type Actor } from '../audit/service.js';
-import { Refusal } from '../refusal.js';
+import { missing, Refusal } from '../refusal.js';
 import { findAutomationRun, stopAutomationRun, type RunForStop } from './store.js';
 
 /** The error a run stopped from the hub carries. */
@@ -14,7 +14,7 @@ export const STOPPED_IN_HUB = 'Stopped in the hub';
 export async function stopRun(db: Db, runId: string, accountId: string | null, reason: string, actor: Actor): Promise<RunForStop> {
   const find = async (): Promise<RunForStop> => {
     const r = await findAutomationRun(db, runId, accountId);
-    if (!r) throw new Refusal(accountId ? `no automation run ${runId} in account ${accountId}` : `no automation run ${runId}`, 'not_found');
+    if (!r) throw missing('automation run', accountId ? `no automation run ${runId} in account ${accountId}` : `no automation run ${runId}`);
     return r;
   };
   const found = await find();
@@ -25,5 +25,5 @@ export async function stopRun(db: Db, runId: string, accountId: string | null, r
   });
   if (stopped) return found;
   const now: { status: AutomationRunStatus } = await find();
-  throw new Refusal(`automation run ${found.id} is ${now.status}: only a running or waiting run can be stopped`);
+  throw new Refusal(`automation run ${found.id} is ${now.status}: only a running or waiting run can be stopped`, 'automation_run_not_active');
 }

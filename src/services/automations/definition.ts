@@ -6,10 +6,10 @@
 import type { Db } from '../../db/db.js';
 import type { AutomationStatus } from '../../domain/automation.js';
 import { uuidv7, isUuid } from '../../lib/ids.js';
-import { FixtureError, Fields, RefSet, ROOT, fail, type Json, type JsonObject } from '../../lib/json-fields.js';
+import { DefinitionError, Fields, RefSet, ROOT, fail, type Json, type JsonObject } from '../../lib/json-fields.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import { stopAutomationRun } from '../automation-runs/store.js';
-import { Refusal } from '../refusal.js';
+import { missing, Refusal } from '../refusal.js';
 import { activeRunIds, findDefinition, findProject, findVersion, listVersions, insertDraftAutomation, markDeleted, type DefinitionRow, type VersionRow } from './definition-store.js';
 import { publishProblems, type Problem } from './publish-rules.js';
 import { effectiveSettings, type ProjectSettings } from '../settings/service.js';
@@ -53,7 +53,7 @@ export function publisherOf(actor: Actor): Publisher {
 
 /**
  * Validates `body` (parsed JSON) as a definition for the account: the project must be one of the
- * account's. Throws FixtureError with the body's path (`steps[1].type`, `project_id`).
+ * account's. Throws DefinitionError with the body's path (`steps[1].type`, `project_id`).
  */
 export async function validateDefinition(db: Db, accountId: string, body: unknown): Promise<{ projectId: string; status: AutomationStatus; draft: Draft }> {
   const f = new Fields(ROOT, body, DEFINITION_FIELDS);
@@ -81,16 +81,16 @@ export async function validateDefinition(db: Db, accountId: string, body: unknow
       },
     };
   } catch (err) {
-    if (!(err instanceof FixtureError)) throw err;
+    if (!(err instanceof DefinitionError)) throw err;
     const path = err.path.replace(/^automations\[0\]\.?/, '').replace(/^project\b/, 'project_id') || ROOT;
-    throw new FixtureError(path, err.detail.replaceAll('automations[0].', ''));
+    throw new DefinitionError(path, err.detail.replaceAll('automations[0].', ''));
   }
 }
 
 /** The publish rules as a Refusal: the first problem, its path as param. */
 export function refuseProblems(id: string, d: Pick<Draft, 'trigger' | 'run_only_if' | 'steps'>): void {
   const [first] = publishProblems(d);
-  if (first) throw new Refusal(`automation ${id} cannot be published: ${first.path}: ${first.message}`, 'incomplete', first.path);
+  if (first) throw new Refusal(`automation ${id} cannot be published: ${first.path}: ${first.message}`, 'automation_not_publishable', { param: first.path });
 }
 
 /**
@@ -101,7 +101,7 @@ export async function createAutomation(db: Db, accountId: string, body: unknown,
   const { projectId, status, draft } = await validateDefinition(db, accountId, body);
   const id = uuidv7();
   if (status !== 'draft') {
-    if (!draft.steps.length) throw new Refusal(`a ${status} automation needs steps: add steps or create it as a draft`, 'incomplete', 'steps');
+    if (!draft.steps.length) throw new Refusal(`a ${status} automation needs steps: add steps or create it as a draft`, 'automation_not_publishable', { param: 'steps' });
     refuseProblems(id, draft);
   }
   await db.transaction(async (tx) => {
@@ -118,7 +118,7 @@ export async function createAutomation(db: Db, accountId: string, body: unknown,
 
 async function requireLive(db: Db, accountId: string | null, id: string): Promise<DefinitionRow> {
   const row = await findDefinition(db, accountId, id);
-  if (!row) throw new Refusal(accountId ? `no automation ${id} in account ${accountId}` : `no automation ${id}`, 'not_found');
+  if (!row) throw missing('automation', accountId ? `no automation ${id} in account ${accountId}` : `no automation ${id}`);
   return row;
 }
 
@@ -141,7 +141,7 @@ export async function copyAutomation(db: Db, accountId: string, id: string, acto
  */
 export async function deleteAutomation(db: Db, accountId: string, id: string, actor: Actor): Promise<{ stopped: number }> {
   return db.transaction(async (tx) => {
-    if (!(await markDeleted(tx, accountId, id))) throw new Refusal(`no automation ${id} in account ${accountId}`, 'not_found');
+    if (!(await markDeleted(tx, accountId, id))) throw missing('automation', `no automation ${id} in account ${accountId}`);
     let stopped = 0;
     for (const run of await activeRunIds(tx, accountId, id)) if (await stopAutomationRun(tx, accountId, run, DELETED_IN_HUB)) stopped++;
     await recordAudit(tx, { accountId, actor, action: 'automation.deleted', objectKind: 'automation', objectId: id, detail: { stopped_runs: stopped } });
@@ -167,7 +167,7 @@ export async function versionView(
 ): Promise<{ version: number; published_at: Date; published_by: string | null; definition: AutomationDefinition }> {
   const row = await requireLive(db, accountId, id);
   const v = await findVersion(db, row.account_id, id, version);
-  if (!v) throw new Refusal(`automation ${id} has no version ${version} (published: ${row.published_version})`, 'not_found', 'version');
+  if (!v) throw missing('automation version', `automation ${id} has no version ${version} (published: ${row.published_version})`);
   return { version, published_at: v.published_at, published_by: v.published_by, definition: definitionOf(row, v) };
 }
 

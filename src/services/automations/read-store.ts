@@ -1,8 +1,8 @@
-// Automations, read side: SQL for the summary (DESIGN 9 "Automation summary"). One statement per
-// page: the page of automation rows is chosen first (keyset on the (account_id, updated_at desc,
-// id desc) index), and only those rows get the lateral step summary and run counters, so a page of
-// 25 costs 25 small lookups however many automations the account has. Step settings never leave
-// the database: only each step's `type` is read out of the steps JSON.
+// Automations, read side: SQL for the summary (docs/architecture.md §12.4 "Automation summary").
+// One statement per page: the page of automation rows is chosen first (keyset on the (account_id,
+// updated_at desc, id desc) index), and only those rows get the lateral step summary and run
+// counters, so a page of 25 costs 25 small lookups however many automations the account has. Step
+// settings never leave the database: only each step's `type` is read out of the steps JSON.
 // Its home is services/, below api/, hub/ and cli/: /v1 and the hub read the same rows through it.
 import type { Queryable } from '../../db/db.js';
 import { sqlList } from '../../db/sql-list.js';

@@ -4,9 +4,9 @@
 // resuming paused → published; any other move is a Refusal that says what state it is in.
 import type { Db, Queryable } from '../../db/db.js';
 import { releaseHeldRuns } from '../../engine/automations/store.js';
-import { FixtureError, Fields, RefSet, ROOT, type Json, type JsonObject } from '../../lib/json-fields.js';
+import { DefinitionError, Fields, RefSet, ROOT, type Json, type JsonObject } from '../../lib/json-fields.js';
 import { recordAudit, type Actor } from '../audit/service.js';
-import { Refusal } from '../refusal.js';
+import { missing, Refusal } from '../refusal.js';
 import {
   findAutomationDraft,
   hasUnpublishedChanges,
@@ -27,12 +27,12 @@ export const EDIT_FIELDS = ['trigger', 'steps', 'run_only_if', 'reenroll', 'name
  * validates an automation: the merged draft goes through validateAutomations as a
  * one-automation account, so the rules (step types, ids, next/branches targets, `t` reserved, a
  * published automation needs a trigger type) cannot drift apart. Messages name the path in the
- * edit (`steps[1].type: …`). Throws FixtureError.
+ * edit (`steps[1].type: …`). Throws DefinitionError.
  */
 export function applyEdit(current: AutomationDraftRow, edit: unknown): Draft {
   const f = new Fields(ROOT, edit, EDIT_FIELDS);
   if (!EDIT_FIELDS.some((k) => f.has(k))) {
-    throw new FixtureError(ROOT, `changes nothing: give at least one of ${EDIT_FIELDS.join(', ')}`);
+    throw new DefinitionError(ROOT, `changes nothing: give at least one of ${EDIT_FIELDS.join(', ')}`);
   }
   const pick = <K extends (typeof EDIT_FIELDS)[number]>(k: K, cur: unknown): unknown => (f.has(k) ? f.o[k] : cur);
   const merged = {
@@ -51,10 +51,10 @@ export function applyEdit(current: AutomationDraftRow, edit: unknown): Draft {
   try {
     [spec] = validateAutomations(new Fields(ROOT, { automations: [merged] }, ['automations']), { projects, items: new RefSet('item') });
   } catch (err) {
-    if (!(err instanceof FixtureError)) throw err;
+    if (!(err instanceof DefinitionError)) throw err;
     // automations[0].steps[1].type → steps[1].type: the path as the operator wrote it.
     const path = err.path.replace(/^automations\[0\]\.?/, '') || ROOT;
-    throw new FixtureError(path, err.detail.replaceAll('automations[0].', ''));
+    throw new DefinitionError(path, err.detail.replaceAll('automations[0].', ''));
   }
   return {
     name: spec.name,
@@ -73,8 +73,8 @@ export interface AutomationRef {
 
 async function requireAutomation(db: Queryable, a: AutomationRef, forUpdate = false): Promise<AutomationDraftRow> {
   const found = await findAutomationDraft(db, a.automationId, a.accountId, forUpdate);
-  if (!found) throw new Refusal(a.accountId ? `no automation ${a.automationId} in account ${a.accountId}` : `no automation ${a.automationId}`, 'not_found');
-  if (found.deleted) throw new Refusal(`automation ${a.automationId} was deleted in the hub`, 'not_found');
+  if (!found) throw missing('automation', a.accountId ? `no automation ${a.automationId} in account ${a.accountId}` : `no automation ${a.automationId}`);
+  if (found.deleted) throw missing('automation', `automation ${a.automationId} was deleted in the hub`);
   return found;
 }
 
@@ -113,11 +113,11 @@ export async function publishAutomation(
     const id = current.id;
     const trigger = current.trigger as { type?: unknown };
     if (trigger.type === null || trigger.type === undefined) {
-      throw new Refusal(`automation ${id} has no trigger type: choose one (automations edit) before publishing`, 'incomplete');
+      throw new Refusal(`automation ${id} has no trigger type: choose one (automations edit) before publishing`, 'automation_not_publishable');
     }
-    if (!current.steps.length) throw new Refusal(`automation ${id} has no steps: add steps (automations edit) before publishing`, 'incomplete');
+    if (!current.steps.length) throw new Refusal(`automation ${id} has no steps: add steps (automations edit) before publishing`, 'automation_not_publishable');
     if (current.published_version > 0 && !(await hasUnpublishedChanges(tx, current.account_id, id))) {
-      throw new Refusal(`automation ${id} is ${current.status} and its draft has no unpublished changes: nothing to publish`);
+      throw new Refusal(`automation ${id} is ${current.status} and its draft has no unpublished changes: nothing to publish`, 'automation_status_conflict');
     }
     // Step configs, a schedule and the Run-only-if filter: the first problem, its body path as param.
     refuseProblems(id, current);
@@ -159,5 +159,5 @@ export async function moveAutomation(db: Db, action: Move, a: AutomationRef, act
     }));
   if (moved) return current;
   const now = await requireAutomation(db, a);
-  throw new Refusal(`automation ${id} ${WHY_NOT[action][now.status] ?? `is ${now.status}`}`);
+  throw new Refusal(`automation ${id} ${WHY_NOT[action][now.status] ?? `is ${now.status}`}`, 'automation_status_conflict');
 }

@@ -1,8 +1,8 @@
-// A builder's test run (DESIGN 9), as the hub and `switchboard automations test` start one: it
-// runs the draft as saved now, a given version, or the published version, for one contact; sends
-// only to the person testing (their address is fixed on the run now), changes no records, and
-// moves no counter (not last_run_at, not the enrollments; the one-active-run index leaves test
-// runs out). Audited as automation.test_started in the same transaction.
+// A builder's test run (docs/architecture.md §12.6), as the hub and `switchboard automations test`
+// start one: it runs the draft as saved now, a given version, or the published version, for one
+// contact; sends only to the person testing (their address is fixed on the run now), changes no
+// records, and moves no counter (not last_run_at, not the enrollments; the one-active-run index
+// leaves test runs out). Audited as automation.test_started in the same transaction.
 //
 // A test of the draft snapshots the draft's trigger and steps on the run (automation_runs.definition),
 // so the executor runs exactly what was saved when the test started, and its `version` is 0: it
@@ -12,7 +12,7 @@
 import type { Db, Queryable } from '../../db/db.js';
 import type { Json } from '../../lib/json-fields.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { Refusal } from '../refusal.js';
+import { missing, Refusal } from '../refusal.js';
 import { enqueueAutomationRun } from '../../queue/enqueue.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import { stepProblems } from './publish-rules.js';
@@ -56,19 +56,19 @@ async function whatToRun(
   target: TestTarget,
 ): Promise<{ version: number; definition?: { trigger: unknown; steps: unknown } }> {
   if (target === 'draft') {
-    if (!auto.steps.length) throw new Refusal(`automation ${auto.id} has no steps: add steps before testing the draft`, 'incomplete');
+    if (!auto.steps.length) throw new Refusal(`automation ${auto.id} has no steps: add steps before testing the draft`, 'automation_not_publishable');
     const problem = firstStepConfigProblem(auto.steps);
-    if (problem) throw new Refusal(`automation ${auto.id} cannot be tested: ${problem.path}: ${problem.message}`, 'incomplete', problem.path);
+    if (problem) throw new Refusal(`automation ${auto.id} cannot be tested: ${problem.path}: ${problem.message}`, 'automation_not_publishable', { param: problem.path });
     return { version: 0, definition: { trigger: auto.trigger, steps: auto.steps } };
   }
   if (target === 'published') {
     if (auto.published_version < 1) {
-      throw new Refusal(`automation ${auto.id} has never been published: test its draft (--draft), or publish it first`);
+      throw new Refusal(`automation ${auto.id} has never been published: test its draft (--draft), or publish it first`, 'automation_status_conflict');
     }
     return { version: auto.published_version };
   }
   if (!(await versionExists(tx, auto.account_id, auto.id, target.version))) {
-    throw new Refusal(`automation ${auto.id} has no version ${target.version}`, 'not_found', 'version');
+    throw missing('automation version', `automation ${auto.id} has no version ${target.version}`);
   }
   return { version: target.version };
 }
@@ -76,12 +76,12 @@ async function whatToRun(
 export async function startTestRun(db: Db, a: TestRunRequest, actor: Actor): Promise<StartedTestRun> {
   return db.transaction(async (tx) => {
     const auto = await findAutomationDraft(tx, a.automationId, a.accountId ?? null);
-    if (!auto || auto.deleted) throw new Refusal(`no automation ${a.automationId}`, 'not_found');
+    if (!auto || auto.deleted) throw missing('automation', `no automation ${a.automationId}`);
     const user = await testerOf(tx, auto.account_id, a.userId);
-    if (!user) throw new Refusal(`no user ${a.userId} in the automation's account`, 'not_found');
+    if (!user) throw missing('user', `no user ${a.userId} in the automation's account`);
     const contact = await contactStateForTest(tx, auto.account_id, a.contactId);
-    if (!contact || contact.archived) throw new Refusal(`no contact ${a.contactId} in the automation's account`, 'not_found', 'contact_id');
-    if (contact.erased) throw new Refusal(`contact ${a.contactId} was erased at their request`, 'not_found', 'contact_id');
+    if (!contact || contact.archived) throw missing('contact', `no contact ${a.contactId} in the automation's account`);
+    if (contact.erased) throw missing('contact', `contact ${a.contactId} was erased at their request`);
     const target = a.target ?? 'published';
     const { version, definition } = await whatToRun(tx, auto, target);
     const id = uuidv7();

@@ -1,6 +1,7 @@
-// Validating an automation (trigger + steps, DESIGN 9): one set of rules for the fixture loader,
-// the operator's draft edit (./service.ts) and the hub's builder, so they cannot drift apart.
-// Reads parsed JSON through the path-carrying field reader: a refusal names the path at fault.
+// Validating an automation (trigger + steps, docs/architecture.md §12.3): one set of rules for the
+// fixture loader, the operator's draft edit (./service.ts) and the hub's builder, so they cannot
+// drift apart. Reads parsed JSON through the path-carrying field reader: a refusal names the path
+// at fault.
 import { AUTOMATION_STATUSES, REENROLL_RULES, STEP_TYPES, TRIGGER_TYPES, type ReenrollRule } from '../../domain/automation.js';
 import { Fields, RefSet, asObject, child, describe, fail, type JsonObject } from '../../lib/json-fields.js';
 import type { FlowRefs } from '../workflows/validate.js';

@@ -7,7 +7,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/db.js';
 import { linkBase } from '../../delivery/unsubscribe.js';
 import { recordAudit, type Actor } from '../audit/service.js';
-import { Refusal } from '../refusal.js';
+import { missing } from '../refusal.js';
 import { setWebhookHash } from './store.js';
 
 /** What is stored for a secret, and what an inbound call's secret is looked up by. */
@@ -35,7 +35,7 @@ export async function rotateWebhook(
   const base = await linkBase(db, config);
   await db.transaction(async (tx) => {
     if (!(await setWebhookHash(tx, a.accountId, a.automationId, webhookHash(secret)))) {
-      throw new Refusal(`no automation ${a.automationId} in account ${a.accountId}`, 'not_found');
+      throw missing('automation', `no automation ${a.automationId} in account ${a.accountId}`);
     }
     await recordAudit(tx, { accountId: a.accountId, actor, action: 'automation.webhook_rotated', objectKind: 'automation', objectId: a.automationId });
   });

@@ -1,6 +1,6 @@
-// Erasure at the person's request (DESIGN 9), in one transaction: keep only an HMAC of the
-// normalised address (so it is refused later), clear the contact's personal fields (the row
-// stays: runs name it), stop their running and waiting automation runs, delete their messages.
+// Erasure at the person's request (docs/architecture.md §12.9), in one transaction: keep only an
+// HMAC of the normalised address (so it is refused later), clear the contact's personal fields (the
+// row stays: runs name it), stop their running and waiting automation runs, delete their messages.
 import type { Db } from '../../db/db.js';
 import { ERASURE_SECRET, erasedEmailHmac } from '../../secrets/one-way.js';
 import { loadSecrets } from '../../secrets/store.js';

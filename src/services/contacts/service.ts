@@ -1,7 +1,7 @@
-// Contacts: the rules of creating and updating (DESIGN 9, spec "Contacts"). One address is never
-// two contacts (the unique index decides, also under concurrency); an erased person's address is
-// refused; the API never lifts a do-not-contact flag or an email opt-out; a change that changes
-// nothing leaves updated_at alone, so changed_since syncs do not loop.
+// Contacts: the rules of creating and updating (docs/architecture.md §12.9, spec "Contacts"). One
+// address is never two contacts (the unique index decides, also under concurrency); an erased
+// person's address is refused; the API never lifts a do-not-contact flag or an email opt-out; a
+// change that changes nothing leaves updated_at alone, so changed_since syncs do not loop.
 import type { Db, Queryable } from '../../db/db.js';
 import { fireContactCreated } from '../../engine/automations/contact-created.js';
 import { ApiError } from '../../domain/errors.js';

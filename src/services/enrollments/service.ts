@@ -1,12 +1,13 @@
 // Enrolling contacts through the API (spec: Enrollment rules). The trigger type does not matter
 // and the Run-only-if filter is not applied; each id is enrolled or skipped with a reason.
 import type { Queryable } from '../../db/db.js';
+import { admit, takesEnrollments, type SkipReason } from '../../domain/enrollment.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { enqueueAutomationRun } from '../../queue/enqueue.js';
 import { classifyContacts, lockAutomation, lockContactsForEnrollment } from '../../queue/enrollment-store.js';
 
-export type SkipReason = 'not_found' | 'erased' | 'already_enrolled' | 'enrolled_before' | 'too_many_automations';
+export type { SkipReason };
 
 export interface EnrollmentResult {
   automation_id: string;
@@ -33,35 +34,13 @@ export async function enroll(tx: Queryable, input: EnrollInput): Promise<Enrollm
   await lockContactsForEnrollment(tx, input.contactIds);
   const automation = await lockAutomation(tx, input.accountId, input.automationId);
   if (!automation) throw notFound('automation');
-  if (automation.status !== 'published') {
+  if (!takesEnrollments(automation)) {
     throw new ApiError('automation_not_published', `The automation is ${automation.status === 'draft' ? 'a draft' : 'paused'}; nobody was enrolled.`);
   }
   const states = await classifyContacts(tx, input.accountId, input.automationId, automation.project_id, input.contactIds);
   const runs: EnrollmentResult['runs'] = [];
   const skipped: EnrollmentResult['skipped'] = [];
-  // An id given twice is decided once: the later copy repeats a skip's reason, or is
-  // already_enrolled when the first copy got the run.
-  const decided = new Map<string, SkipReason | null>();
-  for (const contactId of input.contactIds) {
-    const earlier = decided.get(contactId);
-    let reason: SkipReason | null;
-    if (earlier !== undefined) {
-      reason = earlier ?? 'already_enrolled';
-    } else {
-      const s = states.get(contactId)!;
-      reason = !s.found || s.archived
-        ? 'not_found'
-        : s.erased
-          ? 'erased'
-          : s.active_here
-            ? 'already_enrolled'
-            : automation.reenroll === 'never' && s.before_here
-              ? 'enrolled_before'
-              : s.active_in_project >= automation.max_per_contact
-                ? 'too_many_automations'
-                : null;
-      decided.set(contactId, reason);
-    }
+  for (const { contactId, reason } of admit(input.contactIds, states, automation)) {
     if (reason) skipped.push({ contact_id: contactId, reason });
     else runs.push({ id: uuidv7(), contact_id: contactId });
   }

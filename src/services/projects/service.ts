@@ -1,7 +1,7 @@
 // Creating a project in an existing account: the hub's Content screen (POST /hub/api/projects) and
-// `switchboard projects create`. A project is its name and description (DESIGN 9); its settings
-// start at the defaults (SMS consent required, 5 automations per contact). The row and its
-// project.created audit entry commit together.
+// `switchboard projects create`. A project is its name and description (docs/architecture.md
+// §12.7); its settings start at the defaults (SMS consent required, 5 automations per contact). The
+// row and its project.created audit entry commit together.
 import type { Db } from '../../db/db.js';
 import { ApiError } from '../../domain/errors.js';
 import { MAX_PROJECT_DESCRIPTION_LENGTH, MAX_PROJECT_NAME_LENGTH } from '../../domain/project.js';

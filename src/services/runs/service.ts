@@ -10,7 +10,7 @@ import type { RunTrigger } from '../../domain/workflow.js';
 import { limitsFor } from '../../limits/tiers.js';
 import { enqueueWorkflowRun, type StartedRunRow } from '../../queue/enqueue.js';
 import { apiRunCounts, lockAccountForStart, workflowForStart, type AccountForStart } from './store.js';
-import { Refusal } from '../refusal.js';
+import { missing, Refusal } from '../refusal.js';
 
 export interface StartInput {
   accountId: string;
@@ -78,8 +78,8 @@ export async function startManualRun(
   a: { workflowId: string; accountId: string | null; trigger?: HandTrigger; startedByUser?: string | null },
 ): Promise<{ run: StartedRunRow; accountId: string; workflowId: string }> {
   const wf = await findWorkflowToStart(db, a.workflowId, a.accountId);
-  if (!wf) throw new Refusal(a.accountId ? `no workflow ${a.workflowId} in account ${a.accountId}` : `no workflow ${a.workflowId}`);
-  if (wf.block_count === 0) throw new Refusal(`workflow ${wf.id} has no blocks: add blocks before starting it`);
+  if (!wf) throw missing('workflow', a.accountId ? `no workflow ${a.workflowId} in account ${a.accountId}` : `no workflow ${a.workflowId}`);
+  if (wf.block_count === 0) throw new Refusal(`workflow ${wf.id} has no blocks: add blocks before starting it`, 'workflow_empty');
   const run = await db.transaction((tx) =>
     enqueueWorkflowRun(tx, {
       accountId: wf.account_id,

@@ -1,7 +1,7 @@
 // Account settings the account's owners and admins change: the account's name and each project's
-// settings (SMS consent required, automations per contact; DESIGN 9). Tier, limits, subscription
-// and state are the operator's (`account set`) and only read here. Each change and its audit
-// entry commit together.
+// settings (SMS consent required, automations per contact; docs/architecture.md §12.3). Tier,
+// limits, subscription and state are the operator's (`account set`) and only read here. Each change
+// and its audit entry commit together.
 import type { Db } from '../../db/db.js';
 import { getAccount } from '../../accounts/store.js';
 import type { AccountRow } from '../../domain/account.js';

@@ -4,7 +4,7 @@ import type { Queryable } from '../../db/db.js';
 export interface ProjectSettingsRow {
   id: string;
   name: string;
-  /** The stored settings (DESIGN 9); absent keys mean the defaults. */
+  /** The stored settings (docs/architecture.md §12.3); absent keys mean the defaults. */
   settings: Record<string, unknown>;
 }
 

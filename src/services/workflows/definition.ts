@@ -6,7 +6,7 @@
 import { BLOCK_SCHEMAS } from '../../domain/block-schemas.js';
 import type { WorkflowStatus } from '../../domain/workflow.js';
 import { isUuid } from '../../lib/ids.js';
-import { FixtureError, Fields, ROOT, fail, type JsonObject } from '../../lib/json-fields.js';
+import { DefinitionError, Fields, ROOT, fail, type JsonObject } from '../../lib/json-fields.js';
 import type { WorkflowEditRow } from './store.js';
 import { validateWorkflows, type BlockSpec, type EdgeSpec, type FlowRefs } from './validate.js';
 
@@ -53,7 +53,7 @@ function bodyPath(validatorPath: string): string {
   return p === 'project' ? 'project_id' : p;
 }
 
-/** Validates a definition (parsed JSON) and returns it with its defaults filled in. Throws FixtureError. */
+/** Validates a definition (parsed JSON) and returns it with its defaults filled in. Throws DefinitionError. */
 export function parseDefinition(body: unknown, ids: AccountIds): WorkflowDefinition {
   const f = new Fields(ROOT, body, DEFINITION_FIELDS);
   const wrapped: Record<string, unknown> = { ref: 'workflow' };
@@ -76,8 +76,8 @@ export function parseDefinition(body: unknown, ids: AccountIds): WorkflowDefinit
       schedule_timezone: spec.scheduleTimezone,
     };
   } catch (err) {
-    if (!(err instanceof FixtureError)) throw err;
-    throw new FixtureError(bodyPath(err.path), err.detail);
+    if (!(err instanceof DefinitionError)) throw err;
+    throw new DefinitionError(bodyPath(err.path), err.detail);
   }
 }
 

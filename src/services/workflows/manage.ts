@@ -6,9 +6,9 @@ import type { Db, Queryable } from '../../db/db.js';
 import type { WorkflowStatus } from '../../domain/workflow.js';
 import { nextOccurrence } from '../../engine/schedules/cron.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { FixtureError } from '../../lib/json-fields.js';
+import { DefinitionError } from '../../lib/json-fields.js';
 import { recordAudit, type Actor } from '../audit/service.js';
-import { Refusal } from '../refusal.js';
+import { missing, Refusal } from '../refusal.js';
 import { exportDefinition, namedIds, parseDefinition, type WorkflowDefinition } from './definition.js';
 import {
   existingRefs,
@@ -30,11 +30,11 @@ export interface WorkflowRef {
 
 async function requireWorkflow(db: Queryable, w: WorkflowRef, forUpdate = false): Promise<WorkflowEditRow> {
   const found = await findWorkflowForEdit(db, w.workflowId, w.accountId, forUpdate);
-  if (!found) throw new Refusal(w.accountId ? `no workflow ${w.workflowId} in account ${w.accountId}` : `no workflow ${w.workflowId}`, 'not_found');
+  if (!found) throw missing('workflow', w.accountId ? `no workflow ${w.workflowId} in account ${w.accountId}` : `no workflow ${w.workflowId}`);
   return found;
 }
 
-/** The definition validated against the account's projects and items. Throws FixtureError. */
+/** The definition validated against the account's projects and items. Throws DefinitionError. */
 async function checked(db: Queryable, accountId: string, body: unknown): Promise<WorkflowDefinition> {
   const named = namedIds(body);
   return parseDefinition(body, await existingRefs(db, accountId, named.projectIds, named.itemIds));
@@ -95,6 +95,7 @@ export async function replaceWorkflow(
     if (expectedUpdatedAt !== null && current.updated_at.getTime() !== Date.parse(expectedUpdatedAt)) {
       throw new Refusal(
         `workflow ${current.id} was changed at ${current.updated_at.toISOString()}, after the version you edited (${expectedUpdatedAt}): reload it`,
+        'workflow_changed',
       );
     }
     const d = await checked(tx, current.account_id, body);
@@ -157,7 +158,7 @@ export async function setWorkflowSchedule(
     const timezone = s.timezone ?? current.schedule_timezone;
     if (s.schedule !== null) {
       const problem = s.schedule.trim() === '' ? 'must not be empty' : scheduleProblem(s.schedule, timezone);
-      if (problem) throw new FixtureError('schedule', problem);
+      if (problem) throw new DefinitionError('schedule', problem);
     }
     const next = { schedule: s.schedule, schedule_timezone: timezone };
     await updateWorkflowSchedule(tx, current.account_id, current.id, { schedule: s.schedule, scheduleTimezone: timezone, scheduleNextAt: nextAt(next) });

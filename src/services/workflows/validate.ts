@@ -1,8 +1,9 @@
-// Validating a workflow's blocks and edges (a DAG of blocks, DESIGN 8/9): one set of rules for
-// the fixture loader and the hub's builder. Reads parsed JSON through the path-carrying field
-// reader, so a refusal names the JSON path at fault: each block's config is checked against its
-// declared schema (the field at fault), then the engine's own check (workflowProblem) runs last,
-// on the configs as the engine will see them (placeholders, with the block's field).
+// Validating a workflow's blocks and edges (a DAG of blocks, docs/architecture.md §10.3, §12.1):
+// one set of rules for the fixture loader and the hub's builder. Reads parsed JSON through the
+// path-carrying field reader, so a refusal names the JSON path at fault: each block's config is
+// checked against its declared schema (the field at fault), then the engine's own check
+// (workflowProblem) runs last, on the configs as the engine will see them (placeholders, with the
+// block's field).
 import { BLOCK_SCHEMAS } from '../../domain/block-schemas.js';
 import { checkConfig } from '../../domain/config-schema.js';
 import { workflowProblem } from '../../engine/blocks/index.js';

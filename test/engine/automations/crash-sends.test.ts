@@ -1,6 +1,6 @@
 // kill -9 a worker in the middle of a batch of email sends; a second worker finishes the runs, and
 // no contact gets any message twice. A message caught mid-send becomes `unknown` and is never
-// resent (DESIGN.md 8); every `sent` row reached the SMTP server exactly once.
+// resent (docs/architecture.md §11); every `sent` row reached the SMTP server exactly once.
 //
 // PostgreSQL only: the two worker processes share nothing but the database, and only PostgreSQL
 // can be opened by several processes (on PGlite one process owns the data dir and runs the engine

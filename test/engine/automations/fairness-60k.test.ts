@@ -1,7 +1,8 @@
-// Fairness at the size the issue names (DESIGN.md 8): one account's 60,000 queued automation runs
-// do not hold back another account's run. The backlog is older than the other account's run (a
-// plain first-in-first-out queue would start it last); one engine with its default concurrency
-// must start the other run's step within 5 s while most of the backlog is still pending.
+// Fairness at the size the issue names (docs/architecture.md §9.2): one account's 60,000 queued
+// automation runs do not hold back another account's run. The backlog is older than the other
+// account's run (a plain first-in-first-out queue would start it last); one engine with its default
+// concurrency must start the other run's step within 5 s while most of the backlog is still
+// pending.
 //
 // Measured with the database's own clock (the step's started_at against the backlog's finished_at),
 // not with timers: on PGlite the engine's in-process queries keep Node's event loop busy for as

@@ -1,7 +1,7 @@
-// Texts are billed per segment (DESIGN 8: SMS is a billable event): a ledger row `sms` in the
-// transaction that queues the message, the account's balance moved with it, the key's month spend
-// too; no credit → the step fails "Not sent: out of credit" and nothing is queued; test runs (to
-// the tester's email) are free. Segment counting follows GSM 03.38 / UCS-2.
+// Texts are billed per segment (docs/architecture.md §10.7: SMS is a billable event): a ledger row
+// `sms` in the transaction that queues the message, the account's balance moved with it, the key's
+// month spend too; no credit → the step fails "Not sent: out of credit" and nothing is queued; test
+// runs (to the tester's email) are free. Segment counting follows GSM 03.38 / UCS-2.
 import { describe, expect, it } from 'vitest';
 import { smsSegments } from '../../../src/domain/sms-segments.js';
 import { engineTestFile, enroll, insertAutomation, insertContact, outbox, startEngine, stepRows, waitForRun } from './support.js';

@@ -1,6 +1,7 @@
-// Suppression at the moment of sending (DESIGN 8, Enrollment rule 4): each rule skips the send
-// with the reason in the step's error, writes nothing to the outbox, and the other steps still run.
-// A contact who opts out while the run waits is checked again when the next email is due.
+// Suppression at the moment of sending (docs/architecture.md §10.4; spec Enrollment rule 4): each
+// rule skips the send with the reason in the step's error, writes nothing to the outbox, and the
+// other steps still run. A contact who opts out while the run waits is checked again when the next
+// email is due.
 import { describe, expect, it } from 'vitest';
 import { startTestRun } from '../../../src/services/automations/test-run.js';
 import { OPERATOR } from '../../../src/services/audit/service.js';

@@ -1,7 +1,7 @@
-// Billing charges (DESIGN.md 8): the ledger row and the counters (balance, key month spend, run's
-// billed_micros) move together or not at all; retries with the same effect key are charged once;
-// refusals for credit and cap write nothing; a charge inside a caller's transaction rolls back
-// only its own writes. Plus headroom and the API's 402 pre-checks.
+// Billing charges (docs/architecture.md §10.7): the ledger row and the counters (balance, key month
+// spend, run's billed_micros) move together or not at all; retries with the same effect key are
+// charged once; refusals for credit and cap write nothing; a charge inside a caller's transaction
+// rolls back only its own writes. Plus headroom and the API's 402 pre-checks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../../src/db/db.js';
 import {

@@ -1,7 +1,7 @@
 // A storm of concurrent charges against one account with limited credit and a capped key
-// (DESIGN.md 8: "Ledger sums must always equal the counters"). On PostgreSQL the charges come
-// from two separate pools (as from two processes), each with several connections, so they really
-// run at the same time; on PGlite the promises interleave on its one connection.
+// (docs/architecture.md §10.7: "The ledger's sums always equal the counters"). On PostgreSQL the
+// charges come from two separate pools (as from two processes), each with several connections, so
+// they really run at the same time; on PGlite the promises interleave on its one connection.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../../src/db/db.js';
 import { createBilling, spendThisMonth } from '../../../src/engine/billing/index.js';

@@ -25,7 +25,7 @@ const digest = (): { blocks: BlockDef[]; edges: EdgeDef[] } => ({
 });
 
 describe('createBlockRegistry', () => {
-  it('has every kind of DESIGN 8', () => {
+  it('has every kind of docs/architecture.md §10.3', () => {
     expect([...createBlockRegistry().keys()].sort()).toEqual([...BLOCK_KINDS].sort());
   });
 });

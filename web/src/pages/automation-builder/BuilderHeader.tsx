@@ -8,7 +8,7 @@ import { ErrorNotice } from '../../components/states';
 import { api } from '../../lib/api';
 import { PublishDialog } from './PublishDialog';
 import type { Automation } from './types';
-import type { SaveState } from './useDraft';
+import type { SaveState } from './save-queue';
 
 function SaveLine({ save, retry }: { save: SaveState; retry: () => void }) {
   switch (save.kind) {

@@ -1,5 +1,6 @@
-// One project's settings (DESIGN 9): whether texts need the contact's consent, and how many
-// automations one contact may be in at once. Owners and admins change them; members read them.
+// One project's settings (docs/architecture.md §12.3): whether texts need the contact's consent,
+// and how many automations one contact may be in at once. Owners and admins change them; members
+// read them.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { Field } from '../../components/controls';

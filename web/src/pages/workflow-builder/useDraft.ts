@@ -4,29 +4,19 @@
 // closes or reloads, and by the router (useBlocker) when the user navigates inside the hub.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useBlocker } from 'react-router';
-import { layeredLayout } from './layout';
-import { definitionOf, sameDefinition, type Definition, type Draft, type WorkflowEditor } from './model';
+import { sameDefinition, type Definition, type Draft, type WorkflowEditor } from './model';
+import { laidOut, parseStored, startingDraft, type Stored } from './saving';
 
 const PREFIX = 'switchboard.workflow-draft.';
 export const storageKey = (id: string | null): string => `${PREFIX}${id ?? 'new'}`;
 
-interface Stored {
-  /** The workflow's updated_at the draft started from (null: a new workflow). */
-  base_updated_at: string | null;
-  draft: Draft;
-}
-
 function readStored(key: string): Stored | null {
   try {
-    const raw = localStorage.getItem(key);
-    const s = raw ? (JSON.parse(raw) as Stored) : null;
-    return s && s.draft && Array.isArray(s.draft.blocks) && Array.isArray(s.draft.edges) ? s : null;
+    return parseStored(localStorage.getItem(key));
   } catch {
     return null;
   }
 }
-
-const laidOut = (d: Definition): Draft => ({ ...definitionOf(d), positions: layeredLayout(d.blocks.map((b) => b.id), d.edges) });
 
 export function useDraft(id: string | null, editor: WorkflowEditor | null, empty: Definition, positions?: Draft['positions']) {
   const key = storageKey(id);
@@ -34,16 +24,7 @@ export function useDraft(id: string | null, editor: WorkflowEditor | null, empty
   // The last updated_at the server told us, and the one a save expects (a restored draft's own:
   // if the workflow changed since that draft began, saving it is a 409, not a silent overwrite).
   const serverAt = useRef<string | null>(editor?.updated_at ?? null);
-  const [initial] = useState(() => {
-    const stored = readStored(key);
-    if (stored && !sameDefinition(stored.draft, editor?.definition ?? empty)) {
-      return { draft: stored.draft, restored: true, updatedAt: stored.base_updated_at ?? serverAt.current };
-    }
-    const fresh = laidOut(editor?.definition ?? empty);
-    // Positions handed over by the first save of a new workflow, for the blocks they still fit.
-    if (positions && fresh.blocks.every((b) => positions[b.id])) fresh.positions = positions;
-    return { draft: fresh, restored: false, updatedAt: serverAt.current };
-  });
+  const [initial] = useState(() => startingDraft(readStored(key), editor, empty, positions));
   const [updatedAt, setUpdatedAt] = useState<string | null>(initial.updatedAt);
   const [draft, setDraft] = useState<Draft>(initial.draft);
   const [restored, setRestored] = useState(initial.restored);

@@ -5,9 +5,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { api, HubError } from '../../lib/api';
-import { definitionOf, sameDefinition, type Definition, type Draft, type WorkflowEditor, type WorkflowStatus } from './model';
-import { problemOf, type Problem } from './problems';
+import { api } from '../../lib/api';
+import { definitionOf, type Definition, type Draft, type WorkflowEditor, type WorkflowStatus } from './model';
+import { failureOf, isStale, putBody, type Refused } from './saving';
 import type { useDraft } from './useDraft';
 
 type DraftState = ReturnType<typeof useDraft>;
@@ -17,7 +17,7 @@ export function useSave(id: string | null, d: DraftState) {
   const navigate = useNavigate();
   // A refusal is about the definition it was given: kept with it, and dropped as soon as the draft
   // is no longer that definition (the user is fixing it), so no stale error outlives its cause.
-  const [refused, setRefused] = useState<{ problem: Problem | null; sent: Definition } | null>(null);
+  const [refused, setRefused] = useState<Refused | null>(null);
   const [conflict, setConflict] = useState(false);
 
   const refresh = (e: WorkflowEditor) => {
@@ -31,7 +31,7 @@ export function useSave(id: string | null, d: DraftState) {
       const body = definitionOf(draft);
       try {
         const e = id
-          ? await api.put<WorkflowEditor>(`/hub/api/workflows/${id}/definition`, force || !d.updatedAt ? body : { ...body, expected_updated_at: d.updatedAt })
+          ? await api.put<WorkflowEditor>(`/hub/api/workflows/${id}/definition`, putBody(draft, d.updatedAt, force))
           : await api.post<WorkflowEditor>('/hub/api/workflows', body);
         return { e, sent: body };
       } catch (err) {
@@ -49,14 +49,15 @@ export function useSave(id: string | null, d: DraftState) {
       if (!id) navigate(`/workflows/${e.id}/build`, { replace: true, state: { positions: d.draft.positions } });
     },
     onError: (err: Error & { sent?: Definition }) => {
-      if (err instanceof HubError && err.code === 'workflow_changed') setConflict(true);
-      else if (err.sent) setRefused({ problem: problemOf(err, err.sent), sent: err.sent });
+      const failure = failureOf(err, err.sent);
+      if (failure && 'conflict' in failure) setConflict(true);
+      else if (failure) setRefused(failure.refused);
     },
   });
 
   const { draft } = d;
   const { reset: resetSave } = save;
-  const stale = !!refused && !sameDefinition(draft, refused.sent);
+  const stale = isStale(refused, draft);
   useEffect(() => {
     if (!stale) return;
     setRefused(null);
