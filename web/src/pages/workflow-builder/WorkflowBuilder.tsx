@@ -7,7 +7,6 @@ import { QueryState } from '../../components/states';
 import { api } from '../../lib/api';
 import { Builder } from './Builder';
 import type { WorkflowEditor, XY } from './model';
-import '../runs/runs.css';
 import './builder.css';
 
 export default function WorkflowBuilder() {
