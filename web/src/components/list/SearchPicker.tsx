@@ -47,6 +47,7 @@ export function SearchPicker<T, K extends QueryKey>({
       ? `Showing the first ${rows.length}; more exist: type to search.`
       : `Showing the first ${rows.length}; more exist that this list does not show.`
     : null;
+  const note = q.error ? 'The choices could not be loaded.' : more;
   return (
     <div className="field">
       {searchable && (
@@ -56,16 +57,18 @@ export function SearchPicker<T, K extends QueryKey>({
         </>
       )}
       <label htmlFor={id}>{label}</label>
-      <select id={id} value={value} onChange={(e) => onChange(e.target.value)} aria-describedby={`${id}-more`} aria-busy={q.isFetching || undefined}>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)} aria-describedby={note ? `${id}-more` : undefined} aria-busy={q.isFetching || undefined}>
         {options.map(([v, text]) => (
           <option key={v} value={v}>
             {text}
           </option>
         ))}
       </select>
-      <small id={`${id}-more`} className="hint" aria-live="polite">
-        {q.error ? 'The choices could not be loaded.' : more}
-      </small>
+      {note && (
+        <small id={`${id}-more`} className="hint">
+          {note}
+        </small>
+      )}
     </div>
   );
 }

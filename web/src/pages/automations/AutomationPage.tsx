@@ -39,7 +39,7 @@ function RunsTable({ runs }: { runs: AutomationRun[] }) {
             </td>
             <td>
               <StatusBadge status={r.status} label={r.status_label} />
-              {r.error && <p className="run-error">{r.error}</p>}
+              {r.error && <p className="automations-run-error">{r.error}</p>}
             </td>
             <td>
               <Time iso={r.started_at} />
@@ -65,7 +65,7 @@ function Detail({ id, status, setStatus }: { id: string; status: string; setStat
     <QueryState q={q}>
       {({ automation: a, runs }) => (
         <>
-          <div className="page-head">
+          <div className="page-head page-head-split">
             <h1 id="automation-title">{a.name}</h1>
             <div className="page-actions">
               <Link className="button" to={`/automations/${a.id}/build`}>

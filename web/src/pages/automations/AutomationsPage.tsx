@@ -71,7 +71,7 @@ export default function AutomationsPage() {
   const status = params.get('status') ?? '';
   return (
     <section aria-labelledby="automations-title">
-      <div className="page-head">
+      <div className="page-head page-head-split">
         <h1 id="automations-title">Automations</h1>
         <Link className="button" to="/automations/new">
           New automation

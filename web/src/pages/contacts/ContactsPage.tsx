@@ -71,7 +71,7 @@ export default function ContactsPage() {
   };
   return (
     <section aria-labelledby="contacts-title">
-      <div className="page-head">
+      <div className="page-head page-head-split">
         <h1 id="contacts-title">Contacts</h1>
         <Link className="button" to="/contacts/new">
           New contact

@@ -20,7 +20,7 @@ export default function ContentProjects() {
   });
   return (
     <>
-      <div className="page-head">
+      <div className="page-head page-head-split">
         <h1>Content</h1>
         {!creating && (
           <Link className="button" to={NEW_PROJECT_PATH}>
