@@ -9,6 +9,7 @@ import { QueryState } from '../../components/states';
 import { api, qs } from '../../lib/api';
 import { contactName, LIFECYCLE_STAGES, stageWord, type Contact, type Page } from './types';
 import './contacts.css';
+import { PageHeader } from '../../components/PageHeader';
 
 function ContactsList({ q, stage }: { q: string; stage: string }) {
   const pager = useCursorPager();
@@ -72,7 +73,7 @@ export default function ContactsPage() {
   return (
     <section aria-labelledby="contacts-title">
       <div className="page-head page-head-split">
-        <h1 id="contacts-title">Contacts</h1>
+        <PageHeader id="contacts-title" title="Contacts" />
         <Link className="button" to="/contacts/new">
           New contact
         </Link>

@@ -9,6 +9,7 @@ import { NEW_PROJECT_PATH } from './links';
 import { NewProjectForm } from './NewProjectForm';
 import type { Page, Project } from './shared';
 import './content.css';
+import { PageHeader } from '../../components/PageHeader';
 
 export default function ContentProjects() {
   const pager = useCursorPager();
@@ -21,7 +22,7 @@ export default function ContentProjects() {
   return (
     <>
       <div className="page-head page-head-split">
-        <h1>Content</h1>
+        <PageHeader title="Content" />
         {!creating && (
           <Link className="button" to={NEW_PROJECT_PATH}>
             New project
