@@ -40,32 +40,39 @@ export function ListTable<T>({
       {page.data.length === 0 ? (
         <Empty>No more.</Empty>
       ) : (
-        <table aria-busy={pager.loadingPage || undefined} className={pager.loadingPage ? 'list-loading' : undefined}>
-          <caption className="visually-hidden">{caption}</caption>
-          <thead>
-            <tr>
-              {columns.map((c, i) => (
-                <th key={i} scope="col" className={c.className}>
-                  {c.header}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {page.data.map((row) => (
-              <tr key={rowKey(row)}>
-                {columns.map((c, i) => (
-                  <td key={i} className={c.className}>
-                    {c.cell(row)}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Table columns={columns} rows={page.data} caption={caption} rowKey={rowKey} busy={pager.loadingPage} />
       )}
       <ListPager pager={pager} nextCursor={page.next_cursor} label={label} />
     </>
+  );
+}
+
+/** A table of a fixed set of rows (no pager, no states): a record's newest runs, a small list. */
+export function Table<T>({ columns, rows, caption, rowKey, busy = false }: { columns: Column<T>[]; rows: readonly T[]; caption: string; rowKey: (row: T) => string; busy?: boolean }) {
+  return (
+    <table aria-busy={busy || undefined} className={busy ? 'list-loading' : undefined}>
+      <caption className="visually-hidden">{caption}</caption>
+      <thead>
+        <tr>
+          {columns.map((c, i) => (
+            <th key={i} scope="col" className={c.className}>
+              {c.header}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={rowKey(row)}>
+            {columns.map((c, i) => (
+              <td key={i} className={c.className}>
+                {c.cell(row)}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 

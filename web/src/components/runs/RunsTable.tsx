@@ -3,7 +3,7 @@
 import { Link } from 'react-router';
 import type { RunInList } from '../../data/runs';
 import { StatusBadge, Time } from '../controls';
-import type { Column } from '../list';
+import { Table, type Column } from '../list';
 
 const TRIGGER_WORDS: Record<string, string> = { api: 'API', manual: 'Run now', schedule: 'Schedule', chat: 'Chat' };
 export const triggerWord = (t: string): string => TRIGGER_WORDS[t] ?? t;
@@ -43,28 +43,5 @@ export function runColumns(showWorkflow = true): Column<RunInList>[] {
 
 /** A fixed set of runs (no pager): a workflow's newest. */
 export function RunsTable({ runs, caption, showWorkflow = true }: { runs: RunInList[]; caption: string; showWorkflow?: boolean }) {
-  const columns = runColumns(showWorkflow);
-  return (
-    <table>
-      <caption className="visually-hidden">{caption}</caption>
-      <thead>
-        <tr>
-          {columns.map((c, i) => (
-            <th key={i} scope="col">
-              {c.header}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {runs.map((r) => (
-          <tr key={r.id}>
-            {columns.map((c, i) => (
-              <td key={i}>{c.cell(r)}</td>
-            ))}
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
+  return <Table columns={runColumns(showWorkflow)} rows={runs} caption={caption} rowKey={(r) => r.id} />;
 }
