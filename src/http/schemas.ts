@@ -1,6 +1,9 @@
 // Shared TypeBox schemas: ids, the error body, the list envelope, and per-status error responses.
 import { Type, type TSchema } from '@sinclair/typebox';
-import { SINGLE_LINE } from './validation.js';
+
+/** The format name of single-line text (checked by http/validation.ts). Declared here, not in the
+ * validator, so this module stays pure: the web app reads its types without loading ajv. */
+export const SINGLE_LINE = 'single-line';
 
 /** A string enum as OpenAPI writes it ({type: string, enum: [...]}), typed as the union of its values. */
 export const StringEnum = <const T extends readonly string[]>(values: T, opts: { description?: string } = {}) =>
