@@ -4,10 +4,8 @@
 // years 1 to 9999. And what it accepts, it keeps as written (years 1 to 99 are not the 1900s).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runOperatorCommand } from '../../src/cli/operator.js';
-import { seedFixture } from '../../src/fixtures/load.js';
 import { validateFixture } from '../../src/fixtures/validate.js';
 import { testApp, type TestApp } from '../helpers/app.js';
-import { bearer } from '../http/fixtures.js';
 import { memoryContext } from './support.js';
 
 let t: TestApp;
