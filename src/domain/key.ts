@@ -1,6 +1,5 @@
 // API keys: who may create them, how many an account may hold, and the states of the idempotency
 // record a key's write requests leave behind.
-import type { Role } from './account.js';
 
 /** docs/architecture.md §2: at most this many active (not revoked, not expired) keys per account. */
 export const MAX_ACTIVE_KEYS = 10;
@@ -22,8 +21,9 @@ export function keyStateOf(
 /** Longest key name, in characters. */
 export const MAX_KEY_NAME = 200;
 
-/** Only an owner or admin of the account creates keys (a member cannot). */
-export function mayCreateKeys(role: Role | string): boolean {
+/** Only an owner or admin of the account creates keys (a member cannot; a role the catalogue
+ * does not know, read as a stored string, is neither). */
+export function mayCreateKeys(role: string): boolean {
   return role === 'owner' || role === 'admin';
 }
 
