@@ -49,30 +49,34 @@ export function ListTable<T>({
 
 /** A table of a fixed set of rows (no pager, no states): a record's newest runs, a small list. */
 export function Table<T>({ columns, rows, caption, rowKey, busy = false }: { columns: Column<T>[]; rows: readonly T[]; caption: string; rowKey: (row: T) => string; busy?: boolean }) {
+  // The table scrolls sideways inside its own box on a narrow screen, so the page itself never
+  // grows wider than the phone; the box takes focus, so a keyboard can scroll it too.
   return (
-    <table aria-busy={busy || undefined} className={busy ? 'list-loading' : undefined}>
-      <caption className="visually-hidden">{caption}</caption>
-      <thead>
-        <tr>
-          {columns.map((c, i) => (
-            <th key={i} scope="col" className={c.className}>
-              {c.header}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row) => (
-          <tr key={rowKey(row)}>
+    <div className="table-scroll" role="region" aria-label={caption} tabIndex={0}>
+      <table aria-busy={busy || undefined} className={busy ? 'list-loading' : undefined}>
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
             {columns.map((c, i) => (
-              <td key={i} className={c.className}>
-                {c.cell(row)}
-              </td>
+              <th key={i} scope="col" className={c.className}>
+                {c.header}
+              </th>
             ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={rowKey(row)}>
+              {columns.map((c, i) => (
+                <td key={i} className={c.className}>
+                  {c.cell(row)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
