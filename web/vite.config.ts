@@ -9,8 +9,14 @@ export default defineConfig({
   base: '/',
   plugins: [react()],
   // The server's enums and status lists (src/domain: plain data, no Node import), declared once
-  // and imported by the pages, never retyped.
-  resolve: { alias: { '@domain': fileURLToPath(new URL('../src/domain', import.meta.url)) } },
+  // and imported by the pages, never retyped. @server: the server's pure schema modules
+  // (src/**/schemas.ts), imported with `import type` only, so none of it reaches the bundle.
+  resolve: {
+    alias: {
+      '@domain': fileURLToPath(new URL('../src/domain', import.meta.url)),
+      '@server': fileURLToPath(new URL('../src', import.meta.url)),
+    },
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -55,7 +55,7 @@ export function sendAdminRequest(path: string, req: AdminRequest, opts: SendOpti
       if (settled) return;
       const text = Buffer.concat(chunks).toString('utf8');
       const nl = text.indexOf('\n');
-      let parsed: unknown = null;
+      let parsed: unknown;
       try {
         parsed = nl >= 0 ? JSON.parse(text.slice(0, nl)) : null;
       } catch {

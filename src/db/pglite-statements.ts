@@ -141,7 +141,7 @@ export class PreparedStatements {
     for (const n of response.notifications) queueMicrotask(() => this.onNotification(n));
     if (response.failed) throw databaseError(bytes);
     const parsers = this.pg.parsers;
-    const rows: T[] = new Array(response.rows.length);
+    const rows = new Array<T>(response.rows.length);
     for (let r = 0; r < rows.length; r++) {
       const values = response.rows[r];
       const row: Record<string, unknown> = {};

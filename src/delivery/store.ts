@@ -2,7 +2,6 @@
 import { accountMayWorkSql } from '../accounts/activity.js';
 import type { Queryable } from '../db/db.js';
 import { sqlList } from '../db/sql-list.js';
-import type { SmsConsent } from '../domain/contact.js';
 import { CONTACT_CHANNELS, IN_FLIGHT_OUTBOX_STATUSES, type OutboxStatus } from '../domain/message.js';
 import { uuidv7 } from '../lib/ids.js';
 import type { OutboundMessage } from './types.js';

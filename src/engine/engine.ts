@@ -145,7 +145,7 @@ export class Engine {
   }
 
   private async claimLoop(): Promise<void> {
-    const { db, config, owner, log } = this.resources;
+    const { db, config, owner } = this.resources;
     while (!this.stopping) {
       await this.sweepClosedAccounts();
       let claimed = 0;

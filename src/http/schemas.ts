@@ -2,7 +2,8 @@
 // Pure (TypeBox only): the resources' schema modules build on it and the web app imports them.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
-/** The format of single-line text fields (names, titles, tags…); every other body string is multi-line text (validation.ts checks it). */
+/** The format name of single-line text (checked by http/validation.ts). Declared here, not in the
+ * validator, so this module stays pure: the web app reads its types without loading ajv. */
 export const SINGLE_LINE = 'single-line';
 
 /** A string enum as OpenAPI writes it ({type: string, enum: [...]}), typed as the union of its values. */

@@ -7,12 +7,12 @@ import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import { isUnstorableText, printable, SINGLE_LINE_TEXT, textProblem, UNSTORABLE_TEXT } from '../lib/text.js';
 import { missingIdempotencyKey } from '../idempotency/index.js';
 import { ApiError } from '../domain/errors.js';
+// The format of single-line text fields (names, titles, tags…); every other body string is multi-line text.
 import { SINGLE_LINE } from './schemas.js';
 
 const Ajv = AjvModule.default ?? AjvModule;
 const addFormats = addFormatsModule.default ?? addFormatsModule;
 
-export { SINGLE_LINE };
 
 function makeAjv(coerce: boolean) {
   const ajv = new Ajv({

@@ -106,8 +106,8 @@ export class AuthCacheMember implements AuthLease {
     if (this.timer) clearInterval(this.timer);
     await this.unlisten?.().catch(() => {});
     // A renewal in flight would write the row back after the delete; a stalled one is not waited for long.
-    if (this.busy) await Promise.race([this.busy, new Promise((r) => setTimeout(r, this.leaseMs).unref())]);
-    await deleteMember(this.db, this.processId).catch((err) => this.log.warn({ err }, 'could not remove this process from auth_cache_members'));
+    if (this.busy) await Promise.race([this.busy, new Promise<void>((r) => setTimeout(r, this.leaseMs).unref())]);
+    await deleteMember(this.db, this.processId).catch((err: unknown) => this.log.warn({ err }, 'could not remove this process from auth_cache_members'));
   }
 
   private async listen(): Promise<void> {

@@ -138,7 +138,7 @@ export function pageMarkdown(limitBytes: number): Marked {
       provideLexer() {
         // Typed as marked's (generic) Lexer.lex; a page's options are marked's string defaults.
         const lex = (src: string, options?: unknown) => new PageLexer(options as MarkedOptions<string, string>).lex(src);
-        return lex as typeof Lexer.lex;
+        return lex;
       },
     },
   });

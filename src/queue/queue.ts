@@ -36,10 +36,12 @@ export interface ClaimedItem {
 
 /** A queue whose claims hold a lease that the worker renews while it works. */
 export interface LeasedQueue<Item extends ClaimedItem> extends Queue<Item> {
+  // Function properties, not methods: the engine hands renew and release to the Lease on their
+  // own, so they must not need `this`.
   /** Extends the lease; false when the fence no longer holds (taken over, cancelled, ended). */
-  renew(db: Queryable, f: Fence, leaseMs: number): Promise<boolean>;
+  renew: (db: Queryable, f: Fence, leaseMs: number) => Promise<boolean>;
   /** Ends the lease now, so another worker may take the item over at once. */
-  release(db: Queryable, f: Fence): Promise<boolean>;
+  release: (db: Queryable, f: Fence) => Promise<boolean>;
   /**
    * After an execution that threw: one more failure counted, the lease ended, and the item not
    * ready again for `delayMs` (the backoff). false when the fence no longer holds.

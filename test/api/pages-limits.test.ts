@@ -59,8 +59,8 @@ describe('audit3: page creation', () => {
     }
     expect(await pages(s.acme.id)).toBe(before);
     expect(Buffer.byteLength(JSON.stringify({ title: 'Table', markdown }))).toBeLessThan(1_048_576);
-    expect(res!.statusCode, res!.body).toBe(413);
-    expect(res!.json().error).toMatchObject({ code: 'page_too_large', param: 'markdown' });
+    expect(res.statusCode, res.body).toBe(413);
+    expect(res.json().error).toMatchObject({ code: 'page_too_large', param: 'markdown' });
     expect((peak - base) / 2 ** 20).toBeLessThan(512);
   }, 180_000);
 

@@ -85,7 +85,7 @@ beforeAll(async () => {
     account('ties', { tier: 'enterprise' }),
   );
   acme = s.acme;
-  w = acme.workflows as typeof w;
+  w = acme.workflows;
   await setUpdated(w.C, BASE);
   await setUpdated(w.A, BASE - MIN);
   await setUpdated(w.B, BASE - 2 * MIN);

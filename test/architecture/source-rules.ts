@@ -156,15 +156,20 @@ function resolve(from: string, spec: string): string | null {
   return parts.join('/').replace(/\.js$/, '.ts');
 }
 
+/** Every import and re-export of one file (static, type-only and dynamic), as written. */
+export function importSpecifiers(source: string): { spec: string; typeOnly: boolean }[] {
+  // Comments out first: an import written in a comment is not an import.
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+  return [...code.matchAll(IMPORT_RE)].map((m) => ({ spec: m[2] ?? m[3] ?? '', typeOnly: Boolean(m[1]) }));
+}
+
 /** Every relative import and re-export (static, type-only and dynamic) of every file. */
 export function importEdges(files: SourceMap): ImportEdge[] {
   const edges: ImportEdge[] = [];
   for (const [file, source] of files) {
-    // Comments out first: an import written in a comment is not an import.
-    const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
-    for (const m of code.matchAll(IMPORT_RE)) {
-      const to = resolve(file, m[2] ?? m[3]);
-      if (to) edges.push({ from: file, to, typeOnly: Boolean(m[1]) });
+    for (const { spec, typeOnly } of importSpecifiers(source)) {
+      const to = resolve(file, spec);
+      if (to) edges.push({ from: file, to, typeOnly });
     }
   }
   return edges;

@@ -95,7 +95,7 @@ export async function openHub(flow: string, env: Record<string, string> = {}, op
       await page.screenshot({ path: path.join(dir, `${String(n).padStart(2, '0')}-${name}.png`), fullPage: true });
       // Runtime.evaluate is not subject to the page's CSP (script-src 'self'), so axe runs as is.
       await page.evaluate(AXE_SOURCE);
-      const result = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] })`)) as { violations: AxeViolation[] };
+      const result = await page.evaluate<{ violations: AxeViolation[] }>(`axe.run(document, { resultTypes: ['violations'] })`);
       return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     },
     async close() {

@@ -84,8 +84,12 @@ describe('runs in the hub', { timeout: 180_000 }, () => {
     await page.getByText('No runs match').waitFor();
     expect(await hub.visit('runs-empty')).toEqual([]);
 
+    await expect(page.title()).resolves.toBe('Runs · Switchboard');
     await page.getByRole('link', { name: 'Workflows' }).click();
     await page.getByRole('link', { name: 'Weekly digest', exact: true }).waitFor();
+    // A screen change names the tab and puts focus on the new heading (read out by a screen reader).
+    await expect(page.title()).resolves.toBe('Workflows · Switchboard');
+    await expect(page.evaluate(() => document.activeElement?.outerHTML.startsWith('<h1') && document.activeElement.textContent)).resolves.toBe('Workflows');
     expect(await hub.visit('workflows')).toEqual([]);
 
     await page.getByRole('link', { name: 'Weekly digest', exact: true }).click();

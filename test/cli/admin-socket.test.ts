@@ -63,8 +63,8 @@ async function cli(args: string[], env: Record<string, string>): Promise<{ code:
   started.push(child);
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += String(d)));
-  child.stderr!.on('data', (d) => (stderr += String(d)));
+  child.stdout.on('data', (d) => (stdout += String(d)));
+  child.stderr.on('data', (d) => (stderr += String(d)));
   const { code } = await exited(child, `switchboard ${args[0]}`, () => stdout + stderr);
   return { code, stdout, stderr };
 }

@@ -5,10 +5,8 @@
 // 1900s).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runOperatorCommand } from '../../src/cli/operator.js';
-import { seedFixture } from '../../src/fixtures/load.js';
 import { validateFixture } from '../../src/fixtures/validate.js';
 import { testApp, type TestApp } from '../helpers/app.js';
-import { bearer } from '../http/fixtures.js';
 import { memoryContext } from './support.js';
 
 let t: TestApp;

@@ -69,7 +69,7 @@ async function zombieProcess(): Promise<LockOwner> {
   const parent = spawn('sh', ['-c', 'sleep 120 & echo $!; exec sleep 120'], { stdio: ['ignore', 'pipe', 'ignore'] });
   children.push(parent);
   let out = '';
-  parent.stdout!.on('data', (d) => (out += String(d)));
+  parent.stdout.on('data', (d) => (out += String(d)));
   await until(() => /^\d+\n/.test(out), 'the background pid');
   const pid = Number(out.trim());
   const start = stat(pid).start;
@@ -189,7 +189,7 @@ describe.skipIf(!HAS_PROC)('data-dir lock: racing for a stale lock', () => {
       });
       children.push(child);
       outputs[i] = '';
-      child.stdout!.on('data', (d) => (outputs[i] += String(d)));
+      child.stdout.on('data', (d) => (outputs[i] += String(d)));
     }
     const started = children.slice(-CONTENDERS);
     await untilReady(started, () => outputs.every((o) => o.startsWith('ready\n')), { what: 'the contenders to start', output: () => outputs.join('\n---\n') });

@@ -60,7 +60,7 @@ async function enroll(ref: string): Promise<string> {
     payload: JSON.stringify({ contact_ids: [A().contacts.bob] }),
   });
   expect(r.statusCode, r.body).toBe(200);
-  return (r.json() as { runs: { id: string }[] }).runs[0].id;
+  return r.json<{ runs: { id: string }[] }>().runs[0].id;
 }
 
 async function getRun(id: string) {
@@ -144,7 +144,7 @@ describe('a run whose message was not delivered', () => {
     expectNothingSent(body);
     // The list shape says the same, and a status filter finds it.
     const list = await t.app.inject({ method: 'GET', url: `/v1/automations/${A().automations.welcome}/runs?status=failed`, headers: bearer(A().keys.k) });
-    expect((list.json() as { data: { id: string }[] }).data.map((r) => r.id)).toContain(id);
+    expect(list.json<{ data: { id: string }[] }>().data.map((r) => r.id)).toContain(id);
   });
 
   it('an outcome unknown (the connection dropped after the message): the step is unknown, not re-sent, and the run failed', async () => {

@@ -77,7 +77,7 @@ async function enroll(ref: string, ids: string[]) {
     payload: JSON.stringify({ contact_ids: ids }),
   });
   expect(r.statusCode, r.body).toBe(200);
-  return r.json() as { runs: { id: string; contact_id: string }[]; skipped: unknown[] };
+  return r.json<{ runs: { id: string; contact_id: string }[]; skipped: unknown[] }>();
 }
 const getRun = async (id: string) => {
   const r = await t.app.inject({ method: 'GET', url: `/v1/automation-runs/${id}`, headers: bearer(A().keys.k) });

@@ -108,7 +108,7 @@ async function account(...args: string[]): Promise<string> {
   return out;
 }
 
-const one = async <T>(sql: string, params: unknown[] = []): Promise<T> => (await t.db.query<Record<string, T>>(sql, params).then((r) => Object.values(r[0])[0])) as T;
+const one = async <T>(sql: string, params: unknown[] = []): Promise<T> => await t.db.query<Record<string, T>>(sql, params).then((r) => Object.values(r[0])[0]);
 const count = (sql: string, params: unknown[] = []) => one<number | string>(sql, params).then(Number);
 const dbNow = () => one<Date>(`select now()`);
 const received = () => smtp.received.length + texts.length;

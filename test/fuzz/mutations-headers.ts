@@ -93,7 +93,7 @@ export const HEADER_MUTATIONS: Mutation[] = [
     name: 'failed-auth-from-one-address',
     weight: 1,
     applies: () => true,
-    apply: (r, c) => {
+    apply: (r, _c) => {
       r.remoteAddress = '127.0.0.99';
       r.headers.authorization = `Bearer ${generateKey().value}`;
     },

@@ -39,7 +39,7 @@ export function offDocumentRequest(rng: Prng, tokens: string[]): { route: string
     rng.pick<unknown>([{ email: uniqueEmail(rng) }, { email: 'not an email' }, { email: uniqueEmail(rng), extra: 1 }, { email: uniqueEmail(rng), first_name: oddString(rng) }, {}]);
   const kind = rng.int(0, 3);
   if (kind === 0) {
-    return { route: 'GET /unsubscribe/:token', req: { method: rng.pick(['GET', 'GET', 'PUT', 'DELETE']) as InjectOptions['method'], url: `/unsubscribe/${token()}`, remoteAddress } };
+    return { route: 'GET /unsubscribe/:token', req: { method: rng.pick(['GET', 'GET', 'PUT', 'DELETE']), url: `/unsubscribe/${token()}`, remoteAddress } };
   }
   if (kind === 1) {
     const [payload, ct] = rng.pick<[string | undefined, string | undefined]>([

@@ -51,7 +51,7 @@ export function errorBodyViolations(res: LightMyRequestResponse, doc: ApiDocumen
   if ((e.code === 'contact_exists') !== ('resource_id' in e) || ('resource_id' in e && !UUID.test(e.resource_id))) {
     out.push({ check: 'error-resource-id', detail: `${e.code} with resource_id ${JSON.stringify(e.resource_id)}` });
   }
-  if (e.request_id !== res.headers['x-request-id']) out.push({ check: 'error-request-id', detail: `body ${e.request_id} vs header ${res.headers['x-request-id']}` });
+  if (e.request_id !== res.headers['x-request-id']) out.push({ check: 'error-request-id', detail: `body ${e.request_id} vs header ${String(res.headers['x-request-id'])}` });
   return out;
 }
 
@@ -61,7 +61,7 @@ function rateLimitViolations(res: LightMyRequestResponse): Violation[] {
   const ok =
     [h('ratelimit-limit'), h('ratelimit-remaining'), h('ratelimit-reset')].every((v) => typeof v === 'string' && /^\d+$/.test(v)) &&
     limit >= 1 && remaining <= limit && reset >= 1 && reset <= 60;
-  return ok ? [] : [{ check: 'ratelimit-headers', detail: `limit=${h('ratelimit-limit')} remaining=${h('ratelimit-remaining')} reset=${h('ratelimit-reset')}` }];
+  return ok ? [] : [{ check: 'ratelimit-headers', detail: `limit=${String(h('ratelimit-limit'))} remaining=${String(h('ratelimit-remaining'))} reset=${String(h('ratelimit-reset'))}` }];
 }
 
 /** The statuses the document lists for what the request reached (the whole path for a wrong method). */
@@ -86,12 +86,12 @@ export function check(r: FuzzRequest, res: LightMyRequestResponse, doc: ApiDocum
   if (documented && !documented.has(status)) out.push({ check: 'status-documented', detail: `${status} is not documented for ${r.op.id} (${[...documented].join(', ')})` });
 
   if (!String(res.headers['content-type'] ?? '').startsWith('application/json')) {
-    out.push({ check: 'json-answer', detail: `Content-Type ${res.headers['content-type']}` });
+    out.push({ check: 'json-answer', detail: `Content-Type ${String(res.headers['content-type'])}` });
   }
   const cors = Object.keys(res.headers).filter((h) => h.toLowerCase().startsWith('access-control-'));
   if (cors.length) out.push({ check: 'no-cors', detail: cors.join(', ') });
   if (status === 429 && !/^[1-9]\d*$/.test(String(res.headers['retry-after']))) {
-    out.push({ check: 'retry-after', detail: `429 with Retry-After ${res.headers['retry-after']}` });
+    out.push({ check: 'retry-after', detail: `429 with Retry-After ${String(res.headers['retry-after'])}` });
   }
   if (status >= 400) out.push(...errorBodyViolations(res, doc));
   if (status === 405) {
@@ -137,7 +137,7 @@ export function check(r: FuzzRequest, res: LightMyRequestResponse, doc: ApiDocum
 
   if (r.replayOf && status >= 200 && status < 300) {
     if (status !== r.replayOf.status || res.body !== r.replayOf.body || res.headers['idempotent-replay'] !== 'true') {
-      out.push({ check: 'idempotent-replay', detail: `first ${r.replayOf.status} ${r.replayOf.body.slice(0, 200)}; replay ${status} ${res.body.slice(0, 200)} replay-header=${res.headers['idempotent-replay']}` });
+      out.push({ check: 'idempotent-replay', detail: `first ${r.replayOf.status} ${r.replayOf.body.slice(0, 200)}; replay ${status} ${res.body.slice(0, 200)} replay-header=${String(res.headers['idempotent-replay'])}` });
     }
   } else if (r.replayOf && status !== 429) {
     out.push({ check: 'idempotent-replay', detail: `a replay was answered ${status}: ${res.body.slice(0, 200)}` });

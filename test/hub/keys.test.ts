@@ -49,7 +49,7 @@ const audit = (objectId: string) =>
 const create = async (c: HubClient, body: Record<string, unknown>) => {
   const res = await c.post('/hub/api/keys', { scopes: [], ...body });
   expect(res.statusCode, res.body).toBe(201);
-  return res.json() as { key: { id: string; prefix: string; state: string }; value: string };
+  return res.json<{ key: { id: string; prefix: string; state: string }; value: string }>();
 };
 
 describe('GET /hub/api/keys and /hub/api/keys/scopes', () => {

@@ -8,7 +8,7 @@ import { MAX_PAGE_BYTES, PageRenderError, renderPage } from '../../src/lib/page.
 
 const reference = new Marked({ gfm: true, breaks: false });
 const ours = pageMarkdown(MAX_PAGE_BYTES);
-const html = (m: Marked, s: string) => m.parse(s, { async: false }) as string;
+const html = (m: Marked, s: string) => m.parse(s, { async: false });
 
 /** A small deterministic PRNG (mulberry32), so a failure can be replayed. */
 function prng(seed: number) {

@@ -75,7 +75,7 @@ export function smsHttpTransport(opts: SmsHttpOptions): Transport {
           if (status >= 200 && status <= 299) return settle(null);
           const detail = `SMS provider answered HTTP ${status}`;
           if (status === 429 || status >= 500) {
-            const retryAfterMs = parseRetryAfter(res.headers['retry-after'] as string | undefined);
+            const retryAfterMs = parseRetryAfter(res.headers['retry-after']);
             return settle(new DeliveryError(detail, 'retry', { reason: `the SMS provider answered HTTP ${status}`, retryAfterMs }));
           }
           // A redirect is an answer we do not follow (the body would go somewhere unconfigured).

@@ -52,10 +52,14 @@ type Guarded = StepContactRow | null | typeof STOPPED;
 function parseSteps(raw: unknown): AutomationStep[] | string {
   if (!Array.isArray(raw)) return 'the version has no step list';
   const out: AutomationStep[] = [];
-  for (const [i, s] of raw.entries()) {
-    if (!s || typeof s !== 'object' || typeof s.id !== 'string' || typeof s.type !== 'string') return `step ${i} has no id or type`;
-    const config = s.config && typeof s.config === 'object' && !Array.isArray(s.config) ? s.config : {};
-    out.push({ id: s.id, name: typeof s.name === 'string' ? s.name : s.id, type: s.type, config, next: s.next, branches: s.branches });
+  // Each element is parsed JSON (unknown), not `any`: only what is checked here is trusted.
+  for (const [i, el] of (raw as unknown[]).entries()) {
+    const s = el && typeof el === 'object' ? (el as Record<string, unknown>) : null;
+    if (!s || typeof s.id !== 'string' || typeof s.type !== 'string') return `step ${i} has no id or type`;
+    const config = s.config && typeof s.config === 'object' && !Array.isArray(s.config) ? (s.config as Record<string, unknown>) : {};
+    // next and branches are taken as stored; a step that follows a bad one fails where it is read.
+    const { next, branches } = s as Pick<AutomationStep, 'next' | 'branches'>;
+    out.push({ id: s.id, name: typeof s.name === 'string' ? s.name : s.id, type: s.type, config, next, branches });
   }
   return out;
 }

@@ -11,7 +11,6 @@ import {
   UNFINISHED_AUTOMATION_STEP_STATUSES,
 } from '../../domain/automation.js';
 import type { StepContactRow } from '../../domain/contact.js';
-import { accountMayWorkSql } from '../../accounts/activity.js';
 import { fenceParams as fp, type Fence } from '../../queue/queue.js';
 import { AUTOMATION_RUN_FENCE as FENCE } from '../../queue/automation-run-store.js';
 import { notifyRuns } from '../../queue/enqueue-store.js';

@@ -8,6 +8,8 @@ const TEMPLATE_FIELDS: Record<string, string> = { agent: 'prompt', 'transform.te
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const q = JSON.stringify;
+/** Array.isArray without its narrowing, which turns a readonly array into any[] (elements `any`). */
+const isList = (v: unknown): boolean => Array.isArray(v);
 
 /**
  * A definition's first problem: the message, and where it is as a path inside the definition
@@ -28,8 +30,8 @@ export function workflowProblem(
   registry: ReadonlyMap<string, Block>,
 ): WorkflowProblem | null {
   const at = (path: string | null, message: string): WorkflowProblem => ({ path, message });
-  if (!Array.isArray(blocks)) return at('blocks', 'blocks must be an array');
-  if (!Array.isArray(edges)) return at('edges', 'edges must be an array');
+  if (!isList(blocks)) return at('blocks', 'blocks must be an array');
+  if (!isList(edges)) return at('edges', 'edges must be an array');
   const kinds = [...registry.keys()].join(', ');
   const ids = new Set<string>();
   for (const [i, b] of blocks.entries()) {
@@ -51,7 +53,7 @@ export function workflowProblem(
       return at(`edges[${i}]`, `edges[${i}] must be an object with from and to block ids`);
     }
     for (const end of ['from', 'to'] as const) {
-      const id = e[end] as string;
+      const id = e[end];
       if (!ids.has(id)) return at(`edges[${i}].${end}`, `edges[${i}].${end}: no block with id ${q(id)}`);
     }
     if (e.from === e.to) return at(`edges[${i}]`, `edges form a cycle: ${e.from} → ${e.to} (a workflow is a DAG)`);

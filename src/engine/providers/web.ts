@@ -108,7 +108,7 @@ function getOnce(url: URL, opts: FetchOptions, lookup: LookupFunction | undefine
       signal.removeEventListener('abort', onAbort);
       res0(h);
     };
-    const reject = (e: unknown): void => {
+    const reject = (e: Error): void => {
       signal.removeEventListener('abort', onAbort);
       rej0(e);
     };

@@ -5,7 +5,7 @@
 // or whose run was cancelled, changes nothing.
 import type { Queryable } from '../../db/db.js';
 import { sqlList } from '../../db/sql-list.js';
-import { NON_FINAL, UNFINISHED_RUN_STEP_STATUSES, type ActiveRunStatus, type RunStatus } from '../../domain/workflow.js';
+import { NON_FINAL, UNFINISHED_RUN_STEP_STATUSES, type RunStatus } from '../../domain/workflow.js';
 import { fenceParams, type Fence } from '../../queue/queue.js';
 import { RUN_FENCE as FENCE } from '../../queue/workflow-run-store.js';
 import { notifyRuns } from '../../queue/enqueue-store.js';

@@ -99,6 +99,8 @@ export function ConfirmDialog({
 /**
  * Paging with the API's cursors: a stack of the cursors that led to each page, so "Previous"
  * goes back exactly. Usage: const pager = useCursorPager(); query key includes pager.cursor.
+ * @deprecated List screens use components/list (useListQuery + ListTable), which keeps the
+ * previous page on screen and the filters in the URL; this goes when the last page moves there.
  */
 export function useCursorPager() {
   const [stack, setStack] = useState<(string | undefined)[]>([undefined]);
@@ -112,6 +114,7 @@ export function useCursorPager() {
   };
 }
 
+/** @deprecated See useCursorPager: components/list's ListPager replaces it. */
 export function Pager({ pager, nextCursor, label }: { pager: ReturnType<typeof useCursorPager>; nextCursor: string | null | undefined; label: string }) {
   return (
     <nav className="pager" aria-label={`${label} pages`}>

@@ -111,7 +111,7 @@ export function createOpenAiCompatibleLlm(opts: OpenAiCompatibleOptions): LlmPro
     if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
     let status: number;
     let body: string;
-    let retryAfter: string | null = null;
+    let retryAfter: string | null;
     try {
       const res = await fetch(endpoint, {
         method: 'POST',

@@ -9,6 +9,7 @@ import type { HubUser } from '../users/types';
 import { Detail } from './Detail';
 import { AUDIT_ACTIONS, type AuditPage as Page } from './types';
 import './audit.css';
+import { PageHeader } from '../../components/PageHeader';
 
 export default function AuditPage() {
   const [params, setParams] = useSearchParams();
@@ -32,7 +33,7 @@ export default function AuditPage() {
   if (actor && !actors.some(([id]) => id === actor)) actors.push([actor, 'A removed user']);
   return (
     <>
-      <h1>Audit log</h1>
+      <PageHeader title="Audit log" />
       <div className="filters">
         <Select label="Action" value={action} onChange={(v) => setFilter('action', v)} options={[['', 'Every action'], ...AUDIT_ACTIONS.map((a): [string, string] => [a, a])]} />
         <Select label="Actor" value={actor} onChange={(v) => setFilter('actor', v)} options={actors} />

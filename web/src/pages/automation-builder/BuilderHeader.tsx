@@ -9,6 +9,7 @@ import { api } from '../../lib/api';
 import { PublishDialog } from './PublishDialog';
 import type { Automation } from './types';
 import type { SaveState } from './save-queue';
+import { PageHeader } from '../../components/PageHeader';
 
 function SaveLine({ save, retry }: { save: SaveState; retry: () => void }) {
   switch (save.kind) {
@@ -69,7 +70,7 @@ export function BuilderHeader({
         <Link to={`/automations/${a.id}`}>← {name || a.name}: runs and counters</Link>
       </p>
       <div className="page-head">
-        <h1 id="builder-title">{name || 'Untitled automation'}</h1>
+        <PageHeader id="builder-title" title={name || 'Untitled automation'} />
         <div className="actions">
           <button
             type="button"

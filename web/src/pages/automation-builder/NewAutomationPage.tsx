@@ -11,6 +11,7 @@ import { NEW_PROJECT_PATH } from '../content/links';
 import type { Project } from '../content/shared';
 import type { AutomationEditor, Definition, ListPage } from './types';
 import { TRIGGER_TYPES } from './words';
+import { PageHeader } from '../../components/PageHeader';
 
 function NewForm({ projects }: { projects: Project[] }) {
   const navigate = useNavigate();
@@ -65,7 +66,7 @@ export default function NewAutomationPage() {
       <p>
         <Link to="/automations">← Automations</Link>
       </p>
-      <h1 id="new-automation-title">New automation</h1>
+      <PageHeader id="new-automation-title" title="New automation" />
       <QueryState
         q={q}
         isEmpty={(d) => d.data.length === 0}

@@ -25,14 +25,14 @@ function TestRun({ runId }: { runId: string }) {
     <div className="test-run">
       <p aria-live="polite">
         <StatusBadge status={r.status} label={r.status_label} />
-        {r.error && <span className="run-error"> {r.error}</span>}
+        {r.error && <span className="builder-run-error"> {r.error}</span>}
       </p>
       {r.steps.length === 0 && <p className="state state-empty">No step has run yet.</p>}
       <ol className="test-steps" aria-label="Steps of the test run">
         {r.steps.map((s, i) => (
           <li key={`${s.step_id}-${i}`}>
             <StatusBadge status={s.status} /> {s.name}
-            {s.error && <span className="run-error"> {s.error}</span>}
+            {s.error && <span className="builder-run-error"> {s.error}</span>}
           </li>
         ))}
       </ol>

@@ -12,6 +12,7 @@ import { DeleteAutomation } from './DeleteAutomation';
 import { StopRun } from './StopRun';
 import { isActive, RUN_STATUS_WORDS, RUN_STATUSES, type AutomationDetail, type AutomationRun } from './types';
 import './automations.css';
+import { PageHeader } from '../../components/PageHeader';
 
 /** A test of the draft runs no published version (version 0): say so rather than "0". */
 const runVersion = (r: AutomationRun) => (r.test ? (r.version ? `v ${r.version} (test)` : 'draft (test)') : `v ${r.version}`);
@@ -39,7 +40,7 @@ function RunsTable({ runs }: { runs: AutomationRun[] }) {
             </td>
             <td>
               <StatusBadge status={r.status} label={r.status_label} />
-              {r.error && <p className="run-error">{r.error}</p>}
+              {r.error && <p className="automations-run-error">{r.error}</p>}
             </td>
             <td>
               <Time iso={r.started_at} />
@@ -65,8 +66,8 @@ function Detail({ id, status, setStatus }: { id: string; status: string; setStat
     <QueryState q={q}>
       {({ automation: a, runs }) => (
         <>
-          <div className="page-head">
-            <h1 id="automation-title">{a.name}</h1>
+          <div className="page-head page-head-split">
+            <PageHeader id="automation-title" title={a.name} />
             <div className="page-actions">
               <Link className="button" to={`/automations/${a.id}/build`}>
                 Open builder

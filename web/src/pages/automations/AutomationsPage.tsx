@@ -7,6 +7,7 @@ import { QueryState } from '../../components/states';
 import { api, qs } from '../../lib/api';
 import { AUTOMATION_STATUSES, type Automation } from './types';
 import './automations.css';
+import { PageHeader } from '../../components/PageHeader';
 
 interface Page<T> {
   data: T[];
@@ -71,8 +72,8 @@ export default function AutomationsPage() {
   const status = params.get('status') ?? '';
   return (
     <section aria-labelledby="automations-title">
-      <div className="page-head">
-        <h1 id="automations-title">Automations</h1>
+      <div className="page-head page-head-split">
+        <PageHeader id="automations-title" title="Automations" />
         <Link className="button" to="/automations/new">
           New automation
         </Link>

@@ -11,6 +11,7 @@ import { ContactEditor } from './ContactEditor';
 import { EraseContact } from './EraseContact';
 import { contactName, type ContactDetail, type ContactRun } from './types';
 import './contacts.css';
+import { PageHeader } from '../../components/PageHeader';
 
 function RunsTable({ runs }: { runs: ContactRun[] }) {
   if (!runs.length) return <p className="state state-empty">No automation has run for this contact.</p>;
@@ -59,7 +60,7 @@ export default function ContactPage() {
       <QueryState q={q}>
         {(d) => (
           <>
-            <h1 id="contact-title">{contactName(d.contact)}</h1>
+            <PageHeader id="contact-title" title={contactName(d.contact)} />
             <p className="muted">
               Created <Time iso={d.contact.created_at} /> · changed <Time iso={d.contact.updated_at} />
               {d.sms_stopped && <> · replied STOP to an SMS (only their START lifts it)</>}

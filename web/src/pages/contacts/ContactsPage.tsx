@@ -9,6 +9,7 @@ import { QueryState } from '../../components/states';
 import { api, qs } from '../../lib/api';
 import { contactName, LIFECYCLE_STAGES, stageWord, type Contact, type Page } from './types';
 import './contacts.css';
+import { PageHeader } from '../../components/PageHeader';
 
 function ContactsList({ q, stage }: { q: string; stage: string }) {
   const pager = useCursorPager();
@@ -71,8 +72,8 @@ export default function ContactsPage() {
   };
   return (
     <section aria-labelledby="contacts-title">
-      <div className="page-head">
-        <h1 id="contacts-title">Contacts</h1>
+      <div className="page-head page-head-split">
+        <PageHeader id="contacts-title" title="Contacts" />
         <Link className="button" to="/contacts/new">
           New contact
         </Link>

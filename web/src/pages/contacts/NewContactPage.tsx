@@ -8,6 +8,7 @@ import { api } from '../../lib/api';
 import { ContactFields, EMPTY_DRAFT, toInput } from './ContactFields';
 import type { Contact } from './types';
 import './contacts.css';
+import { PageHeader } from '../../components/PageHeader';
 
 export default function NewContactPage() {
   const [draft, setDraft] = useState(EMPTY_DRAFT);
@@ -25,7 +26,7 @@ export default function NewContactPage() {
       <p>
         <Link to="/contacts">← Contacts</Link>
       </p>
-      <h1 id="new-contact-title">New contact</h1>
+      <PageHeader id="new-contact-title" title="New contact" />
       <form
         className="card"
         onSubmit={(e) => {

@@ -9,6 +9,7 @@ import { NEW_PROJECT_PATH } from './links';
 import { NewProjectForm } from './NewProjectForm';
 import type { Page, Project } from './shared';
 import './content.css';
+import { PageHeader } from '../../components/PageHeader';
 
 export default function ContentProjects() {
   const pager = useCursorPager();
@@ -20,8 +21,8 @@ export default function ContentProjects() {
   });
   return (
     <>
-      <div className="page-head">
-        <h1>Content</h1>
+      <div className="page-head page-head-split">
+        <PageHeader title="Content" />
         {!creating && (
           <Link className="button" to={NEW_PROJECT_PATH}>
             New project

@@ -7,6 +7,7 @@ import { Time } from '../../components/controls';
 import { QueryState } from '../../components/states';
 import { api } from '../../lib/api';
 import { PageFrame, type Item } from './shared';
+import { PageHeader } from '../../components/PageHeader';
 
 function Facts({ item }: { item: Item }) {
   const rows: [string, ReactNode][] = [
@@ -42,7 +43,7 @@ export default function ItemPage() {
           <p>
             <Link to={`/content/${item.project_id}`}>← Project</Link>
           </p>
-          <h1>{item.title}</h1>
+          <PageHeader title={item.title} />
           <Facts item={item} />
           {item.kind === 'page' && (
             <>

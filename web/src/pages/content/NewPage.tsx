@@ -9,6 +9,7 @@ import { ErrorNotice } from '../../components/states';
 import { api } from '../../lib/api';
 import { PageFrame, useDebounced, type Item } from './shared';
 import './content.css';
+import { PageHeader } from '../../components/PageHeader';
 
 type Format = 'markdown' | 'html';
 const FORMATS = [
@@ -47,7 +48,7 @@ export default function NewPage() {
       <p>
         <Link to={`/content/${projectId}`}>← Project</Link>
       </p>
-      <h1>New page</h1>
+      <PageHeader title="New page" />
       <form onSubmit={submit} className="page-editor">
         <div className="page-editor-source">
           <Field label="Title" value={title} onChange={(e) => setTitle(e.target.value)} required maxLength={500} />

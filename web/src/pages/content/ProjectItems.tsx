@@ -6,6 +6,7 @@ import { Pager, Select, Time, useCursorPager } from '../../components/controls';
 import { QueryState } from '../../components/states';
 import { api, qs } from '../../lib/api';
 import { ITEM_KINDS, type Item, type Page, type Project } from './shared';
+import { PageHeader } from '../../components/PageHeader';
 
 const KIND_OPTIONS = [['', 'Every kind'], ...ITEM_KINDS.map((k) => [k, k] as const)] as const;
 
@@ -26,7 +27,7 @@ export default function ProjectItems() {
       <p>
         <Link to="/content">← Content</Link>
       </p>
-      <h1>{project?.name ?? 'Project'}</h1>
+      <PageHeader title={project?.name ?? 'Project'} />
       {project?.description && <p className="muted">{project.description}</p>}
       <div className="filters">
         <Select

@@ -10,6 +10,7 @@ import { CreateKeyForm } from './CreateKeyForm';
 import { KeysTable } from './KeysTable';
 import type { KeyList } from './types';
 import './keys.css';
+import { PageHeader } from '../../components/PageHeader';
 
 interface Shown {
   title: string;
@@ -24,7 +25,7 @@ export default function KeysPage() {
   const active = q.data?.data.filter((k) => k.state === 'active').length ?? 0;
   return (
     <>
-      <h1>API keys</h1>
+      <PageHeader title="API keys" />
       <p className="muted">
         Keys call the <code>/v1</code> API for this account, within their scopes. {q.data && `${active} of ${q.data.max_active} active keys in use.`}
       </p>

@@ -9,6 +9,7 @@ import { api, qs } from '../../lib/api';
 import type { Page } from '../contacts/types';
 import { MessagesTable } from './MessagesTable';
 import { CHANNEL_WORDS, MESSAGE_CHANNELS, MESSAGE_STATUSES, type Message } from './types';
+import { PageHeader } from '../../components/PageHeader';
 
 const FILTERS = ['status', 'channel', 'contact_id', 'automation_id'] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;
@@ -45,7 +46,7 @@ export default function MessagesPage() {
   const narrowed = filters.contact_id || filters.automation_id;
   return (
     <section aria-labelledby="messages-title">
-      <h1 id="messages-title">Messages</h1>
+      <PageHeader id="messages-title" title="Messages" />
       <form className="filters card" role="search" aria-label="Filter messages" onSubmit={(e) => e.preventDefault()}>
         <Select label="Status" value={filters.status} onChange={set('status')} options={[['', 'Any status'], ...MESSAGE_STATUSES.map((s): [string, string] => [s, s])]} />
         <Select label="Channel" value={filters.channel} onChange={set('channel')} options={[['', 'Any channel'], ...MESSAGE_CHANNELS.map((c): [string, string] => [c, CHANNEL_WORDS[c]])]} />

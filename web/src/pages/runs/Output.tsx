@@ -1,7 +1,7 @@
 // A block's output as the run page shows it: text as text (never parsed as markup), HTML (a page
 // a block made, or a document) in a sandboxed frame with no scripts, no forms and no same-origin
 // access, so whatever the run produced cannot act in the hub.
-import type { BlockOutput } from './model';
+import type { BlockOutput } from '../../data/runs';
 
 export function Output({ output, title }: { output: BlockOutput; title: string }) {
   if (output.html !== null) {
@@ -11,7 +11,7 @@ export function Output({ output, title }: { output: BlockOutput; title: string }
   }
   if (output.text === '') return <p className="muted">(empty output)</p>;
   return (
-    <pre className="output-text" tabIndex={0} aria-label={title}>
+    <pre className="runs-output-text" tabIndex={0} aria-label={title}>
       {output.text}
     </pre>
   );

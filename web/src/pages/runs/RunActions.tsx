@@ -1,25 +1,10 @@
 // What a person can do with a run: approve or reject one awaiting approval (the output to be
 // approved is shown above these buttons by the run page), cancel one that has not ended (after a
-// confirmation). Each answer is the run as it now stands, put straight into the page's query.
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+// confirmation). The moves and what they refresh are data/runs.ts's useRunMove.
 import { useState } from 'react';
 import { ConfirmDialog } from '../../components/controls';
 import { ErrorNotice } from '../../components/states';
-import { api } from '../../lib/api';
-import type { RunDetail } from './model';
-
-type Move = 'approve' | 'reject' | 'cancel';
-
-export function useRunMove(run: RunDetail) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (move: Move) => api.post<RunDetail>(`/hub/api/runs/${run.id}/${move}`),
-    onSuccess: (next) => {
-      client.setQueryData(['hub', 'run', run.id], next);
-      void client.invalidateQueries({ queryKey: ['hub', 'runs'] });
-    },
-  });
-}
+import type { RunDetail, useRunMove } from '../../data/runs';
 
 export function ApprovalButtons({ run, move }: { run: RunDetail; move: ReturnType<typeof useRunMove> }) {
   return (

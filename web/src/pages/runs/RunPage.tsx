@@ -1,30 +1,32 @@
 // One run: what it is, the draft to approve while it awaits approval (above Approve and Reject),
 // and its steps as a timeline with each block's output. The status is live: the page polls every
-// second until the run is final.
+// second until the run is final (data/runs.ts runQuery).
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { StatusBadge, Time } from '../../components/controls';
+import { PageHeader } from '../../components/PageHeader';
+import { duration, triggerWord } from '../../components/runs/RunsTable';
 import { QueryState } from '../../components/states';
-import { api } from '../../lib/api';
-import { dollars, duration, triggerWord, type RunDetail } from './model';
+import { runQuery, useRunMove, type RunDetail } from '../../data/runs';
+import { dollars } from '../../lib/money';
 import { Output } from './Output';
-import { ApprovalButtons, CancelRun, MoveError, useRunMove } from './RunActions';
+import { ApprovalButtons, CancelRun, MoveError } from './RunActions';
 import './runs.css';
 
 function Timeline({ run }: { run: RunDetail }) {
   if (!run.steps.length) return <p className="state state-empty">No block has started yet.</p>;
   return (
-    <ol className="timeline">
+    <ol className="runs-timeline">
       {run.steps.map((s) => (
-        <li key={s.node_id} className={`step-${s.status}`}>
-          <div className="step-head">
+        <li key={s.node_id} className={`runs-step-${s.status}`}>
+          <div className="runs-step-head">
             <h3>
               {s.node_id} <span className="muted">({s.node_kind})</span>
             </h3>
             <StatusBadge status={s.status} />
             <span className="muted">{duration(s.ms)}</span>
           </div>
-          {s.error && <p className="step-error">Error: {s.error}</p>}
+          {s.error && <p className="runs-step-error">Error: {s.error}</p>}
           {s.output && <Output output={s.output} title={`Output of ${s.node_id}`} />}
         </li>
       ))}
@@ -32,20 +34,14 @@ function Timeline({ run }: { run: RunDetail }) {
   );
 }
 
-function RunView({ run }: { run: RunDetail }) {
-  const move = useRunMove(run);
+type Move = ReturnType<typeof useRunMove>;
+
+function RunView({ run, move }: { run: RunDetail; move: Move }) {
   return (
     <>
-      <div className="page-head">
-        <h1 id="run-title">Run of {run.workflow_name}</h1>
-        <span aria-live="polite">
-          <StatusBadge status={run.status} />
-        </span>
-        {!run.final && <CancelRun run={run} move={move} />}
-      </div>
       <p>{run.summary}</p>
       <MoveError move={move} />
-      <dl className="run-facts">
+      <dl className="facts">
         <dt>Workflow</dt>
         <dd>
           <Link to={`/workflows/${run.workflow_id}`}>{run.workflow_name}</Link>
@@ -77,7 +73,7 @@ function RunView({ run }: { run: RunDetail }) {
         </dd>
       </dl>
       {run.approval && (
-        <section className="card approval" aria-labelledby="approval-title">
+        <section className="card runs-approval" aria-labelledby="approval-title">
           <h2 id="approval-title">Awaiting your approval</h2>
           {run.approval.message && <p>{run.approval.message}</p>}
           <Output output={run.approval.output} title="The output to approve" />
@@ -90,20 +86,33 @@ function RunView({ run }: { run: RunDetail }) {
   );
 }
 
+/** The heading row: one element from loading to loaded, so focus stays on it. */
+function RunHeader({ run, move }: { run: RunDetail | undefined; move: Move }) {
+  return (
+    <PageHeader id="run-title" title={run ? `Run of ${run.workflow_name}` : 'Run'}>
+      {run && (
+        <>
+          <span aria-live="polite">
+            <StatusBadge status={run.status} />
+          </span>
+          {!run.final && <CancelRun run={run} move={move} />}
+        </>
+      )}
+    </PageHeader>
+  );
+}
+
 export default function RunPage() {
   const { id = '' } = useParams();
-  const q = useQuery({
-    queryKey: ['hub', 'run', id],
-    queryFn: () => api.get<RunDetail>(`/hub/api/runs/${encodeURIComponent(id)}`),
-    refetchInterval: (query) => (query.state.data && !query.state.data.final ? 1_000 : false),
-  });
+  const q = useQuery(runQuery(id));
+  const move = useRunMove(id, q.data?.workflow_id);
   return (
     <section aria-labelledby="run-title">
       <p>
         <Link to="/runs">← All runs</Link>
       </p>
-      {!q.data && <h1 id="run-title">Run</h1>}
-      <QueryState q={q}>{(run) => <RunView run={run} />}</QueryState>
+      <RunHeader run={q.data} move={move} />
+      <QueryState q={q}>{(run) => <RunView run={run} move={move} />}</QueryState>
     </section>
   );
 }

@@ -9,13 +9,14 @@ import { OperatorFacts } from './OperatorFacts';
 import { ProjectSettingsForm } from './ProjectSettingsForm';
 import { SETTINGS_KEY, type Settings } from './types';
 import './settings.css';
+import { PageHeader } from '../../components/PageHeader';
 
 export default function SettingsPage() {
   const editable = isAdmin(useSession());
   const q = useQuery({ queryKey: SETTINGS_KEY, queryFn: () => api.get<Settings>('/hub/api/settings') });
   return (
     <>
-      <h1>Settings</h1>
+      <PageHeader title="Settings" />
       {!editable && <p className="muted">Only owners and admins change these settings.</p>}
       <QueryState q={q}>
         {(s) => (

@@ -10,6 +10,7 @@ import { KeySpendTable } from './KeySpendTable';
 import { dollars, monthName, recentMonths, type Usage } from './model';
 import { DaysTable, UsageChart } from './UsageChart';
 import './usage.css';
+import { PageHeader } from '../../components/PageHeader';
 
 const utcToday = () => new Date().toISOString().slice(0, 10);
 
@@ -31,7 +32,7 @@ export default function UsagePage() {
   const options = (months.includes(month) ? months : [month, ...months]).map((m) => [m, monthName(m)] as const);
   return (
     <>
-      <h1>Usage</h1>
+      <PageHeader title="Usage" />
       <div className="filters">
         <Select label="Month" value={month} onChange={(m) => setParams(m === today.slice(0, 7) ? {} : { month: m })} options={options} />
       </div>

@@ -7,13 +7,14 @@ import { InviteForm } from './InviteForm';
 import { UserRow } from './UserRow';
 import { USERS_KEY, type HubUser } from './types';
 import './users.css';
+import { PageHeader } from '../../components/PageHeader';
 
 export default function UsersPage() {
   const session = useSession();
   const q = useQuery({ queryKey: USERS_KEY, queryFn: () => api.get<{ data: HubUser[] }>('/hub/api/users') });
   return (
     <>
-      <h1>Users</h1>
+      <PageHeader title="Users" />
       <InviteForm />
       <h2>People in this account</h2>
       <QueryState q={q} isEmpty={(d) => d.data.length === 0} empty="No users yet.">

@@ -8,6 +8,7 @@ import { QueryState } from '../../components/states';
 import { api, qs } from '../../lib/api';
 import { SprintTable } from './SprintTable';
 import { WM_STATUSES, WM_TYPES, type Page, type WorkItem, type WorkProject as Project } from './types';
+import { PageHeader } from '../../components/PageHeader';
 
 const label = (v: string) => v.replace(/_/g, ' ');
 const STATUS_OPTIONS = [['', 'Any status'], ...WM_STATUSES.map((s) => [s, label(s)] as const)] as const;
@@ -45,7 +46,7 @@ export default function WorkProject() {
       <p>
         <Link to="/work">← Work management</Link>
       </p>
-      <h1>{project ? `${project.name} (${project.key_prefix})` : 'Project'}</h1>
+      <PageHeader title={project ? `${project.name} (${project.key_prefix})` : 'Project'} />
       <h2>Items</h2>
       <form className="filters" onSubmit={search} role="search" aria-label="Filter items">
         <Select label="Status" value={status} onChange={(v) => set('status', v)} options={STATUS_OPTIONS} />

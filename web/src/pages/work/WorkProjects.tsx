@@ -5,6 +5,7 @@ import { Pager, useCursorPager } from '../../components/controls';
 import { QueryState } from '../../components/states';
 import { api, qs } from '../../lib/api';
 import type { Page, WorkProject } from './types';
+import { PageHeader } from '../../components/PageHeader';
 
 export default function WorkProjects() {
   const pager = useCursorPager();
@@ -14,7 +15,7 @@ export default function WorkProjects() {
   });
   return (
     <>
-      <h1>Work management</h1>
+      <PageHeader title="Work management" />
       <QueryState q={q} isEmpty={(p) => p.data.length === 0 && pager.page === 1} empty="No project uses work management yet.">
         {(p) => (
           <>

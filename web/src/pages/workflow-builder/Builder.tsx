@@ -27,6 +27,7 @@ import { Schedule } from './Schedule';
 import { BuilderActions, WorkflowSettings } from './Settings';
 import { useDraft } from './useDraft';
 import { useSave } from './useSave';
+import { PageHeader } from '../../components/PageHeader';
 
 export function Builder({ editor, positions }: { editor: WorkflowEditor | null; positions?: Record<string, XY> }) {
   const id = editor?.id ?? null;
@@ -74,7 +75,7 @@ export function Builder({ editor, positions }: { editor: WorkflowEditor | null; 
         {id ? <Link to={`/workflows/${id}`}>← {d.base.name}</Link> : <Link to="/workflows">← All workflows</Link>}
       </p>
       <div className="page-head">
-        <h1 id="wf-title">{id ? `Build ${d.base.name}` : 'New workflow'}</h1>
+        <PageHeader id="wf-title" title={id ? `Build ${d.base.name}` : 'New workflow'} />
         {id && <StatusBadge status={d.base.status} />}
         <span className="wf-save-state" role="status">
           {d.dirty ? 'Unsaved changes' : id ? 'All changes saved' : 'Not saved yet'}

@@ -7,8 +7,8 @@ import { QueryState } from '../../components/states';
 import { api } from '../../lib/api';
 import { Builder } from './Builder';
 import type { WorkflowEditor, XY } from './model';
-import '../runs/runs.css';
 import './builder.css';
+import { PageHeader } from '../../components/PageHeader';
 
 export default function WorkflowBuilder() {
   const { id } = useParams();
@@ -27,7 +27,7 @@ export default function WorkflowBuilder() {
           <p>
             <Link to="/workflows">← All workflows</Link>
           </p>
-          <h1 id="wf-title">Workflow builder</h1>
+          <PageHeader id="wf-title" title="Workflow builder" />
         </>
       )}
       <QueryState q={q}>{(e) => <Builder key={e.id} editor={e} positions={handed} />}</QueryState>

@@ -5,6 +5,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { runKeys } from '../../data/runs';
+import { workflowKeys } from '../../data/workflows';
 import { api } from '../../lib/api';
 import { definitionOf, type Definition, type Draft, type WorkflowEditor, type WorkflowStatus } from './model';
 import { failureOf, isStale, putBody, type Refused } from './saving';
@@ -22,8 +24,8 @@ export function useSave(id: string | null, d: DraftState) {
 
   const refresh = (e: WorkflowEditor) => {
     client.setQueryData(['hub', 'workflow-definition', e.id], e);
-    void client.invalidateQueries({ queryKey: ['hub', 'workflows'] });
-    void client.invalidateQueries({ queryKey: ['hub', 'workflow', e.id] });
+    // The workflow's list rows and its page (data/workflows.ts keys).
+    void client.invalidateQueries({ queryKey: workflowKeys.all });
   };
 
   const save = useMutation({
@@ -83,7 +85,7 @@ export function useSave(id: string | null, d: DraftState) {
 
   const run = useMutation({
     mutationFn: () => api.post<{ id: string }>(`/hub/api/workflows/${id}/runs`),
-    onSuccess: () => void client.invalidateQueries({ queryKey: ['hub', 'runs'] }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: runKeys.lists() }),
   });
 
   /** Someone else saved first: take their version (dropping ours) — the conflict's "Reload". */

@@ -1,16 +1,16 @@
 // One workflow: what it is, its blocks in order (each with its settings and the blocks feeding
 // it), its newest runs, "Run now", which starts a manual run and opens its page, "Open builder",
 // and — for owners and admins — Delete.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { StatusBadge } from '../../components/controls';
+import { PageHeader } from '../../components/PageHeader';
+import { RunsTable } from '../../components/runs/RunsTable';
 import { Empty, ErrorNotice, QueryState } from '../../components/states';
-import { api } from '../../lib/api';
+import { useStartRun } from '../../data/runs';
+import { workflowQuery, type WorkflowBlock, type WorkflowDetail } from '../../data/workflows';
 import { isAdmin, useSession } from '../../lib/session';
 import { DeleteWorkflow } from './DeleteWorkflow';
-import { RunsTable } from '../runs/model';
-import type { WorkflowBlock, WorkflowDetail } from './model';
-import '../runs/runs.css';
 import './workflows.css';
 
 const show = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
@@ -22,7 +22,7 @@ function Block({ block }: { block: WorkflowBlock }) {
       <h3>
         {block.id} <span className="muted">({block.kind})</span>
       </h3>
-      <dl className="block-config">
+      <dl className="workflows-block-config">
         {block.inputs.length > 0 && (
           <>
             <dt>Takes from</dt>
@@ -30,7 +30,7 @@ function Block({ block }: { block: WorkflowBlock }) {
           </>
         )}
         {settings.map(([k, v]) => (
-          <div key={k} className="config-row">
+          <div key={k} className="workflows-config-row">
             <dt>{k}</dt>
             <dd>{show(v)}</dd>
           </div>
@@ -42,17 +42,10 @@ function Block({ block }: { block: WorkflowBlock }) {
 
 function RunNow({ wf }: { wf: WorkflowDetail }) {
   const navigate = useNavigate();
-  const client = useQueryClient();
-  const start = useMutation({
-    mutationFn: () => api.post<{ id: string }>(`/hub/api/workflows/${wf.id}/runs`),
-    onSuccess: (run) => {
-      void client.invalidateQueries({ queryKey: ['hub', 'runs'] });
-      navigate(`/runs/${run.id}`);
-    },
-  });
+  const start = useStartRun(wf.id);
   return (
     <>
-      <button type="button" onClick={() => start.mutate()} disabled={start.isPending || wf.block_count === 0}>
+      <button type="button" onClick={() => start.mutate(undefined, { onSuccess: (run) => navigate(`/runs/${run.id}`) })} disabled={start.isPending || wf.block_count === 0}>
         {start.isPending ? 'Starting…' : 'Run now'}
       </button>
       <ErrorNotice error={start.error} />
@@ -60,21 +53,30 @@ function RunNow({ wf }: { wf: WorkflowDetail }) {
   );
 }
 
-function WorkflowView({ wf }: { wf: WorkflowDetail }) {
+/** The heading row: one element from loading to loaded, so focus stays on it. */
+function WorkflowHeader({ wf }: { wf: WorkflowDetail | undefined }) {
   const admin = isAdmin(useSession());
   return (
+    <PageHeader id="workflow-title" title={wf?.name ?? 'Workflow'}>
+      {wf && (
+        <>
+          <StatusBadge status={wf.status} />
+          <RunNow wf={wf} />
+          <Link className="button button-secondary" to={`/workflows/${wf.id}/build`}>
+            Open builder
+          </Link>
+          {admin && <DeleteWorkflow wf={wf} />}
+        </>
+      )}
+    </PageHeader>
+  );
+}
+
+function WorkflowView({ wf }: { wf: WorkflowDetail }) {
+  return (
     <>
-      <div className="page-head">
-        <h1 id="workflow-title">{wf.name}</h1>
-        <StatusBadge status={wf.status} />
-        <RunNow wf={wf} />
-        <Link className="button button-secondary" to={`/workflows/${wf.id}/build`}>
-          Open builder
-        </Link>
-        {admin && <DeleteWorkflow wf={wf} />}
-      </div>
       {wf.description && <p>{wf.description}</p>}
-      <dl className="run-facts">
+      <dl className="facts">
         <dt>Project</dt>
         <dd>{wf.project_name ?? <span className="muted">none</span>}</dd>
         <dt>Schedule</dt>
@@ -82,7 +84,7 @@ function WorkflowView({ wf }: { wf: WorkflowDetail }) {
       </dl>
       <h2>Blocks</h2>
       {wf.blocks.length ? (
-        <ol className="blocks" aria-label="Blocks in order">
+        <ol className="workflows-blocks" aria-label="Blocks in order">
           {wf.blocks.map((b) => (
             <Block key={b.id} block={b} />
           ))}
@@ -103,17 +105,13 @@ function WorkflowView({ wf }: { wf: WorkflowDetail }) {
 
 export default function WorkflowPage() {
   const { id = '' } = useParams();
-  const q = useQuery({
-    queryKey: ['hub', 'workflow', id],
-    queryFn: () => api.get<WorkflowDetail>(`/hub/api/workflows/${encodeURIComponent(id)}`),
-    refetchInterval: 5_000,
-  });
+  const q = useQuery(workflowQuery(id));
   return (
     <section aria-labelledby="workflow-title">
       <p>
         <Link to="/workflows">← All workflows</Link>
       </p>
-      {!q.data && <h1 id="workflow-title">Workflow</h1>}
+      <WorkflowHeader wf={q.data} />
       <QueryState q={q}>{(wf) => <WorkflowView wf={wf} />}</QueryState>
     </section>
   );

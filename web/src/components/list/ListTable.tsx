@@ -1,0 +1,98 @@
+// A list screen's table: its columns declared once (header, cell, optional className), the rows of
+// the current page, the states around them (loading, error, empty) and the pager. While the next
+// page loads the current one stays on screen, marked busy, with a "Loading page N" hint.
+import type { ReactNode } from 'react';
+import { Empty, ErrorNotice, Loading } from '../states';
+import type { ListState } from './useListQuery';
+
+export interface Column<T> {
+  header: ReactNode;
+  cell: (row: T) => ReactNode;
+  className?: string;
+}
+
+export function ListTable<T>({
+  list,
+  columns,
+  caption,
+  rowKey,
+  empty,
+  label,
+}: {
+  list: Pick<ListState<T>, 'q' | 'pager'>;
+  columns: Column<T>[];
+  /** Said to screen readers (visually hidden): what the table lists, in which order. */
+  caption: string;
+  rowKey: (row: T) => string;
+  /** Shown when the first page is empty (later pages say "No more."). */
+  empty: ReactNode;
+  /** Names the pager: "Runs" → "Runs pages". */
+  label: string;
+}) {
+  const { q, pager } = list;
+  if (q.isPending) return <Loading />;
+  if (q.error && !q.data) return <ErrorNotice error={q.error} />;
+  const page = q.data!;
+  if (page.data.length === 0 && pager.page === 1) return <Empty>{empty}</Empty>;
+  return (
+    <>
+      <ErrorNotice error={q.error} />
+      {page.data.length === 0 ? (
+        <Empty>No more.</Empty>
+      ) : (
+        <Table columns={columns} rows={page.data} caption={caption} rowKey={rowKey} busy={pager.loadingPage} />
+      )}
+      <ListPager pager={pager} nextCursor={page.next_cursor} label={label} />
+    </>
+  );
+}
+
+/** A table of a fixed set of rows (no pager, no states): a record's newest runs, a small list. */
+export function Table<T>({ columns, rows, caption, rowKey, busy = false }: { columns: Column<T>[]; rows: readonly T[]; caption: string; rowKey: (row: T) => string; busy?: boolean }) {
+  // The table scrolls sideways inside its own box on a narrow screen, so the page itself never
+  // grows wider than the phone; the box takes focus, so a keyboard can scroll it too.
+  return (
+    <div className="table-scroll" role="region" aria-label={caption} tabIndex={0}>
+      <table aria-busy={busy || undefined} className={busy ? 'list-loading' : undefined}>
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((c, i) => (
+              <th key={i} scope="col" className={c.className}>
+                {c.header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={rowKey(row)}>
+              {columns.map((c, i) => (
+                <td key={i} className={c.className}>
+                  {c.cell(row)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function ListPager({ pager, nextCursor, label }: { pager: ListState<unknown>['pager']; nextCursor: string | null; label: string }) {
+  return (
+    <nav className="pager" aria-label={`${label} pages`}>
+      <button type="button" className="button-secondary" disabled={pager.page === 1 || pager.loadingPage} onClick={pager.previous}>
+        Previous page
+      </button>
+      <span>Page {pager.page}</span>
+      <button type="button" className="button-secondary" disabled={!nextCursor || pager.loadingPage} onClick={() => nextCursor && pager.next(nextCursor)}>
+        Next page
+      </button>
+      <span role="status" aria-live="polite" className="muted">
+        {pager.loadingPage ? 'Loading the page…' : ''}
+      </span>
+    </nav>
+  );
+}
