@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import type { Redis as RedisClient } from 'ioredis';
 import { ConfigError, type Config } from './config.js';
 import type { Db } from './db/db.js';
-import { buildApp, type App } from './http/app.js';
+import { buildApp, type App } from './app.js';
 import type { AppDeps } from './http/deps.js';
 import { CursorCodec } from './http/cursor.js';
 import type { Retirement } from './http/retirements.js';

@@ -4,7 +4,7 @@
 // exit code 1 and says what state it is in. Approve, reject and cancel go through the runs service,
 // which records them in the audit log as the operator's.
 import type { Db } from '../db/db.js';
-import { getRun, getRunSteps, pagesCreatedByRun, type RunDetailRow, type RunStepRow } from '../api/runs/store.js';
+import { getRun, getRunSteps, pagesCreatedByRun, type RunDetailRow, type RunStepRow } from '../services/runs/read-store.js';
 import { isUuid } from '../lib/ids.js';
 import { findRun, type RunState } from '../engine/scheduler/store.js';
 import { ApiError } from '../domain/errors.js';

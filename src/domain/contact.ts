@@ -1,5 +1,7 @@
 // Contacts: the lifecycle stages and SMS consent states, and the contact row. The API reads only
 // live contacts; the automation engine reads a contact's sending state too.
+// The schema modules (api/contacts, api/hooks) read the limit here, beside the contact's other facts.
+export { EMAIL_MAX_LENGTH } from '../lib/email-length.js';
 
 export const LIFECYCLE_STAGES = [
   'subscriber', 'lead', 'marketing_qualified', 'sales_qualified', 'opportunity', 'customer', 'evangelist', 'other',

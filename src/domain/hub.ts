@@ -11,6 +11,9 @@ export function mayAdminister(role: Role): boolean {
   return role === 'owner' || role === 'admin';
 }
 
+/** The OpenAPI tag of every hub route (/hub/api), whose description lists the hub's own codes. */
+export const HUB_TAG = 'hub';
+
 export const SESSION_IDLE_MS = 12 * 3_600_000;
 export const SESSION_ABSOLUTE_MS = 7 * 86_400_000;
 export const SESSION_COOKIE = 'sb_session';

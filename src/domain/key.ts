@@ -1,6 +1,10 @@
 // API keys: who may create them, how many an account may hold, and the states of the idempotency
 // record a key's write requests leave behind.
 
+// The scopes (plain data in lib/, which the keys services read) stated here too, so the schema
+// modules take every enum from src/domain.
+export { SCOPES, type Scope } from '../lib/scopes.js';
+
 /** docs/architecture.md §2: at most this many active (not revoked, not expired) keys per account. */
 export const MAX_ACTIVE_KEYS = 10;
 

@@ -1,5 +1,7 @@
-// The app factory: buildApp(deps) returns a ready-to-listen fastify instance with the whole
-// request pipeline and every route. The listener lives in the serve command; tests use inject().
+// The HTTP kit's app: buildHttpApp(deps, mount) returns a ready-to-listen fastify instance with
+// the whole request pipeline, the document and the ops routes, and whatever routes `mount` adds
+// (the composition root, src/app.ts, mounts /v1 and the hub). The listener lives in the serve
+// command; tests use inject().
 import { randomUUID } from 'node:crypto';
 import Fastify, {
   LogController,
@@ -10,20 +12,6 @@ import Fastify, {
 import swagger from '@fastify/swagger';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { registerEnrollmentRoutes } from '../api/enrollments/routes.js';
-import { registerAutomationRunRoutes } from '../api/automation-runs/routes.js';
-import { registerAutomationRoutes } from '../api/automations/routes.js';
-import { registerRunRoutes } from '../api/runs/routes.js';
-import { registerWorkflowRoutes } from '../api/workflows/routes.js';
-import { registerHookRoutes } from '../api/hooks/routes.js';
-import { registerInboundRoutes } from '../api/inbound/routes.js';
-import { registerContactRoutes } from '../api/contacts/routes.js';
-import { registerProjectRoutes } from '../api/projects/routes.js';
-import { registerItemRoutes } from '../api/items/routes.js';
-import { registerWorkmgmtRoutes } from '../api/workmgmt/routes.js';
-import { registerUsageRoutes } from '../api/usage/routes.js';
-import { registerHubApi } from '../hub/plugin.js';
-import { registerHubPages, type HubPages } from '../hub/static.js';
 import { Authenticator } from './auth.js';
 import { appAuthCache } from './auth-cache-setup.js';
 import type { AppDeps } from './deps.js';
@@ -58,7 +46,20 @@ function withRequestSerializer(logger: FastifyServerOptions['logger']): FastifyS
   return { ...options, serializers: { ...(options.serializers ?? {}), req: requestSerializer as never } };
 }
 
-export async function buildApp(deps: AppDeps): Promise<App> {
+/** The pages of a browser app served at /: an unmatched app URL gets the app's HTML. */
+export interface AppPages {
+  /** Whether this unmatched request is an app URL to answer with the app's HTML. */
+  isAppUrl(request: FastifyRequest): boolean;
+  sendApp(reply: FastifyReply): FastifyReply;
+}
+
+/**
+ * Registers the app's own routes on the kit's app, after the pipeline, the document and the ops
+ * routes and before the app is ready; answers the browser app's pages when it serves one.
+ */
+export type Mount = (app: App) => Promise<AppPages | null>;
+
+export async function buildHttpApp(deps: AppDeps, mount: Mount): Promise<App> {
   const { config } = deps;
   // Deadlines for a request to arrive and for idle connections (fastify's defaults are none).
   const { handshakeTimeout, ...httpOptions } = serverOptions(config.http);
@@ -141,9 +142,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   // Outside /v1 (the pipeline answers /v1 paths itself, before any body is read). An app URL of
   // the hub (a page the browser routes) gets the app's HTML.
-  let hubPages: HubPages | null = null;
+  let appPages: AppPages | null = null;
   app.setNotFoundHandler((request, reply) => {
-    if (hubPages?.isAppUrl(request)) return hubPages.sendApp(reply);
+    if (appPages?.isAppUrl(request)) return appPages.sendApp(reply);
     throw routingError(request);
   });
 
@@ -151,28 +152,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(cookie);
   await app.register(swagger, openapiOptions());
   registerOpsRoutes(app, deps);
-  // Unsubscribe links and the SMS provider's webhook: outside /v1, no API key (own checks).
-  await registerInboundRoutes(app, deps);
-  registerHookRoutes(app, deps);
-  await app.register(
-    async (v1: App) => {
-      registerWorkflowRoutes(v1, deps);
-      registerRunRoutes(v1, deps);
-      registerAutomationRoutes(v1, deps);
-      registerAutomationRunRoutes(v1, deps);
-      registerEnrollmentRoutes(v1, deps);
-      registerProjectRoutes(v1, deps);
-      registerItemRoutes(v1, deps);
-      registerUsageRoutes(v1, deps);
-      registerContactRoutes(v1, deps);
-      registerWorkmgmtRoutes(v1, deps);
-    },
-    { prefix: '/v1' },
-  );
-  if (config.hub) {
-    await registerHubApi(app, deps);
-    hubPages = await registerHubPages(app);
-  }
+  appPages = await mount(app);
   await authCache.start();
   await app.ready();
   return app;

@@ -1,8 +1,7 @@
 // OpenAPI 3.1, generated from the route schemas by @fastify/swagger; never written by hand.
 import type { SwaggerOptions } from '@fastify/swagger';
 import { ERROR_CATALOGUE, HUB_ERROR_CATALOGUE } from '../domain/errors.js';
-import { SESSION_COOKIE } from '../domain/hub.js';
-import { HUB_TAG } from '../hub/kit.js';
+import { HUB_TAG, SESSION_COOKIE } from '../domain/hub.js';
 import { OPTIONAL_BODY } from './route.js';
 
 type Operation = { requestBody?: { required?: boolean; content?: Record<string, { schema?: Record<string, unknown> }> } };

@@ -1,5 +1,6 @@
 // Shared TypeBox schemas: ids, the error body, the list envelope, and per-status error responses.
-import { Type, type TSchema } from '@sinclair/typebox';
+// Pure (TypeBox only): the resources' schema modules build on it and the web app imports them.
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
 /** The format name of single-line text (checked by http/validation.ts). Declared here, not in the
  * validator, so this module stays pure: the web app reads its types without loading ajv. */
@@ -74,3 +75,9 @@ export const ListQuery = {
   // Any string: one this endpoint did not give out (empty, too long, forged) is 400 invalid_cursor.
   cursor: Type.Optional(Type.String({ description: 'next_cursor of the previous page.' })),
 };
+
+/**
+ * One page of any list (/v1's and the hub's): what ListEnvelope describes, for items of type T.
+ * The web app's one Page<T>.
+ */
+export type ListPage<T> = Omit<Static<ReturnType<typeof ListEnvelope>>, 'data'> & { data: T[] };

@@ -80,8 +80,8 @@ export function hubResponses(access: HubAccess, ok: Record<number, TSchema>, ext
   return { ...ok, ...errorResponses(statuses) };
 }
 
-/** Every hub route carries this tag in the OpenAPI document. */
-export const HUB_TAG = 'hub';
+/** Every hub route carries this tag in the OpenAPI document (the document's kit names it too). */
+export { HUB_TAG } from '../domain/hub.js';
 
 /** The audit log's actor for the hub user making this request. */
 export function actorOf(auth: HubAuth): { kind: 'user'; id: string; label: string } {

@@ -22,7 +22,7 @@ export interface HubRouteEntry {
 
 const ROUTES = new WeakMap<object, HubRouteEntry[]>();
 
-/** The hub routes of an app built by buildApp (empty when the hub is off). */
+/** The hub routes of an app built by buildApp (src/app.ts); empty when the hub is off. */
 export function hubRoutesOf(app: App): readonly HubRouteEntry[] {
   return ROUTES.get(app) ?? [];
 }

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppPages } from '../http/app.js';
 import type { App } from '../http/route-kit.js';
 import { PACKAGE_ROOT } from '../code-location.js';
 
@@ -46,11 +46,8 @@ function decodedPath(url: string): string | null {
   }
 }
 
-export interface HubPages {
-  /** Whether this unmatched request is an app URL to answer with the app's HTML. */
-  isAppUrl(request: FastifyRequest): boolean;
-  sendApp(reply: FastifyReply): FastifyReply;
-}
+/** The hub's pages: the kit's app pages (http/app.ts), the built web app. */
+export type HubPages = AppPages;
 
 /** Registers the built files; null (and nothing registered) when web/dist was not built. */
 export async function registerHubPages(app: App): Promise<HubPages | null> {

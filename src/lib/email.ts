@@ -18,9 +18,9 @@
 // The address is stored as given (trimmed, case kept). It is compared lower-cased, with its domain
 // in IDNA's Unicode form, so BÜCHER.example, bücher.example and xn--bcher-kva.example are one domain.
 import { domainToASCII, domainToUnicode } from 'node:url';
+import { EMAIL_MAX_LENGTH } from './email-length.js';
 
-/** Longest address the API stores (RFC 5321 caps a path at 256; 320 is the usual generous bound). */
-export const EMAIL_MAX_LENGTH = 320;
+export { EMAIL_MAX_LENGTH };
 const LOCAL_MAX_BYTES = 64;
 const DOMAIN_MAX_LENGTH = 253;
 

@@ -1,7 +1,9 @@
 // The layering of src/ (README "Code map"): imports point down, engine and delivery never reach
-// the API, nothing imports the CLI, the fixture loader only calls services, SQL text stands only
-// in *store.ts files and src/db, and there is no import cycle. The second block plants each kind
-// of violation in a small synthetic tree and checks the checker names it.
+// the API, nothing imports the CLI, the fixture loader only calls services, the hub reads through
+// services (never an api store), SQL text stands only in *store.ts files and src/db, schema
+// modules import only TypeBox, src/domain and other schema modules, and there is no import cycle.
+// The second block plants each kind of violation in a small synthetic tree and checks the checker
+// names it.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,6 +73,9 @@ describe('the checker names each kind of planted violation', () => {
       'no import cycle',
     ],
     ['a dynamic import of cli', { 'engine/loop.ts': `export const f = () => import('../cli/run.js');` }, 'nothing imports cli'],
+    ['the hub reading an api store', { 'hub/runs/routes.ts': `import { sql } from '../../api/runs/store.js';`, 'api/runs/store.ts': `export const sql = 1;` }, 'the hub reads through services, never an api store'],
+    ['a schema module importing a store', { 'api/runs/schemas.ts': `import type { RunRow } from './store.js';`, 'api/runs/store.ts': `export type RunRow = { id: string };` }, 'schema modules are pure'],
+    ['a schema module importing a package', { 'api/runs/schemas.ts': `import type { FastifyRequest } from 'fastify';` }, 'schema modules are pure'],
     ['a folder in no layer', { 'plugins/page.ts': `export const p = 1;`, 'cli/run.ts': `import { p } from '../plugins/page.js';\nexport const run = () => p;` }, 'every folder has a layer'],
   ];
   for (const [name, changes, rule] of cases) {

@@ -21,7 +21,12 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['main.ts'],
   ['cli'],
   ['admin'],
-  ['server.ts', 'http', 'api', 'hub'],
+  // The app's wiring: server.ts makes the dependencies from a Config, app.ts (the composition
+  // root) mounts /v1 and the hub on the HTTP kit; both stand above the kit and the resources,
+  // which never reach up to them.
+  ['server.ts'],
+  ['app.ts'],
+  ['http', 'api', 'hub'],
   ['fixtures'],
   ['services'],
   ['engine'],
@@ -34,12 +39,13 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['code-location.ts'],
 ];
 
-/** Same-layer imports across folders that are part of the design (the HTTP kit and the resources). */
+/**
+ * Same-layer imports across folders that are part of the design: the resources use the HTTP kit
+ * (the kit never imports them: src/app.ts mounts them), and the hub reuses /v1's schemas and
+ * renderers (never a store: the reads both share live in services/); /v1 never imports the hub.
+ */
 const SAME_LAYER_ALLOWED: ReadonlySet<string> = new Set([
-  'server.ts>http', 'http>api', 'api>http', 'server.ts>api',
-  // The hub's API (/hub/api) is registered by the app, uses the HTTP kit, and reuses /v1's read
-  // queries and response schemas; /v1 never imports the hub.
-  'http>hub', 'hub>http', 'hub>api', 'server.ts>hub',
+  'api>http', 'hub>http', 'hub>api',
   'db>lib', 'lib>db', 'db>config.ts', 'lib>config.ts', 'config.ts>config-reader.ts',
   'accounts>keys', 'keys>accounts', 'accounts>limits', 'keys>limits', 'idempotency>keys', 'idempotency>accounts',
 ]);
@@ -198,8 +204,40 @@ function namedRuleViolations(edges: readonly ImportEdge[]): Violation[] {
     if (b === 'cli' && a !== 'cli' && e.from !== 'main.ts') {
       out.push({ rule: 'nothing imports cli', file: e.from, detail: e.to });
     }
+    if (a === 'hub' && b === 'api' && mayHoldSql(e.to)) {
+      out.push({ rule: 'the hub reads through services, never an api store', file: e.from, detail: e.to });
+    }
     if (a === 'fixtures' && !['fixtures', 'services', 'domain', 'lib', 'db'].includes(b)) {
       out.push({ rule: 'fixtures only calls services', file: e.from, detail: e.to });
+    }
+  }
+  return out;
+}
+
+/** A schema module (`schemas.ts`): the web app typechecks it without Node, so it stays pure. */
+export function isSchemaModule(file: string): boolean {
+  return file === 'schemas.ts' || file.endsWith('/schemas.ts');
+}
+
+const PACKAGE_RE = /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[^'"`;]*?\sfrom\s+)?['"]([^'".][^'"]*)['"]|import\(\s*['"]([^'".][^'"]*)['"]\s*\)/g;
+
+/**
+ * Schema modules import only TypeBox, src/domain and other schema modules: the web app imports
+ * them for their static types, so nothing in them may pull in Node, Fastify or a store.
+ */
+function schemaPurityViolations(files: SourceMap, edges: readonly ImportEdge[]): Violation[] {
+  const out: Violation[] = [];
+  for (const e of edges) {
+    if (!isSchemaModule(e.from)) continue;
+    if (folderOf(e.to) === 'domain' || isSchemaModule(e.to)) continue;
+    out.push({ rule: 'schema modules are pure', file: e.from, detail: e.to });
+  }
+  for (const [file, source] of files) {
+    if (!isSchemaModule(file)) continue;
+    const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+    for (const m of code.matchAll(PACKAGE_RE)) {
+      const pkg = m[1] ?? m[2];
+      if (pkg !== '@sinclair/typebox') out.push({ rule: 'schema modules are pure', file, detail: pkg });
     }
   }
   return out;
@@ -264,5 +302,5 @@ export function checkSources(files: SourceMap): Violation[] {
     .filter((e) => !files.has(e.to))
     .map((e) => ({ rule: 'imports resolve', file: e.from, detail: `${e.to} not found` }));
   const cyc = cycles(files, edges).map((c) => ({ rule: 'no import cycle', file: c[0], detail: c.join(' → ') }));
-  return [...missing, ...namedRuleViolations(edges), ...layerViolations(edges), ...sqlViolations(files), ...cyc];
+  return [...missing, ...namedRuleViolations(edges), ...layerViolations(edges), ...schemaPurityViolations(files, edges), ...sqlViolations(files), ...cyc];
 }

@@ -2,7 +2,7 @@
 // X + nullable: the JSON must be exactly what the schema as written would give.
 import fastJsonStringify from 'fast-json-stringify';
 import { describe, expect, it } from 'vitest';
-import { Workflow } from '../../src/api/workflows/routes.js';
+import { Workflow } from '../../src/api/workflows/schemas.js';
 import { ListEnvelope, Nullable, Uuid } from '../../src/http/schemas.js';
 import { lazySerializerFactory, withNullable } from '../../src/http/lazy-serializer.js';
 import { Type } from '@sinclair/typebox';

@@ -1,25 +1,15 @@
 // Automations, read side: GET /automations and GET /automations/{id}. The API never changes an
 // automation (spec rule 6); the operator commands in src/cli/automations.ts do. The route file is
 // the contract.
-import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../http/deps.js';
 import { notFound } from '../../domain/errors.js';
 import { listByTime } from '../../http/list.js';
 import { meta, v1Responses } from '../../http/route.js';
 import { authOf, type App } from '../../http/route-kit.js';
-import { ListEnvelope, ListQuery, Uuid } from '../../http/schemas.js';
-import { getAutomation, listAutomations, type AutomationRow } from './store.js';
-import { Automation, AutomationStatus, renderAutomation } from './summary.js';
-
-const ListAutomationsQuery = Type.Object(
-  {
-    ...ListQuery,
-    status: Type.Optional(AutomationStatus),
-    project_id: Type.Optional(Uuid),
-  },
-  { additionalProperties: false },
-);
-const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
+import { ListEnvelope } from '../../http/schemas.js';
+import { getAutomation, listAutomations, type AutomationRow } from '../../services/automations/read-store.js';
+import { Automation, IdParams, ListAutomationsQuery } from './schemas.js';
+import { renderAutomation } from './summary.js';
 
 export function registerAutomationRoutes(app: App, deps: AppDeps): void {
   const automations = listByTime(deps.cursors, (r: AutomationRow) => r.updated_at);

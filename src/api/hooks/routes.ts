@@ -4,41 +4,28 @@
 // capped at 16 KiB and each automation takes at most 60 calls a minute. The owning account's state
 // gets the API's answers (403 account_suspended, account_closed, subscription_inactive: a webhook
 // writes, so a lapsed plan refuses it too), before any contact is found or created.
-import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../http/deps.js';
 import type { App } from '../../http/route-kit.js';
 import { ApiError } from '../../domain/errors.js';
-import { EMAIL_MAX_LENGTH } from '../../lib/email.js';
 import { accountStateError } from '../../http/pipeline.js';
 import { lockAccountState } from '../../accounts/store.js';
-import { errorResponses, Line } from '../../http/schemas.js';
+import { errorResponses } from '../../http/schemas.js';
 import { fireContactCreated } from '../../engine/automations/contact-created.js';
 import { startTriggeredRun } from '../../engine/automations/triggers.js';
 import { checkedEmail, erasureHmacs, findOrCreateContact, isErasedEmail } from '../../services/contacts/service.js';
 import { webhookHash } from '../../services/automations/webhook.js';
+import { HookBody, HookParams } from './schemas.js';
 import { automationByWebhookHash } from './store.js';
 
 export const WEBHOOK_BODY_LIMIT = 16_384;
 export const WEBHOOK_CALLS_PER_MINUTE = 60;
-
-const Params = Type.Object({ secret: Type.String({ maxLength: 200 }) }); // a wrong secret is simply not found (404)
-const Body = Type.Object(
-  {
-    // The one address rule of POST /contacts (src/lib/email.ts), checked in the handler.
-    email: Type.String({ maxLength: EMAIL_MAX_LENGTH }),
-    first_name: Type.Optional(Line({ maxLength: 200 })),
-    last_name: Type.Optional(Line({ maxLength: 200 })),
-    phone: Type.Optional(Line({ maxLength: 40 })),
-  },
-  { additionalProperties: false },
-);
 
 export function registerHookRoutes(app: App, deps: AppDeps): void {
   app.post(
     '/hooks/automations/:secret',
     {
       bodyLimit: WEBHOOK_BODY_LIMIT,
-      schema: { hide: true, params: Params, body: Body, response: errorResponses([400, 403, 404, 409, 413, 415, 422, 429]) },
+      schema: { hide: true, params: HookParams, body: HookBody, response: errorResponses([400, 403, 404, 409, 413, 415, 422, 429]) },
     },
     async (request, reply) => {
       const { secret } = request.params;

@@ -6,7 +6,6 @@
 //   the sender's number, START/UNSTOP lift that. Authenticated by a shared secret header.
 // Errors still leave in the catalogue's body shape (ApiError through the app's error handler).
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../http/deps.js';
 import type { App } from '../../http/route-kit.js';
@@ -14,6 +13,7 @@ import { ApiError } from '../../domain/errors.js';
 import { maskAddress } from '../../delivery/mask.js';
 import { normalisePhone, setEmailOptOut, setSmsStopped } from '../../delivery/suppression-store.js';
 import { verifyUnsubscribeToken } from '../../delivery/unsubscribe.js';
+import { SmsBody, TokenParams } from './schemas.js';
 
 export const INBOUND_SMS_SECRET_HEADER = 'x-switchboard-inbound-secret';
 /** Provider webhooks are small; anything bigger is not a text message. */
@@ -29,18 +29,6 @@ export function smsKeyword(text: string): 'stop' | 'start' | null {
   if (START_WORDS.has(word)) return 'start';
   return null;
 }
-
-// Any token text reaches the check, so every bad link is the same 404 (never a 400 that tells forms apart).
-const TokenParams = Type.Object({ token: Type.String() });
-const SmsBody = Type.Object(
-  {
-    from: Type.String({ minLength: 1, maxLength: 64, description: 'The number that texted.' }),
-    to: Type.Optional(Type.String({ maxLength: 64, description: 'Our number it texted; recorded, not used yet.' })),
-    text: Type.String({ maxLength: 4096 }),
-  },
-  // Providers add fields of their own (ids, timestamps): accepted and ignored.
-  { additionalProperties: true },
-);
 
 const notFoundLink = () => new ApiError('resource_not_found', 'No such unsubscribe link (it may have been mistyped or changed).');
 

@@ -1,53 +1,18 @@
 // Content items: GET /projects/{id}/items, GET /items/{id}, and page creation
 // (POST /projects/{id}/items). The route file is the contract; the item shapes are in schemas.ts.
-import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../http/deps.js';
 import { notFound } from '../../domain/errors.js';
 import { listByTime } from '../../http/list.js';
 import { meta, v1Responses } from '../../http/route.js';
 import { authOf, type App } from '../../http/route-kit.js';
-import { ListEnvelope, ListQuery, StringEnum, Uuid } from '../../http/schemas.js';
+import { ListEnvelope } from '../../http/schemas.js';
 import { idempotent } from '../../idempotency/index.js';
-import { MAX_PAGE_TITLE_LENGTH } from '../../domain/project.js';
 import { MAX_PAGE_BYTES, PAGE_HTML_POLICY } from '../../lib/page.js';
-import { ITEM_KINDS } from '../../domain/project.js';
 import { convertPage, insertConvertedPage, pageInput } from '../../services/pages/service.js';
 import { projectExists } from '../../services/pages/store.js';
-import { Item, ItemSummary, renderItem, renderItemSummary } from './schemas.js';
-import { getItem, listItems, type ItemRow } from './store.js';
-
-const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
-export const ListItemsQuery = Type.Object(
-  {
-    ...ListQuery,
-    kind: Type.Optional(StringEnum(ITEM_KINDS, { description: 'Only items of this kind.' })),
-    updated_since: Type.Optional(
-      Type.String({ format: 'date-time', description: 'Only items updated at or after this time (ISO 8601 date-time with a time zone).' }),
-    ),
-  },
-  { additionalProperties: false },
-);
-export const CreatePageBody = Type.Object(
-  {
-    // One line once trimmed (checked in pageInput: a trailing newline is trimmed, not refused).
-    title: Type.String({
-      minLength: 1,
-      maxLength: MAX_PAGE_TITLE_LENGTH,
-      description: `The page title: one line of 1 to ${MAX_PAGE_TITLE_LENGTH} characters, not blank; surrounding spaces are trimmed.`,
-    }),
-    markdown: Type.Optional(Type.String({ description: 'The page as Markdown (GitHub-flavoured). Send this or html, not both.' })),
-    html: Type.Optional(Type.String({ description: 'The page as HTML. Send this or markdown, not both.' })),
-  },
-  {
-    additionalProperties: false,
-    examples: [{ title: 'Release notes', markdown: '# Release notes\n\n- Faster search\n- [Docs](https://docs.example.com/)' }],
-  },
-);
-const CreatePageHeaders = Type.Object({
-  'idempotency-key': Type.Optional(
-    Type.String({ description: 'Optional: 8 to 64 printable characters without spaces. Without it, every request makes a new page.' }),
-  ),
-});
+import { renderItem, renderItemSummary } from './render.js';
+import { CreatePageBody, CreatePageHeaders, IdParams, Item, ItemSummary, ListItemsQuery } from './schemas.js';
+import { getItem, listItems, type ItemRow } from '../../services/items/read-store.js';
 
 export function registerItemRoutes(app: App, deps: AppDeps): void {
   const items = listByTime(deps.cursors, (r: ItemRow) => r.updated_at);

@@ -1,13 +1,11 @@
 // The content item shapes (docs/architecture.md §12.8 "Item"): common fields, then the kind's own.
 // One schema per kind, told apart by `kind`. In a list a page has the common fields only (its text
 // and html can be large); Get an item adds them. Files and images are described, never linked to
-// their bytes.
+// their bytes. Then the list's query and a new page's body. Pure: TypeBox and src/domain only
+// (render.ts fills the shapes from rows).
 import { Type, type Static, type TLiteral, type TProperties } from '@sinclair/typebox';
-import { DateTime, Nullable, Uuid } from '../../http/schemas.js';
-import { storedPageHtml } from '../../lib/page.js';
-import { iso } from '../../lib/time.js';
-import type { ItemKind } from '../../domain/project.js';
-import type { ItemDetailRow, ItemRow } from './store.js';
+import { DateTime, ListQuery, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
+import { ITEM_KINDS, MAX_PAGE_TITLE_LENGTH, type ItemKind } from '../../domain/project.js';
 
 const common = <K extends ItemKind>(kind: K) => ({
   id: Uuid,
@@ -59,59 +57,42 @@ export const Item = Type.Union([PageItem, FileItem, DatasetItem, ImageItem, Link
   title: 'Item',
   description: `A content item. ${KIND_NOTE}`,
 });
-type ItemSummaryOut = Static<typeof ItemSummary>;
-type ItemOut = Static<typeof Item>;
+export type ItemSummary = Static<typeof ItemSummary>;
+export type Item = Static<typeof Item>;
 
-// attrs come from the fixture loader, which fills every field of a kind (with these same
-// defaults); the fallbacks only keep a hand-edited row from breaking the answer.
-const str = (v: unknown, def = ''): string => (typeof v === 'string' ? v : def);
-const int = (v: unknown, def = 0): number => (Number.isInteger(v) ? (v as number) : def);
-const strOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-const intOrNull = (v: unknown): number | null => (Number.isInteger(v) ? (v as number) : null);
-
-function base(r: ItemRow) {
-  return { id: r.id, project_id: r.project_id, title: r.title, created_at: iso(r.created_at), updated_at: iso(r.updated_at) };
-}
-
-/** The list shape; for every kind but page it is also the detail shape. */
-export function renderItemSummary(r: ItemRow): ItemSummaryOut {
-  const a = r.attrs ?? {};
-  switch (r.kind) {
-    case 'page':
-      return { ...base(r), kind: 'page' };
-    case 'file':
-      return {
-        ...base(r),
-        kind: 'file',
-        filename: str(a.filename),
-        content_type: str(a.content_type, 'application/octet-stream'),
-        size_bytes: int(a.size_bytes),
-      };
-    case 'dataset':
-      return {
-        ...base(r),
-        kind: 'dataset',
-        row_count: int(a.row_count),
-        columns: Array.isArray(a.columns) ? a.columns.filter((c): c is string => typeof c === 'string') : [],
-      };
-    case 'image':
-      return {
-        ...base(r),
-        kind: 'image',
-        width: int(a.width),
-        height: int(a.height),
-        alt: str(a.alt),
-        filename: strOrNull(a.filename),
-        content_type: strOrNull(a.content_type),
-        size_bytes: intOrNull(a.size_bytes),
-      };
-    case 'link':
-      return { ...base(r), kind: 'link', url: str(a.url) };
-  }
-}
-
-export function renderItem(r: ItemDetailRow): ItemOut {
-  if (r.kind !== 'page') return renderItemSummary(r) as ItemOut;
-  const text = r.text ?? '';
-  return { ...base(r), kind: 'page', text, html: storedPageHtml(text, r.html) };
-}
+export const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
+export type IdParams = Static<typeof IdParams>;
+export const ListItemsQuery = Type.Object(
+  {
+    ...ListQuery,
+    kind: Type.Optional(StringEnum(ITEM_KINDS, { description: 'Only items of this kind.' })),
+    updated_since: Type.Optional(
+      Type.String({ format: 'date-time', description: 'Only items updated at or after this time (ISO 8601 date-time with a time zone).' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ListItemsQuery = Static<typeof ListItemsQuery>;
+export const CreatePageBody = Type.Object(
+  {
+    // One line once trimmed (checked in pageInput: a trailing newline is trimmed, not refused).
+    title: Type.String({
+      minLength: 1,
+      maxLength: MAX_PAGE_TITLE_LENGTH,
+      description: `The page title: one line of 1 to ${MAX_PAGE_TITLE_LENGTH} characters, not blank; surrounding spaces are trimmed.`,
+    }),
+    markdown: Type.Optional(Type.String({ description: 'The page as Markdown (GitHub-flavoured). Send this or html, not both.' })),
+    html: Type.Optional(Type.String({ description: 'The page as HTML. Send this or markdown, not both.' })),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ title: 'Release notes', markdown: '# Release notes\n\n- Faster search\n- [Docs](https://docs.example.com/)' }],
+  },
+);
+export type CreatePageBody = Static<typeof CreatePageBody>;
+export const CreatePageHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({ description: 'Optional: 8 to 64 printable characters without spaces. Without it, every request makes a new page.' }),
+  ),
+});
+export type CreatePageHeaders = Static<typeof CreatePageHeaders>;

@@ -1,65 +1,18 @@
 // Workflow runs: start a run, list a workflow's runs, get a run. The route file is the contract.
-import { Type, type Static } from '@sinclair/typebox';
 import type { AppDeps } from '../../http/deps.js';
 import { notFound } from '../../domain/errors.js';
 import { listByTime } from '../../http/list.js';
 import { meta, optionalBody, v1Responses } from '../../http/route.js';
 import { authOf, type App } from '../../http/route-kit.js';
-import { DateTime, ListEnvelope, ListQuery, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
+import { ListEnvelope } from '../../http/schemas.js';
 import { idempotent } from '../../idempotency/index.js';
-import { RUN_STATUSES, RUN_STEP_STATUSES, RUN_TRIGGERS } from '../../domain/workflow.js';
 import { iso, isoOrNull } from '../../lib/time.js';
-import { getWorkflow } from '../workflows/store.js';
+import { getWorkflow } from '../../services/workflows/read-store.js';
 import { startApiRun } from '../../services/runs/service.js';
-import { getRun, getRunSteps, listRuns, type RunListRow, type RunStepRow } from './store.js';
+import { IdParams, ListRunsQuery, RunDetail, RunInList, StartBody, StartedRun, StartHeaders } from './schemas.js';
+import { getRun, getRunSteps, listRuns, type RunListRow, type RunStepRow } from '../../services/runs/read-store.js';
 
-const RunStatus = StringEnum(RUN_STATUSES);
-const RunTrigger = StringEnum(RUN_TRIGGERS);
-
-export const StartedRun = Type.Object(
-  { id: Uuid, workflow_id: Uuid, status: RunStatus, trigger: RunTrigger, created_at: DateTime },
-  { title: 'StartedRun' },
-);
-
-const runListFields = {
-  id: Uuid,
-  workflow_id: Uuid,
-  status: RunStatus,
-  trigger: RunTrigger,
-  summary: Type.String({ description: 'One line on how it went.' }),
-  created_at: DateTime,
-  started_at: Nullable(DateTime),
-  finished_at: Nullable(DateTime),
-};
-export const RunInList = Type.Object(runListFields, { title: 'RunInList' });
-export const RunDetail = Type.Object(
-  {
-    ...runListFields,
-    billed_micros: Type.Integer({ description: 'Billed so far, in micros; 1,000,000 micros = US$1.' }),
-    steps: Type.Array(
-      Type.Object({
-        node_id: Type.String(),
-        node_kind: Type.String(),
-        status: StringEnum(RUN_STEP_STATUSES),
-        ms: Type.Integer(),
-        error: Nullable(Type.String()),
-      }),
-      { description: 'One per block, in the order they ran.' },
-    ),
-  },
-  { title: 'RunDetail' },
-);
-
-const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
-// No body at all is the usual request: the document says the body is optional (route.ts).
-const StartBody = optionalBody(Type.Object({}, { additionalProperties: false, description: 'Empty, or {}: the body takes no inputs in v1.' }));
-// Required: a request without it is 400 missing_idempotency_key (src/http/validation.ts).
-const StartHeaders = Type.Object({
-  'idempotency-key': Type.String({ description: '8 to 64 printable characters without spaces; a UUID is suitable.' }),
-});
-const ListRunsQuery = Type.Object(ListQuery, { additionalProperties: false });
-
-function renderListRun(r: RunListRow): Static<typeof RunInList> {
+function renderListRun(r: RunListRow): RunInList {
   return {
     id: r.id,
     workflow_id: r.workflow_id,
@@ -93,7 +46,7 @@ export function registerRunRoutes(app: App, deps: AppDeps): void {
         tags: ['Workflow runs'],
         params: IdParams,
         headers: StartHeaders,
-        body: StartBody,
+        body: optionalBody(StartBody),
         response: v1Responses({ 202: StartedRun }, [402, 409, 415, 413, 422]),
       },
     },

@@ -1,45 +1,15 @@
 // GET /usage: the account's billed usage between two UTC dates, by day and by feature, and its
 // balance. The route file is the contract.
-import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../http/deps.js';
 import { authOf, type App } from '../../http/route-kit.js';
 import { ApiError } from '../../domain/errors.js';
 import { meta, v1Responses } from '../../http/route.js';
-import { balanceAndToday, usageSums } from './store.js';
+import { Usage, UsageQuery } from './schemas.js';
+import { balanceAndToday, usageSums } from '../../services/usage/read-store.js';
 
 /** The longest range one request may cover, in days (both ends included): a leap year. */
 export const MAX_RANGE_DAYS = 366;
 const DAY_MS = 86_400_000;
-
-const Day = (description: string) => Type.String({ format: 'date', description, examples: ['2026-03-01'] });
-
-const UsageQuery = Type.Object(
-  {
-    from: Type.Optional(Day("First UTC day, included. Default: the first day of `to`'s month.")),
-    to: Type.Optional(Day('Last UTC day, included. Default: today (UTC).')),
-  },
-  { additionalProperties: false },
-);
-
-const Micros = (description: string) => Type.Integer({ description: `${description} In micros; 1,000,000 micros = US$1.` });
-
-export const Usage = Type.Object(
-  {
-    currency: Type.Literal('usd'),
-    from: Type.String({ format: 'date', description: 'First day of the range (UTC), included.' }),
-    to: Type.String({ format: 'date', description: 'Last day of the range (UTC), included.' }),
-    balance_micros: Micros('AI credit left now.'),
-    total_micros: Micros('Billed in the range.'),
-    by_day: Type.Array(Type.Object({ date: Type.String({ format: 'date' }), micros: Micros('Billed that day.') }), {
-      description: 'Every day of the range, oldest first, days without usage included with 0.',
-    }),
-    by_feature: Type.Array(
-      Type.Object({ feature: Type.String({ examples: ['llm.tokens'] }), micros: Micros('Billed for it in the range.') }),
-      { description: 'Features billed in the range, biggest first (ties by name).' },
-    ),
-  },
-  { title: 'Usage' },
-);
 
 const toMs = (day: string) => Date.parse(`${day}T00:00:00Z`);
 const toDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);

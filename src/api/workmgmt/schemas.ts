@@ -1,33 +1,15 @@
-// Work management: the response shapes (docs/architecture.md §12.10) and how rows become them. Kept
-// beside the routes so routes.ts stays the short contract of paths, parameters and handlers.
+// Work management: the response shapes (docs/architecture.md §12.10) and the paths' and lists'
+// parameters. Pure: TypeBox and src/domain only (render.ts makes the shapes from rows), for the
+// hub and the web app.
 import { Type, type Static } from '@sinclair/typebox';
 import { ITEM_KINDS } from '../../domain/project.js';
 import { KEY_PREFIX_PATTERN, SPRINT_STATES, WM_STATUSES, WM_TYPES } from '../../domain/work-item.js';
-import { DateTime, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
-import { iso } from '../../lib/time.js';
-import type { HistoryRow, LinkedDocumentRow, SprintRow, WmItemDetailRow, WmItemRow, WmProjectRow } from './store.js';
+import { DateTime, ListQuery, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
 
 /** A key prefix, as the hub allows them: a capital letter, then up to 9 capitals or digits. */
 const PREFIX = KEY_PREFIX_PATTERN;
 /** `<PREFIX>-<number>`: no leading zero, at most 10 digits (a larger number cannot exist). */
 export const KEY_PATTERN = `^${PREFIX}-[1-9][0-9]{0,9}$`;
-const KEY_RE = new RegExp(`^(${PREFIX})-([1-9][0-9]{0,9})$`);
-
-/** Item numbers are int4 in storage; a well-formed key beyond that names nothing. */
-const MAX_NUMBER = 2_147_483_647;
-
-/** Splits a key already checked against KEY_PATTERN; null when its number cannot exist. */
-export function parseKey(key: string): { prefix: string; number: number } | null {
-  const m = KEY_RE.exec(key);
-  if (!m) return null;
-  const number = Number(m[2]);
-  return number <= MAX_NUMBER ? { prefix: m[1], number } : null;
-}
-
-/** The prefixes that still find a project's items: the current one and every previous one. */
-export function ownsPrefix(p: WmProjectRow, prefix: string): boolean {
-  return p.wm_prefix === prefix || p.wm_previous_prefixes.includes(prefix);
-}
 
 const Key = Type.String({ pattern: KEY_PATTERN, description: '`<PREFIX>-<number>`, with the current prefix.', examples: ['WEB-12'] });
 const DateOnly = (description: string) => Nullable(Type.String({ format: 'date', description }));
@@ -48,6 +30,7 @@ export const WorkProject = Type.Object(
   },
   { title: 'WorkProject' },
 );
+export type WorkProject = Static<typeof WorkProject>;
 
 const itemFields = {
   key: Key,
@@ -65,6 +48,7 @@ const itemFields = {
   updated_at: DateTime,
 };
 export const WorkItem = Type.Object(itemFields, { title: 'WorkItem' });
+export type WorkItem = Static<typeof WorkItem>;
 
 const Comment = Type.Object(
   { at: DateTime, actor: Nullable(Person), kind: Type.Literal('comment'), text: Type.String() },
@@ -96,6 +80,7 @@ export const WorkItemDetail = Type.Object(
   },
   { title: 'WorkItemDetail' },
 );
+export type WorkItemDetail = Static<typeof WorkItemDetail>;
 
 export const Sprint = Type.Object(
   {
@@ -119,59 +104,50 @@ export const Sprint = Type.Object(
   },
   { title: 'Sprint' },
 );
+export type Sprint = Static<typeof Sprint>;
 
-export function renderProject(p: WmProjectRow): Static<typeof WorkProject> {
-  return { project_id: p.id, name: p.name, key_prefix: p.wm_prefix, previous_prefixes: p.wm_previous_prefixes };
-}
-
-const person = (id: string | null, name: string | null) => (id === null ? null : { id, name: name ?? '' });
-
-export function renderItem(prefix: string, r: WmItemRow): Static<typeof WorkItem> {
-  return {
-    key: `${prefix}-${r.number}`,
-    type: r.type,
-    title: r.title,
-    status: r.status,
-    sprint_id: r.sprint_id,
-    epic_key: r.epic_number === null ? null : `${prefix}-${r.epic_number}`,
-    labels: r.labels,
-    assignee: person(r.assignee, r.assignee_name),
-    start_date: r.start_date,
-    due_date: r.due_date,
-    points: r.points,
-    created_at: iso(r.created_at),
-    updated_at: iso(r.updated_at),
-  };
-}
-
-export function renderItemDetail(
-  prefix: string,
-  r: WmItemDetailRow,
-  docs: LinkedDocumentRow[],
-  history: HistoryRow[],
-): Static<typeof WorkItemDetail> {
-  return {
-    ...renderItem(prefix, r),
-    description: r.description,
-    linked_documents: docs.map((d) => ({ id: d.id, kind: d.kind, title: d.title })),
-    history: history.map((h) => {
-      const base = { at: iso(h.at), actor: person(h.actor, h.actor_name) };
-      return h.kind === 'comment'
-        ? { ...base, kind: 'comment' as const, text: h.text ?? '' }
-        : { ...base, kind: 'change' as const, field: h.field ?? '', from: h.from_value, to: h.to_value };
-    }),
-  };
-}
-
-export function renderSprint(s: SprintRow): Static<typeof Sprint> {
-  return {
-    id: s.id,
-    name: s.name,
-    state: s.state,
-    start_date: s.start_date,
-    end_date: s.end_date,
-    totals: { items: Number(s.items), done: Number(s.done), points: Number(s.points), points_done: Number(s.points_done) },
-    // A review exists only once the sprint is over, whatever the row holds before that.
-    review: s.state === 'finished' ? (s.review ?? null) : null,
-  };
-}
+export const ProjectParams = Type.Object({ project_id: Uuid }, { additionalProperties: false });
+export type ProjectParams = Static<typeof ProjectParams>;
+export const ItemParams = Type.Object(
+  {
+    project_id: Uuid,
+    key: Type.String({ pattern: KEY_PATTERN, description: '`<PREFIX>-<number>`; a previous prefix of the project also finds the item.', examples: ['WEB-12'] }),
+  },
+  { additionalProperties: false },
+);
+export type ItemParams = Static<typeof ItemParams>;
+export const ListOnlyQuery = Type.Object(ListQuery, { additionalProperties: false });
+export type ListOnlyQuery = Static<typeof ListOnlyQuery>;
+export const ListItemsQuery = Type.Object(
+  {
+    ...ListQuery,
+    status: Type.Optional(StringEnum(WM_STATUSES)),
+    type: Type.Optional(StringEnum(WM_TYPES)),
+    sprint_id: Type.Optional(Uuid),
+    assignee: Type.Optional(
+      Type.Union([Uuid, Type.Literal('none')], { description: "A user id, or `none` for items nobody is assigned to." }),
+    ),
+    epic: Type.Optional(
+      Type.String({
+        pattern: KEY_PATTERN,
+        description: "An epic's key, with the current or a previous prefix: the items in that epic.",
+        examples: ['WEB-4'],
+      }),
+    ),
+    label: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Items carrying this label (exact).' })),
+    q: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        // At least one word: a q of blanks only would filter nothing (and is refused like an empty one).
+        pattern: '\\S',
+        description: 'Words that must all appear in the title or description (any case).',
+      }),
+    ),
+    changed_since: Type.Optional(
+      Type.String({ format: 'date-time', description: 'Items changed at or after this moment (ISO 8601 with a zone).' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ListItemsQuery = Static<typeof ListItemsQuery>;

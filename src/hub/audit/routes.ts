@@ -1,42 +1,16 @@
 // Account → Audit log (owners and admins): who changed what and when, newest first, paged with the
 // same cursors as every list, optionally one action's or one actor's entries.
-import { Type, type Static } from '@sinclair/typebox';
-import { AUDIT_ACTOR_KINDS } from '../../domain/hub.js';
 import type { AppDeps } from '../../http/deps.js';
 import { listByTime } from '../../http/list.js';
 import type { App } from '../../http/route-kit.js';
-import { DateTime, ListEnvelope, ListQuery, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
+import { ListEnvelope } from '../../http/schemas.js';
 import { iso } from '../../lib/time.js';
-import { AUDIT_ACTIONS } from '../../services/audit/service.js';
 import type { AuditRow } from '../../services/audit/store.js';
 import { hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
 import { listAudit } from './store.js';
+import { AuditEntry, AuditQuery } from './schemas.js';
 
-const AuditEntry = Type.Object(
-  {
-    id: Uuid,
-    at: DateTime,
-    actor: Type.Object({
-      kind: StringEnum(AUDIT_ACTOR_KINDS),
-      id: Nullable(Uuid),
-      label: Type.String({ description: '"Name <email>" of the user, or "operator (CLI)".' }),
-    }),
-    action: Type.String({ description: `One of ${AUDIT_ACTIONS.join(', ')}.` }),
-    object: Type.Object({ kind: Type.String(), id: Type.String() }),
-    detail: Type.Record(Type.String(), Type.Unknown(), { description: 'What changed; never a secret or a message body.' }),
-  },
-  { title: 'HubAuditEntry' },
-);
-const AuditQuery = Type.Object(
-  {
-    ...ListQuery,
-    action: Type.Optional(StringEnum(AUDIT_ACTIONS)),
-    actor: Type.Optional(Type.Union([Uuid, Type.Literal('operator')], { description: "A user's id, or operator." })),
-  },
-  { additionalProperties: false },
-);
-
-function render(r: AuditRow): Static<typeof AuditEntry> {
+function render(r: AuditRow): AuditEntry {
   return {
     id: r.id,
     at: iso(r.at),

@@ -3,22 +3,17 @@
 // delete. Rules are the services' (src/services/automations); a definition problem is 422
 // invalid_field with param the body path the fixture validator names, a draft that cannot be
 // published 422 automation_not_publishable with param the first problem's path.
-import { Type } from '@sinclair/typebox';
-import { getAutomation } from '../../api/automations/store.js';
+import { getAutomation } from '../../services/automations/read-store.js';
 import { renderAutomation } from '../../api/automations/summary.js';
 import { diffAutomation, type DiffStep } from '../../domain/automation-diff.js';
 import { notFound } from '../../domain/errors.js';
 import type { AppDeps } from '../../http/deps.js';
 import type { App } from '../../http/route-kit.js';
-import { Uuid } from '../../http/schemas.js';
 import { iso } from '../../lib/time.js';
 import { copyAutomation, createAutomation, deleteAutomation, editorState, versionsOf, versionView, type AutomationDefinition } from '../../services/automations/definition.js';
 import { editDraft } from '../../services/automations/service.js';
 import { actorOf, hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
-import { AutomationDiff, AutomationEditor, CreateBody, Deleted, DraftBody, VersionList, VersionView } from './builder-schemas.js';
-
-const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
-const VersionParams = Type.Object({ id: Uuid, version: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }, { additionalProperties: false });
+import { AutomationDiff, AutomationEditor, CreateBody, Deleted, DraftBody, IdParams, VersionList, VersionParams, VersionView } from './schemas.js';
 
 export function registerHubAutomationBuilderRoutes(hub: App, deps: AppDeps): void {
   const editor = async (accountId: string, id: string) => {

@@ -3,38 +3,21 @@
 // the moves the operator's commands make: publish the draft, pause, resume, and stop a contact's
 // run. The rules are the services' (src/services/automations, src/services/automation-runs);
 // their refusals carry their catalogue codes (answered by src/http/error-handler.ts), and each move is audited in its own transaction.
-import { Type } from '@sinclair/typebox';
 import { notFound } from '../../domain/errors.js';
 import type { AppDeps } from '../../http/deps.js';
 import { listByTime } from '../../http/list.js';
 import type { App } from '../../http/route-kit.js';
-import { ListEnvelope, ListQuery, StringEnum, Uuid } from '../../http/schemas.js';
-import { AUTOMATION_RUN_STATUSES } from '../../domain/automation.js';
-import { getAutomation, listAutomations, type AutomationRow } from '../../api/automations/store.js';
-import { Automation, AutomationStatus, renderAutomation } from '../../api/automations/summary.js';
-import { AutomationRun, renderRun } from '../../api/automation-runs/routes.js';
-import { getAutomationRun, listAutomationRuns, type AutomationRunRow } from '../../api/automation-runs/store.js';
+import { ListEnvelope } from '../../http/schemas.js';
+import { getAutomation, listAutomations, type AutomationRow } from '../../services/automations/read-store.js';
+import { Automation, ListAutomationsQuery } from '../../api/automations/schemas.js';
+import { renderAutomation } from '../../api/automations/summary.js';
+import { renderRun } from '../../api/automation-runs/render.js';
+import { AutomationRun } from '../../api/automation-runs/schemas.js';
+import { getAutomationRun, listAutomationRuns, type AutomationRunRow } from '../../services/automation-runs/read-store.js';
 import { stopRun, STOPPED_IN_HUB } from '../../services/automation-runs/service.js';
 import { moveAutomation, publishAutomation } from '../../services/automations/service.js';
 import { actorOf, hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
-
-const ListAutomationsQuery = Type.Object(
-  { ...ListQuery, status: Type.Optional(AutomationStatus), project_id: Type.Optional(Uuid) },
-  { additionalProperties: false },
-);
-const DetailQuery = Type.Object(
-  { ...ListQuery, status: Type.Optional(StringEnum(AUTOMATION_RUN_STATUSES, { description: 'Only runs in this status.' })) },
-  { additionalProperties: false },
-);
-const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
-
-const HubAutomationDetail = Type.Object(
-  {
-    automation: Automation,
-    runs: ListEnvelope(AutomationRun, 'HubAutomationRunPage'),
-  },
-  { title: 'HubAutomationDetail', description: 'The automation and one page of its runs (limit, cursor and status page through them).' },
-);
+import { DetailQuery, HubAutomationDetail, IdParams } from './schemas.js';
 
 export function registerHubAutomationRoutes(hub: App, deps: AppDeps): void {
   const automations = listByTime(deps.cursors, (r: AutomationRow) => r.updated_at);

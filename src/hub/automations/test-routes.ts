@@ -2,67 +2,17 @@
 // version) and the test run's detail for the test panel, a template preview for a contact or the
 // sample contact, and rotating the webhook trigger's secret. The rules are the services'
 // (src/services/automations: test-run, preview, webhook); their refusals are answered by the error handler with their catalogue codes.
-import { Type } from '@sinclair/typebox';
 import { notFound } from '../../domain/errors.js';
-import { MAX_EMAIL_BODY, MAX_EMAIL_SUBJECT } from '../../domain/step-schemas.js';
 import type { AppDeps } from '../../http/deps.js';
 import type { App } from '../../http/route-kit.js';
-import { Nullable, StringEnum, Uuid } from '../../http/schemas.js';
-import { AutomationRun, AutomationRunDetail, automationRunDetail, renderRun } from '../../api/automation-runs/routes.js';
-import { getAutomationRun } from '../../api/automation-runs/store.js';
+import { automationRunDetail, renderRun } from '../../api/automation-runs/render.js';
+import { AutomationRunDetail } from '../../api/automation-runs/schemas.js';
+import { getAutomationRun } from '../../services/automation-runs/read-store.js';
 import { previewTemplate } from '../../services/automations/preview.js';
 import { startTestRun } from '../../services/automations/test-run.js';
 import { rotateWebhook } from '../../services/automations/webhook.js';
 import { actorOf, hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
-
-const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
-
-const TestBody = Type.Object(
-  {
-    contact_id: Uuid,
-    version: Type.Optional(Type.Integer({ minimum: 1, description: 'A published version to test; without it, the draft as saved now.' })),
-  },
-  { additionalProperties: false },
-);
-const TestStarted = Type.Object(
-  {
-    run: AutomationRun,
-    tester_email: Type.String({ description: 'The only address the test sends to (texts come to it as emails).' }),
-  },
-  {
-    title: 'HubAutomationTestRun',
-    description: 'run.test is true; run.version is the version tested, 0 for a test of the draft (which runs no published version).',
-  },
-);
-
-const PreviewBody = Type.Object(
-  {
-    channel: StringEnum(['email', 'sms'] as const),
-    subject: Type.Optional(Type.String({ maxLength: MAX_EMAIL_SUBJECT, description: 'An email step’s subject template.' })),
-    body: Type.String({ maxLength: MAX_EMAIL_BODY, description: 'The email’s HTML body or the text’s template.' }),
-    contact_id: Type.Optional(Uuid),
-  },
-  { additionalProperties: false },
-);
-const TemplatePreview = Type.Object(
-  {
-    subject: Nullable(Type.String()),
-    body: Type.String({ description: 'email: the rendered HTML (show it only in a sandboxed iframe); sms: the text.' }),
-    segments: Type.Optional(Type.Integer({ description: 'sms: the segments it takes, which is what a send is billed by.' })),
-    encoding: Type.Optional(StringEnum(['gsm7', 'ucs2'] as const)),
-    micros: Type.Optional(Type.Integer({ description: 'sms: the price of one send, in millionths of the currency unit.' })),
-    contact: Nullable(Type.Object({ id: Uuid, name: Type.String() }, { description: 'null: the sample contact Ada Lovelace <ada@example.com>.' })),
-  },
-  { title: 'HubTemplatePreview' },
-);
-
-const Webhook = Type.Object(
-  {
-    url: Type.String({ description: 'POST {email, first_name?, last_name?, phone?} here to start a run.' }),
-    secret: Type.String({ description: 'Shown once; only its hash is stored. The previous URL no longer works.' }),
-  },
-  { title: 'HubAutomationWebhook' },
-);
+import { IdParams, PreviewBody, TemplatePreview, TestBody, TestStarted, Webhook } from './schemas.js';
 
 export function registerHubAutomationTestRoutes(hub: App, deps: AppDeps): void {
   hub.post(

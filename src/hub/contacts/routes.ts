@@ -3,67 +3,25 @@
 // services' (src/services/contacts): the hub cannot lift do-not-contact or an email opt-out any
 // more than /v1 can (409 opt_out_locked), and erasure is `contacts erase`'s. Audit entries name
 // the fields changed, never their values.
-import { Type } from '@sinclair/typebox';
 import { ApiError, notFound } from '../../domain/errors.js';
 import type { AppDeps } from '../../http/deps.js';
 import { listByTime } from '../../http/list.js';
 import type { App } from '../../http/route-kit.js';
-import { DateTime, ListEnvelope, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
+import { ListEnvelope } from '../../http/schemas.js';
 import { normaliseEmail } from '../../lib/email.js';
 import { iso, isoOrNull } from '../../lib/time.js';
-import { AUTOMATION_RUN_STATUSES } from '../../domain/automation.js';
 import type { LiveContactRow } from '../../domain/contact.js';
-import { Contact, contactsPage, CreateBody, ListContactsQuery, renderContact, UpdateBody } from '../../api/contacts/routes.js';
-import { listContacts } from '../../api/contacts/store.js';
-import { STATUS_LABELS } from '../../api/automation-runs/store.js';
+import { contactsPage, renderContact } from '../../api/contacts/read.js';
+import { Contact, CreateBody, ListContactsQuery, UpdateBody } from '../../api/contacts/schemas.js';
+import { contactRuns, STATUS_LABELS } from '../../services/automation-runs/read-store.js';
 import { recordAudit } from '../../services/audit/service.js';
 import { eraseContact } from '../../services/contacts/erase.js';
 import { checkedEmail, createContact, erasureHmacs, patchContact } from '../../services/contacts/service.js';
-import { getContact } from '../../services/contacts/store.js';
+import { getContact, smsStopped } from '../../services/contacts/store.js';
 import { actorOf, hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
-import { HubMessage, renderMessage } from '../messages/render.js';
+import { renderMessage } from '../messages/render.js';
 import { listMessages } from '../messages/store.js';
-import { contactRuns, smsStopped } from './store.js';
-
-/** How many runs and messages a contact's page shows; the rest are on Messages filtered by contact. */
-const PAGE_ITEMS = 25;
-
-const ContactRun = Type.Object(
-  {
-    id: Uuid,
-    automation: Type.Object({ id: Uuid, name: Type.String() }),
-    status: StringEnum(AUTOMATION_RUN_STATUSES),
-    status_label: Type.String({ description: 'The status in the words Run history uses.' }),
-    test: Type.Boolean(),
-    version: Type.Integer(),
-    started_at: DateTime,
-    finished_at: Nullable(DateTime),
-    next_at: Nullable(DateTime),
-    error: Nullable(Type.String()),
-  },
-  { title: 'HubContactRun' },
-);
-
-const HubContactDetail = Type.Object(
-  {
-    contact: Contact,
-    sms_stopped: Type.Boolean({ description: 'The person replied STOP to an SMS (only their reply START lifts it).' }),
-    automation_runs: Type.Array(ContactRun, { description: `Its automation runs, newest first (at most ${PAGE_ITEMS}).` }),
-    messages: Type.Array(HubMessage, { description: `Messages sent to it, newest first (at most ${PAGE_ITEMS}).` }),
-    more_messages: Type.Boolean({ description: 'More messages than shown: see GET /hub/api/messages?contact_id=.' }),
-  },
-  { title: 'HubContactDetail' },
-);
-
-const EraseBody = Type.Object(
-  { confirm: Type.String({ minLength: 1, maxLength: 400, description: "The contact's email address or its id, typed by the user." }) },
-  { additionalProperties: false },
-);
-const Erased = Type.Object(
-  { id: Uuid, erased: Type.Literal(true), runs_stopped: Type.Integer(), messages_deleted: Type.Integer() },
-  { title: 'HubContactErased' },
-);
-const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
+import { EraseBody, Erased, HubContactDetail, IdParams, PAGE_ITEMS } from './schemas.js';
 
 /** The typed confirmation names this contact: its id, or its address ignoring case and blanks. */
 function confirms(c: LiveContactRow, typed: string): boolean {

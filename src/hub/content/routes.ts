@@ -3,50 +3,23 @@
 // creating a page from Markdown or HTML (the same service and sanitiser as POST
 // /v1/projects/{id}/items, with a page.created audit entry), and a preview of the sanitised HTML
 // that saves nothing. The page shows a page's HTML only in a sandboxed iframe.
-import { Type } from '@sinclair/typebox';
 import { notFound } from '../../domain/errors.js';
 import type { AppDeps } from '../../http/deps.js';
 import { listByTime } from '../../http/list.js';
 import type { App } from '../../http/route-kit.js';
-import { ListEnvelope, Uuid } from '../../http/schemas.js';
-import { MAX_PROJECT_DESCRIPTION_LENGTH, MAX_PROJECT_NAME_LENGTH } from '../../domain/project.js';
+import { ListEnvelope } from '../../http/schemas.js';
 import { PAGE_HTML_POLICY, pageBytes } from '../../lib/page.js';
 import { createProject } from '../../services/projects/service.js';
 import { createPage, convertPage, pageSource } from '../../services/pages/service.js';
-import { CreatePageBody, ListItemsQuery } from '../../api/items/routes.js';
-import { Item, ItemSummary, renderItem, renderItemSummary } from '../../api/items/schemas.js';
-import { getItem, listItems, type ItemRow } from '../../api/items/store.js';
-import { ListProjectsQuery, Project, renderProject } from '../../api/projects/routes.js';
-import { getProject, listProjects, type ProjectRow } from '../../api/projects/store.js';
+import { renderItem, renderItemSummary } from '../../api/items/render.js';
+import { CreatePageBody, Item, ListItemsQuery } from '../../api/items/schemas.js';
+import { getItem, listItems, type ItemRow } from '../../services/items/read-store.js';
+import { renderProject } from '../../api/projects/render.js';
+import { ListProjectsQuery, Project } from '../../api/projects/schemas.js';
+import { getProject, listProjects, type ProjectRow } from '../../services/projects/read-store.js';
 import { actorOf, hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
+import { CreateProjectBody, IdParams, Preview, PreviewBody, ProjectItems } from './schemas.js';
 
-const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
-const CreateProjectBody = Type.Object(
-  {
-    name: Type.String({ maxLength: MAX_PROJECT_NAME_LENGTH, description: 'One line; trimmed, and must not be blank.' }),
-    description: Type.Optional(Type.String({ maxLength: MAX_PROJECT_DESCRIPTION_LENGTH, description: 'Trimmed; empty when not given.' })),
-  },
-  { additionalProperties: false },
-);
-const PreviewBody = Type.Object(
-  {
-    markdown: Type.Optional(Type.String({ description: 'The page as Markdown. Send this or html, not both.' })),
-    html: Type.Optional(Type.String({ description: 'The page as HTML. Send this or markdown, not both.' })),
-  },
-  { additionalProperties: false },
-);
-const Preview = Type.Object(
-  {
-    html: Type.String({ description: 'The sanitised HTML the page would store; nothing is saved. Show it only in a sandboxed iframe.' }),
-    bytes: Type.Integer({ description: 'Its size in UTF-8 bytes (a page may have at most 512 KiB).' }),
-  },
-  { title: 'HubPagePreview' },
-);
-/** A page of a project's items with the project itself: the project's screen in one request. */
-const ProjectItems = Type.Object(
-  { project: Project, ...ListEnvelope(ItemSummary, 'HubItemList').properties },
-  { title: 'HubProjectItems' },
-);
 const MEMBER = hubAccess('member');
 
 export function registerHubContentRoutes(hub: App, deps: AppDeps): void {

@@ -1,25 +1,14 @@
 // Messages in the hub: GET /messages, every email, SMS and team message of the account from the
 // outbox, newest first, paged with the same cursors as every list, filtered by status, channel,
 // contact and automation. Read-only: what the sender does with a message is the sender's.
-import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../http/deps.js';
 import { listByTime } from '../../http/list.js';
 import type { App } from '../../http/route-kit.js';
-import { ListEnvelope, ListQuery, Uuid } from '../../http/schemas.js';
+import { ListEnvelope } from '../../http/schemas.js';
 import { hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
-import { HubMessage, MessageChannel, MessageStatus, renderMessage } from './render.js';
+import { renderMessage } from './render.js';
+import { HubMessage, ListMessagesQuery } from './schemas.js';
 import { listMessages, type MessageRow } from './store.js';
-
-const ListMessagesQuery = Type.Object(
-  {
-    ...ListQuery,
-    status: Type.Optional(MessageStatus),
-    channel: Type.Optional(MessageChannel),
-    contact_id: Type.Optional(Uuid),
-    automation_id: Type.Optional(Uuid),
-  },
-  { additionalProperties: false },
-);
 
 export function registerHubMessageRoutes(hub: App, deps: AppDeps): void {
   const messages = listByTime(deps.cursors, (r: MessageRow) => r.created_at);

@@ -4,7 +4,7 @@
 import type { Queryable } from '../../db/db.js';
 import { KeysetOrder, ListSql, type KeysetPage } from '../../db/keyset.js';
 import type { Channel, OutboxStatus } from '../../domain/message.js';
-import { CONTACT_NAME_SQL } from '../../api/automation-runs/store.js';
+import { CONTACT_NAME_SQL } from '../../services/automation-runs/read-store.js';
 
 export interface MessageRow {
   id: string;

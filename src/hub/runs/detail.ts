@@ -2,29 +2,45 @@
 // stored output (workflow_run_steps.output, written by the engine as each block succeeds), and,
 // for a run awaiting approval, the draft the approver decides on: what the approval block will
 // pass on, the outputs of the blocks feeding it, joined as the block joins them. HTML is given
-// as html (the page shows it in a sandboxed frame), everything else as text.
+// as html (the page shows it in a sandboxed frame), everything else as text. And a run as the
+// runs list shows it.
 import type { Queryable } from '../../db/db.js';
 import { isFinal } from '../../domain/workflow.js';
 import { joinedInput, looksLikeHtml } from '../../engine/blocks/text.js';
 import type { BlockOutput } from '../../engine/types.js';
-import { isoOrNull } from '../../lib/time.js';
-import { renderHubRun, type HubRunDetailOut as Detail, type OutputOut } from './schemas.js';
-import { getAccountRun, getStepsWithOutput, pagesHtml, type HubStepRow } from './store.js';
+import { iso, isoOrNull } from '../../lib/time.js';
+import type { HubRunDetail as Detail, HubRunInList, Output } from './schemas.js';
+import { getAccountRun, getRunSteps, pagesHtml, type AccountRunRow, type RunStepRow } from '../../services/runs/read-store.js';
 
-function textOf(o: HubStepRow['output']): string {
+export function renderHubRun(r: AccountRunRow): HubRunInList {
+  return {
+    id: r.id,
+    workflow_id: r.workflow_id,
+    workflow_name: r.workflow_name,
+    status: r.status,
+    trigger: r.trigger,
+    summary: r.summary,
+    created_at: iso(r.created_at),
+    started_at: isoOrNull(r.started_at),
+    finished_at: isoOrNull(r.finished_at),
+    duration_ms: r.duration_ms === null ? null : Math.round(Number(r.duration_ms)),
+  };
+}
+
+function textOf(o: RunStepRow['output']): string {
   return o && typeof o.text === 'string' ? o.text : '';
 }
 
-function itemOf(o: HubStepRow['output']): string | null {
+function itemOf(o: RunStepRow['output']): string | null {
   return o && typeof o.item_id === 'string' ? o.item_id : null;
 }
 
-function render(text: string, itemId: string | null, pages: Map<string, string>): OutputOut {
+function render(text: string, itemId: string | null, pages: Map<string, string>): Output {
   const page = itemId ? pages.get(itemId) : undefined;
   return { text, html: page ?? (looksLikeHtml(text) ? text : null), item_id: itemId };
 }
 
-function stepMs(s: HubStepRow, now: number): number {
+function stepMs(s: RunStepRow, now: number): number {
   // A step still running reports the time elapsed so far.
   if (s.status === 'running' && s.started_at) return Math.max(0, Math.round(now - s.started_at.getTime()));
   return s.ms;
@@ -33,7 +49,7 @@ function stepMs(s: HubStepRow, now: number): number {
 export async function renderRunDetail(db: Queryable, accountId: string, runId: string): Promise<Detail | null> {
   const run = await getAccountRun(db, accountId, runId);
   if (!run) return null;
-  const steps = await getStepsWithOutput(db, accountId, runId);
+  const steps = await getRunSteps(db, accountId, runId, true);
   // Only output.project steps name a page (item_id with a kind of page); source.item names the
   // item it read, whose HTML is not this run's output.
   const made = steps.filter((s) => s.node_kind === 'output.project').map((s) => itemOf(s.output)).filter((id): id is string => id !== null);

@@ -1,33 +1,19 @@
 // Runs in the hub: every run of the account (filters in the query, /v1's cursors), one run with
 // its timeline, each block's output and what an approval waits on; "Run now" on a workflow and
 // the approve / reject / cancel moves, each through the runs service with its audit entry.
-import { Type } from '@sinclair/typebox';
 import { notFound } from '../../domain/errors.js';
-import { RUN_STATUSES, RUN_TRIGGERS } from '../../domain/workflow.js';
-import { StartedRun } from '../../api/runs/routes.js';
+import { StartedRun } from '../../api/runs/schemas.js';
 import type { AppDeps } from '../../http/deps.js';
 import { listByTime } from '../../http/list.js';
 import { optionalBody } from '../../http/route.js';
 import type { App } from '../../http/route-kit.js';
-import { ListEnvelope, ListQuery, StringEnum, Uuid } from '../../http/schemas.js';
+import { ListEnvelope } from '../../http/schemas.js';
 import { iso } from '../../lib/time.js';
 import { moveRun, startRunAsUser, type RunMove } from '../../services/runs/by-user.js';
 import { actorOf, hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
-import { renderRunDetail } from './detail.js';
-import { HubRunDetail, HubRunInList, renderHubRun } from './schemas.js';
-import { listAccountRuns, type HubRunRow } from './store.js';
-
-const ListRunsQuery = Type.Object(
-  {
-    ...ListQuery,
-    workflow_id: Type.Optional(Uuid),
-    status: Type.Optional(StringEnum(RUN_STATUSES)),
-    trigger: Type.Optional(StringEnum(RUN_TRIGGERS)),
-  },
-  { additionalProperties: false },
-);
-const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
-const EmptyBody = optionalBody(Type.Object({}, { additionalProperties: false, description: 'Empty, or {}.' }));
+import { renderHubRun, renderRunDetail } from './detail.js';
+import { EmptyBody, HubRunDetail, HubRunInList, IdParams, ListRunsQuery } from './schemas.js';
+import { listAccountRuns, type AccountRunRow } from '../../services/runs/read-store.js';
 
 const MOVE_SUMMARY: Record<RunMove, string> = {
   approve: 'Approve a run awaiting approval (it continues from its approval block)',
@@ -36,7 +22,7 @@ const MOVE_SUMMARY: Record<RunMove, string> = {
 };
 
 export function registerHubRunRoutes(hub: App, deps: AppDeps): void {
-  const runs = listByTime(deps.cursors, (r: HubRunRow) => r.created_at);
+  const runs = listByTime(deps.cursors, (r: AccountRunRow) => r.created_at);
 
   hub.get(
     '/runs',
@@ -87,7 +73,7 @@ export function registerHubRunRoutes(hub: App, deps: AppDeps): void {
         summary: 'Run now: start a manual run of the workflow',
         description: 'Checks the workflow and the account\'s credit as the API\'s start does; the API\'s run limits count API runs only.',
         params: IdParams,
-        body: EmptyBody,
+        body: optionalBody(EmptyBody),
         response: hubResponses('member', { 202: StartedRun }, [402]),
       },
       config: hubAccess('member'),
@@ -108,7 +94,7 @@ export function registerHubRunRoutes(hub: App, deps: AppDeps): void {
           operationId: `hub${move[0].toUpperCase()}${move.slice(1)}Run`,
           summary: MOVE_SUMMARY[move],
           params: IdParams,
-          body: EmptyBody,
+          body: optionalBody(EmptyBody),
           response: hubResponses('member', { 200: HubRunDetail }),
         },
         config: hubAccess('member'),

@@ -1,9 +1,9 @@
-// The hub's run shapes: a run in the list, and a run with its timeline, outputs and approval.
+// The hub's run shapes: a run in the list, and a run with its timeline, outputs and approval;
+// the list's query and the moves' empty body. Pure: TypeBox, src/domain and the shared schemas
+// only, for the web app too.
 import { Type, type Static } from '@sinclair/typebox';
 import { RUN_STATUSES, RUN_STEP_STATUSES, RUN_TRIGGERS } from '../../domain/workflow.js';
-import { DateTime, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
-import { iso, isoOrNull } from '../../lib/time.js';
-import type { HubRunRow } from './store.js';
+import { DateTime, ListQuery, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
 
 const runFields = {
   id: Uuid,
@@ -19,20 +19,7 @@ const runFields = {
 };
 export const HubRunInList = Type.Object(runFields, { title: 'HubRunInList' });
 
-export function renderHubRun(r: HubRunRow): Static<typeof HubRunInList> {
-  return {
-    id: r.id,
-    workflow_id: r.workflow_id,
-    workflow_name: r.workflow_name,
-    status: r.status,
-    trigger: r.trigger,
-    summary: r.summary,
-    created_at: iso(r.created_at),
-    started_at: isoOrNull(r.started_at),
-    finished_at: isoOrNull(r.finished_at),
-    duration_ms: r.duration_ms === null ? null : Math.round(Number(r.duration_ms)),
-  };
-}
+export type HubRunInList = Static<typeof HubRunInList>;
 
 export const Output = Type.Object(
   {
@@ -42,7 +29,20 @@ export const Output = Type.Object(
   },
   { title: 'HubBlockOutput' },
 );
-export type OutputOut = Static<typeof Output>;
+export type Output = Static<typeof Output>;
+
+/** One block's step on the run's timeline (no title: inline in HubRunDetail's document). */
+export const HubRunStep = Type.Object({
+  node_id: Type.String(),
+  node_kind: Type.String(),
+  status: StringEnum(RUN_STEP_STATUSES),
+  started_at: Nullable(DateTime),
+  finished_at: Nullable(DateTime),
+  ms: Type.Integer(),
+  error: Nullable(Type.String()),
+  output: Nullable(Output),
+});
+export type HubRunStep = Static<typeof HubRunStep>;
 
 export const HubRunDetail = Type.Object(
   {
@@ -50,19 +50,7 @@ export const HubRunDetail = Type.Object(
     final: Type.Boolean({ description: 'true once the status can no longer change.' }),
     billed_micros: Type.Integer(),
     started_by: Nullable(Type.String({ description: 'The person who started it by hand, if one did.' })),
-    steps: Type.Array(
-      Type.Object({
-        node_id: Type.String(),
-        node_kind: Type.String(),
-        status: StringEnum(RUN_STEP_STATUSES),
-        started_at: Nullable(DateTime),
-        finished_at: Nullable(DateTime),
-        ms: Type.Integer(),
-        error: Nullable(Type.String()),
-        output: Nullable(Output),
-      }),
-      { description: 'One per block, in the order they ran.' },
-    ),
+    steps: Type.Array(HubRunStep, { description: 'One per block, in the order they ran.' }),
     approval: Nullable(
       Type.Object({
         node_id: Type.String(),
@@ -73,4 +61,19 @@ export const HubRunDetail = Type.Object(
   },
   { title: 'HubRunDetail' },
 );
-export type HubRunDetailOut = Static<typeof HubRunDetail>;
+export type HubRunDetail = Static<typeof HubRunDetail>;
+
+export const ListRunsQuery = Type.Object(
+  {
+    ...ListQuery,
+    workflow_id: Type.Optional(Uuid),
+    status: Type.Optional(StringEnum(RUN_STATUSES)),
+    trigger: Type.Optional(StringEnum(RUN_TRIGGERS)),
+  },
+  { additionalProperties: false },
+);
+export type ListRunsQuery = Static<typeof ListRunsQuery>;
+export const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
+export type IdParams = Static<typeof IdParams>;
+export const EmptyBody = Type.Object({}, { additionalProperties: false, description: 'Empty, or {}.' });
+export type EmptyBody = Static<typeof EmptyBody>;

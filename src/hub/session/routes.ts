@@ -1,49 +1,21 @@
 // Sign-in and the session: POST /session signs in (a new session id every time, the old one
 // ended), GET /session says who is signed in with the CSRF token the page sends back,
 // PUT /session/account picks the account, DELETE /session signs out.
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ACCOUNT_STATES, SUBSCRIPTIONS, USER_ROLES } from '../../domain/account.js';
 import { ApiError, notFound } from '../../domain/errors.js';
 import { SESSION_ABSOLUTE_MS, SESSION_COOKIE, SIGN_IN_FAILURES_PER_EMAIL_BEFORE_DELAY } from '../../domain/hub.js';
 import type { AppDeps } from '../../http/deps.js';
 import type { App } from '../../http/route-kit.js';
-import { StringEnum, Uuid } from '../../http/schemas.js';
 import { verifyPassword } from '../../lib/password.js';
 import { hubAccess, hubResponses, hubSessionOf, HUB_TAG, type HubSessionInfo } from '../kit.js';
 import { deleteSession, insertSession, pickAccount } from '../sessions/store.js';
 import { hashToken, isWellFormedToken, newToken } from '../sessions/token.js';
 import { sessionAccounts, signInCandidates } from './store.js';
 import { admitSignIn } from './throttle.js';
-
-const SessionAccount = Type.Object(
-  {
-    account_id: Uuid,
-    name: Type.String(),
-    role: StringEnum(USER_ROLES),
-    state: StringEnum(ACCOUNT_STATES, { description: 'Set by the operator: a suspended account is read-only in the hub.' }),
-    subscription: StringEnum(SUBSCRIPTIONS, { description: 'Set by the operator: with a lapsed or ended plan the account is read-only.' }),
-  },
-  { title: 'HubSessionAccount' },
-);
-export const HubSession = Type.Object(
-  {
-    email: Type.String(),
-    csrf_token: Type.String({ description: 'Send it back as x-csrf-token on every POST, PUT, PATCH and DELETE.' }),
-    accounts: Type.Array(SessionAccount, { description: 'The accounts this sign-in may act in (closed ones are gone).' }),
-    account: Type.Union([SessionAccount, Type.Null()], { description: 'The account picked; null until one is, and once it is closed.' }),
-    closed_account: Type.Union([Type.String(), Type.Null()], { description: 'The name of the account this session had picked if it has been closed since; null otherwise.' }),
-  },
-  { title: 'HubSession' },
-);
-
-const SignInBody = Type.Object(
-  { email: Type.String({ minLength: 1, maxLength: 320 }), password: Type.String({ minLength: 1, maxLength: 1024 }) },
-  { additionalProperties: false },
-);
-const PickBody = Type.Object({ account_id: Uuid }, { additionalProperties: false });
+import { HubSession, PickBody, SignInBody } from './schemas.js';
 
 /** A hash to verify against when the email has no user, so a miss takes as long as a wrong password. */
 const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
@@ -62,7 +34,7 @@ export function setSessionCookie(reply: FastifyReply, request: FastifyRequest, d
   });
 }
 
-async function render(deps: AppDeps, s: { email: string; csrfToken: string; userIds: readonly string[]; accountId: string | null }): Promise<Static<typeof HubSession>> {
+async function render(deps: AppDeps, s: { email: string; csrfToken: string; userIds: readonly string[]; accountId: string | null }): Promise<HubSession> {
   const rows = await sessionAccounts(deps.db, s.userIds);
   const accounts = rows
     .filter((r) => r.state !== 'closed')
@@ -81,7 +53,7 @@ export async function startSession(
   deps: AppDeps,
   email: string,
   users: { user_id: string; account_id: string }[],
-): Promise<Static<typeof HubSession>> {
+): Promise<HubSession> {
   const previous = request.cookies?.[SESSION_COOKIE];
   if (isWellFormedToken(previous)) await deleteSession(deps.db, hashToken(previous));
   const token = newToken();

@@ -1,25 +1,15 @@
 // One-time set-password links (an invited user, a new owner from `account create`): GET says whom
 // a live link is for, POST sets the password, uses the link up, ends the user's other sessions and
 // signs them in. Both are public (the link is the credential); the token is redacted from logs.
-import { Type } from '@sinclair/typebox';
 import { ApiError } from '../../domain/errors.js';
 import type { AppDeps } from '../../http/deps.js';
 import type { App } from '../../http/route-kit.js';
-import { DateTime, Uuid } from '../../http/schemas.js';
 import { AccountInputError } from '../../services/accounts/create.js';
 import { setPasswordLinkTarget, setPasswordWithLink } from '../../services/users/links.js';
 import { hubAccess, hubResponses, HUB_TAG } from '../kit.js';
-import { HubSession, startSession } from '../session/routes.js';
-
-const LinkTarget = Type.Object(
-  { account_id: Uuid, account_name: Type.String(), email: Type.String(), name: Type.String(), expires_at: DateTime },
-  { title: 'HubSetPasswordLink' },
-);
-const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) });
-const SetBody = Type.Object(
-  { token: Type.String({ minLength: 1, maxLength: 200 }), password: Type.String({ minLength: 1, maxLength: 1024 }) },
-  { additionalProperties: false },
-);
+import { HubSession } from '../session/schemas.js';
+import { startSession } from '../session/routes.js';
+import { LinkTarget, SetBody, TokenParams } from './schemas.js';
 
 export function registerHubSetPasswordRoutes(hub: App, deps: AppDeps): void {
   hub.get(

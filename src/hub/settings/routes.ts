@@ -2,61 +2,19 @@
 // automations per contact), which owners and admins change; tier, limits, subscription and state,
 // which only the operator changes (`account set`) and which are read-only here: a PATCH naming one
 // is 422 unknown_field. Members may read the settings (they build automations under them).
-import { Type, type Static } from '@sinclair/typebox';
-import { ACCOUNT_STATES, ACCOUNT_TIERS, SUBSCRIPTIONS } from '../../domain/account.js';
 import type { AppDeps } from '../../http/deps.js';
 import type { App } from '../../http/route-kit.js';
-import { DateTime, Line, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
 import { iso } from '../../lib/time.js';
 import { limitsFor } from '../../limits/tiers.js';
 import { changeProjectSettings, readSettings, renameAccountBy, type AccountSettings, type ProjectWithSettings } from '../../services/settings/service.js';
 import { actorOf, hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
+import { AccountBody, IdParams, ProjectBody, ProjectSettings, Settings } from './schemas.js';
 
-const Limit = Nullable(Type.Integer({ description: 'null: by contract, no fixed limit.' }));
-const ProjectSettings = Type.Object(
-  {
-    id: Uuid,
-    name: Type.String(),
-    sms_consent_required: Type.Boolean({ description: 'Texts go only to contacts who agreed to them (default true).' }),
-    max_automations_per_contact: Type.Integer({ minimum: 1, description: 'Automations one contact may be in at once (default 5).' }),
-  },
-  { title: 'HubProjectSettings' },
-);
-const Settings = Type.Object(
-  {
-    account: Type.Object({
-      id: Uuid,
-      name: Type.String(),
-      tier: StringEnum(ACCOUNT_TIERS, { description: 'Set by the operator.' }),
-      state: StringEnum(ACCOUNT_STATES, { description: 'Set by the operator.' }),
-      subscription: StringEnum(SUBSCRIPTIONS, { description: 'Set by the operator.' }),
-      credit_micros: Type.Integer(),
-      api_open: Type.Boolean(),
-      limits: Type.Object(
-        { requests_per_minute: Limit, run_starts_per_minute: Limit, concurrent_runs: Limit },
-        { description: "The tier's limits with the operator's overrides applied." },
-      ),
-      created_at: DateTime,
-    }),
-    projects: Type.Array(ProjectSettings, { description: 'Every project, oldest first.' }),
-  },
-  { title: 'HubSettings' },
-);
-const AccountBody = Type.Object({ name: Type.Optional(Line({ minLength: 1, maxLength: 200 })) }, { additionalProperties: false });
-const ProjectBody = Type.Object(
-  {
-    sms_consent_required: Type.Optional(Type.Boolean()),
-    max_automations_per_contact: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })),
-  },
-  { additionalProperties: false },
-);
-const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
-
-function renderProject(p: ProjectWithSettings): Static<typeof ProjectSettings> {
+function renderProject(p: ProjectWithSettings): ProjectSettings {
   return { id: p.id, name: p.name, ...p.settings };
 }
 
-function render(s: AccountSettings): Static<typeof Settings> {
+function render(s: AccountSettings): Settings {
   const a = s.account;
   const limits = limitsFor(a.tier, a);
   return {

@@ -5,7 +5,6 @@
 // loopback, so any sign of a proxy counts as "from elsewhere"), and a Host that names this machine
 // (localhost, 127/8, [::1]). The Host test stops DNS rebinding: a page on a name the attacker
 // controls, rebound to 127.0.0.1, reaches us from loopback but names itself as Host.
-import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../domain/errors.js';
 import type { AppDeps } from '../../http/deps.js';
@@ -14,26 +13,9 @@ import { AccountInputError, checkPassword } from '../../services/accounts/create
 import { runFirstSetup, setupDone, setupNeeded, setupTokenValid } from '../../services/setup/service.js';
 import { hubAccess, hubResponses, HUB_TAG } from '../kit.js';
 import { hostIsLoopback } from '../origins.js';
-import { HubSession, startSession } from '../session/routes.js';
-
-const SetupState = Type.Object(
-  {
-    needed: Type.Boolean({ description: 'True while the store has no account.' }),
-    token_required: Type.Boolean({ description: 'True when this caller must give the set-up token serve printed (not a browser on the server\'s own machine: a loopback peer, no proxy, a loopback Host).' }),
-  },
-  { title: 'HubSetupState' },
-);
-
-const SetupBody = Type.Object(
-  {
-    account_name: Type.String({ minLength: 1, maxLength: 200 }),
-    name: Type.String({ maxLength: 200, description: "The owner's name." }),
-    email: Type.String({ minLength: 1, maxLength: 320 }),
-    password: Type.String({ minLength: 1, maxLength: 1024 }),
-    setup_token: Type.Optional(Type.String({ maxLength: 200, description: 'Needed unless the request comes straight from a browser on the server\'s own machine.' })),
-  },
-  { additionalProperties: false },
-);
+import { HubSession } from '../session/schemas.js';
+import { startSession } from '../session/routes.js';
+import { SetupBody, SetupState } from './schemas.js';
 
 const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip', 'x-forwarded-host', 'x-forwarded-proto'];
 

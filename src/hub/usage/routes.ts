@@ -1,62 +1,14 @@
 // GET /usage: one month of the account's billed usage for the Usage screen: micros by day (the
 // chart), totals by feature, the balance, and, for owners and admins only, each key's spend
 // against its monthly cap (members never see keys).
-import { Type, type Static } from '@sinclair/typebox';
 import { ApiError } from '../../domain/errors.js';
 import { mayAdminister } from '../../domain/hub.js';
 import type { AppDeps } from '../../http/deps.js';
 import type { App } from '../../http/route-kit.js';
-import { Nullable, Uuid } from '../../http/schemas.js';
-import { balanceAndToday, usageSums } from '../../api/usage/store.js';
+import { balanceAndToday, usageSums } from '../../services/usage/read-store.js';
 import { hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
 import { keySpend } from './store.js';
-
-const Micros = (description: string) => Type.Integer({ description: `${description} In micros; 1,000,000 micros = US$1.` });
-
-const UsageQuery = Type.Object(
-  {
-    month: Type.Optional(
-      Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'The UTC month, YYYY-MM. Default: the current month.', examples: ['2026-03'] }),
-    ),
-  },
-  { additionalProperties: false },
-);
-
-const KeySpend = Type.Object(
-  {
-    id: Uuid,
-    name: Type.String(),
-    prefix: Type.String({ description: "The key's visible prefix (never its value)." }),
-    monthly_spend_cap_micros: Nullable(Micros('The monthly cap; null when the key has none.')),
-    spent_micros: Micros('Spent through this key in the month.'),
-    revoked: Type.Boolean(),
-  },
-  { title: 'HubKeySpend' },
-);
-
-export const HubUsage = Type.Object(
-  {
-    month: Type.String({ description: 'The month shown, YYYY-MM (UTC).' }),
-    currency: Type.Literal('usd'),
-    balance_micros: Micros('AI credit left now.'),
-    total_micros: Micros('Billed in the month.'),
-    by_day: Type.Array(Type.Object({ date: Type.String({ format: 'date' }), micros: Micros('Billed that day.') }), {
-      description: 'Every day of the month up to today (UTC), oldest first, days without usage included with 0; empty for a month to come.',
-    }),
-    by_feature: Type.Array(Type.Object({ feature: Type.String(), micros: Micros('Billed for it in the month.') }), {
-      description: 'Features billed in the month, biggest first (ties by name).',
-    }),
-    keys: Nullable(
-      Type.Array(KeySpend, {
-        description:
-          "Each key's spend in the month against its cap: every key not revoked, and revoked keys that spent in the month. " +
-          'Only for owners and admins: null for a member, who never sees keys.',
-      }),
-    ),
-  },
-  { title: 'HubUsage' },
-);
-type HubUsageOut = Static<typeof HubUsage>;
+import { HubUsage, UsageQuery } from './schemas.js';
 
 const DAY_MS = 86_400_000;
 const toMs = (day: string) => Date.parse(`${day}T00:00:00Z`);
@@ -84,7 +36,7 @@ export function registerHubUsageRoutes(hub: App, deps: AppDeps): void {
       },
       config: hubAccess('member'),
     },
-    async (request): Promise<HubUsageOut> => {
+    async (request): Promise<HubUsage> => {
       const auth = hubAuthOf(request);
       const { balance, today } = await balanceAndToday(deps.db, auth.accountId);
       const month = request.query.month ?? today.slice(0, 7);

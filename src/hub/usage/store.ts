@@ -1,5 +1,5 @@
 // Usage, the hub's part: what each key of the account spent in a month against its cap. The
-// month's sums by day and by feature are /v1's query (api/usage/store.ts), reused as is.
+// month's sums by day and by feature are /v1's query (services/usage/read-store.ts), reused as is.
 import type { Queryable } from '../../db/db.js';
 
 export interface KeySpendRow {

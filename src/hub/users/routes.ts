@@ -2,47 +2,15 @@
 // transport is configured), change a role, remove. Owners and admins only; the rules (one email per
 // account, the last owner stays, keys in use block a removal) are the services' (services/users),
 // the same the operator CLI's `users` command calls.
-import { Type, type Static } from '@sinclair/typebox';
-import { USER_ROLES } from '../../domain/account.js';
+import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../http/deps.js';
 import type { App } from '../../http/route-kit.js';
-import { DateTime, Line, StringEnum, Uuid } from '../../http/schemas.js';
 import { iso } from '../../lib/time.js';
 import { inviteUser, listUsers, removeUser, setUserRole, type UserRow } from '../../services/users/service.js';
 import { actorOf, hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
+import { HubUser, IdParams, Invitation, InviteBody, RoleBody, UserList } from './schemas.js';
 
-export const HubUser = Type.Object(
-  {
-    id: Uuid,
-    email: Type.String(),
-    name: Type.String({ description: 'May be empty.' }),
-    role: StringEnum(USER_ROLES),
-    has_password: Type.Boolean({ description: 'False until the user has used their set-password link.' }),
-    created_at: DateTime,
-  },
-  { title: 'HubUser' },
-);
-const UserList = Type.Object({ data: Type.Array(HubUser, { description: 'Oldest first.' }) }, { title: 'HubUserList' });
-const Invitation = Type.Object(
-  {
-    user: HubUser,
-    set_password_url: Type.String({ description: 'One-time link (7 days) where the user sets a password; shown only in this response.' }),
-    emailed: Type.Boolean({ description: 'True when the link was also queued as an email to the user.' }),
-  },
-  { title: 'HubInvitation' },
-);
-const InviteBody = Type.Object(
-  {
-    email: Type.String({ minLength: 1, maxLength: 320 }),
-    name: Type.Optional(Line({ maxLength: 200 })),
-    role: StringEnum(USER_ROLES),
-  },
-  { additionalProperties: false },
-);
-const RoleBody = Type.Object({ role: StringEnum(USER_ROLES) }, { additionalProperties: false });
-const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
-
-export function renderUser(u: UserRow): Static<typeof HubUser> {
+export function renderUser(u: UserRow): HubUser {
   return { id: u.id, email: u.email, name: u.name, role: u.role, has_password: u.has_password, created_at: iso(u.created_at) };
 }
 

@@ -1,29 +1,17 @@
 // Work management in the hub, read-only: the projects that opened it, a project's items with /v1's
 // filters (and the project itself), an item by key with its history, and its sprints with totals. Every read is
 // /v1's (api/workmgmt), on the session's account; a project without the area is 404, as in /v1.
-import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../http/deps.js';
 import { listByNumber, listByTime } from '../../http/list.js';
 import type { App } from '../../http/route-kit.js';
 import { ListEnvelope, NoQuery } from '../../http/schemas.js';
-import {
-  ItemParams,
-  ListItemsQuery,
-  ListOnlyQuery,
-  ProjectParams,
-  projectOr404,
-  workItemDetail,
-  workItemsPage,
-} from '../../api/workmgmt/routes.js';
-import { renderProject, renderSprint, Sprint, WorkItem, WorkItemDetail, WorkProject } from '../../api/workmgmt/schemas.js';
-import { listSprints, listWmProjects, type SprintRow, type WmItemRow, type WmProjectRow } from '../../api/workmgmt/store.js';
+import { projectOr404, workItemDetail, workItemsPage } from '../../api/workmgmt/read.js';
+import { renderProject, renderSprint } from '../../api/workmgmt/render.js';
+import { ItemParams, ListItemsQuery, ListOnlyQuery, ProjectParams, Sprint, WorkItemDetail, WorkProject } from '../../api/workmgmt/schemas.js';
+import { listSprints, listWmProjects, type SprintRow, type WmItemRow, type WmProjectRow } from '../../services/workmgmt/read-store.js';
 import { hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
+import { ProjectItems } from './schemas.js';
 
-/** A page of a project's items with the project itself: the project's screen needs no second read of it. */
-const ProjectItems = Type.Object(
-  { project: WorkProject, ...ListEnvelope(WorkItem, 'HubWorkItemList').properties },
-  { title: 'HubWorkProjectItems' },
-);
 const MEMBER = hubAccess('member');
 
 export function registerHubWorkRoutes(hub: App, deps: AppDeps): void {

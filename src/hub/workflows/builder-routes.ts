@@ -3,13 +3,10 @@
 // delete it (admins). The rules are the services' (src/services/workflows/manage.ts): a definition
 // problem is 422 invalid_field whose param is the path inside the body (`blocks[2].config.prompt`)
 // and whose message is the fixture validator's words; each change is audited there.
-import { Type, type Static } from '@sinclair/typebox';
 import { ApiError } from '../../domain/errors.js';
-import { BLOCK_KINDS, WORKFLOW_STATUSES } from '../../domain/workflow.js';
 import { cronProblem, nextOccurrences } from '../../engine/schedules/cron.js';
 import type { AppDeps } from '../../http/deps.js';
 import type { App } from '../../http/route-kit.js';
-import { DateTime, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
 import { iso } from '../../lib/time.js';
 import { exportDefinition } from '../../services/workflows/definition.js';
 import {
@@ -25,83 +22,12 @@ import {
 import type { WorkflowEditRow } from '../../services/workflows/store.js';
 import { scheduleProblem } from '../../services/workflows/validate.js';
 import { actorOf, hubAccess, hubAuthOf, hubResponses, HUB_TAG, type HubAuth } from '../kit.js';
-
-/** How many upcoming times a schedule preview lists. */
-const PREVIEW_COUNT = 5;
-
-const Block = Type.Object(
-  { id: Type.String(), kind: StringEnum(BLOCK_KINDS), config: Type.Record(Type.String(), Type.Unknown()) },
-  { title: 'WorkflowBlock' },
-);
-const Edge = Type.Object({ from: Type.String(), to: Type.String() }, { title: 'WorkflowEdge' });
-
-const Definition = Type.Object(
-  {
-    name: Type.String(),
-    description: Type.String(),
-    project_id: Nullable(Uuid),
-    status: StringEnum(WORKFLOW_STATUSES),
-    blocks: Type.Array(Block),
-    edges: Type.Array(Edge),
-    schedule: Nullable(Type.String({ description: 'A cron expression (5 fields, optional seconds).' })),
-    schedule_timezone: Type.String({ description: 'An IANA time zone.' }),
-  },
-  { title: 'WorkflowDefinition' },
-);
-
-// The body's blocks and edges are checked by the definition's validator, not here: its refusal
-// names the element at fault (`blocks[2].kind`), where a schema error could only say `blocks.kind`.
-const definitionFields = {
-  name: Type.Optional(Type.String({ description: 'Required.' })),
-  description: Type.Optional(Type.String({ description: 'Default "".' })),
-  project_id: Type.Optional(Nullable(Uuid)),
-  status: Type.Optional(StringEnum(WORKFLOW_STATUSES, { description: 'Default draft.' })),
-  blocks: Type.Optional(Type.Array(Type.Unknown({ description: 'A block {id, kind, config}, as WorkflowBlock.' }))),
-  edges: Type.Optional(Type.Array(Type.Unknown({ description: 'An edge {from, to}, as WorkflowEdge.' }))),
-  schedule: Type.Optional(Nullable(Type.String({ description: 'A cron expression; default null (none).' }))),
-  schedule_timezone: Type.Optional(Type.String({ description: 'An IANA time zone; default UTC.' })),
-};
-const DefinitionBody = Type.Object(definitionFields, { additionalProperties: false, title: 'WorkflowDefinitionBody' });
-const ReplaceBody = Type.Object(
-  {
-    ...definitionFields,
-    expected_updated_at: Type.Optional({
-      ...DateTime,
-      description: 'The updated_at the edit started from: when the workflow changed since, 409 workflow_changed.',
-    }),
-  },
-  { additionalProperties: false, title: 'WorkflowReplaceBody' },
-);
-
-export const WorkflowEditor = Type.Object(
-  {
-    id: Uuid,
-    created_at: DateTime,
-    updated_at: DateTime,
-    definition: Definition,
-    schedule_next: Type.Array(DateTime, { description: `The next ${PREVIEW_COUNT} scheduled times; empty without a schedule.` }),
-    project_name: Nullable(Type.String()),
-  },
-  { title: 'WorkflowEditor' },
-);
-
-const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
-const StatusBody = Type.Object({ status: StringEnum(WORKFLOW_STATUSES) }, { additionalProperties: false });
-const ScheduleBody = Type.Object(
-  { schedule: Nullable(Type.String()), schedule_timezone: Type.Optional(Type.String({ description: 'Left out: the current one.' })) },
-  { additionalProperties: false },
-);
-const PreviewQuery = Type.Object(
-  { cron: Type.Optional(Type.String({ description: 'Required: the cron expression (5 fields, optional seconds).' })), timezone: Type.Optional(Type.String({ description: 'An IANA time zone; default UTC.' })) },
-  { additionalProperties: false },
-);
-const SchedulePreview = Type.Object({ next: Type.Array(DateTime), timezone: Type.String() }, { title: 'SchedulePreview' });
-const Deleted = Type.Object({ id: Uuid, deleted: Type.Literal(true) }, { title: 'WorkflowDeleted' });
+import { DefinitionBody, IdParams, PREVIEW_COUNT, PreviewQuery, ReplaceBody, ScheduleBody, SchedulePreview, StatusBody, WorkflowDeleted, WorkflowEditor } from './schemas.js';
 
 const upcoming = (schedule: string | null, timezone: string): string[] =>
   schedule === null ? [] : nextOccurrences(schedule, timezone, new Date(), PREVIEW_COUNT).map(iso);
 
-function renderEditor(w: WorkflowEditRow): Static<typeof WorkflowEditor> {
+function renderEditor(w: WorkflowEditRow): WorkflowEditor {
   return {
     id: w.id,
     created_at: iso(w.created_at),
@@ -269,7 +195,7 @@ export function registerHubWorkflowBuilderRoutes(hub: App, deps: AppDeps): void 
         summary: 'Delete a workflow (owners and admins)',
         description: 'It leaves every list and cannot be started; its schedule stops. Its runs stay readable; runs in flight finish.',
         params: IdParams,
-        response: hubResponses('admin', { 200: Deleted }),
+        response: hubResponses('admin', { 200: WorkflowDeleted }),
       },
       config: hubAccess('admin'),
     },

@@ -1,59 +1,26 @@
 // Workflows in the hub (read side; the builder is part 2): the list with status, project and last
 // run, and one workflow with its blocks in order, its edges and its most recent runs, each
 // screen in one request. "Run now" is POST /workflows/{id}/runs (hub/runs/routes.ts).
-import { Type, type Static } from '@sinclair/typebox';
-import { renderWorkflow, Workflow } from '../../api/workflows/routes.js';
+import { renderWorkflow } from '../../api/workflows/render.js';
+import { ListWorkflowsQuery } from '../../api/workflows/schemas.js';
 import { notFound } from '../../domain/errors.js';
-import { WORKFLOW_STATUSES } from '../../domain/workflow.js';
 import type { AppDeps } from '../../http/deps.js';
 import { listByTime } from '../../http/list.js';
 import type { App } from '../../http/route-kit.js';
-import { ListEnvelope, ListQuery, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
+import { ListEnvelope } from '../../http/schemas.js';
 import { hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
-import { HubRunInList, renderHubRun } from '../runs/schemas.js';
-import { listAccountRuns } from '../runs/store.js';
+import { renderHubRun } from '../runs/detail.js';
+import { listAccountRuns } from '../../services/runs/read-store.js';
 import { getHubWorkflow, listHubWorkflows, type HubWorkflowRow } from './store.js';
+import { HubWorkflowBlock, HubWorkflowDetail, HubWorkflowInList, IdParams, RECENT_RUNS } from './schemas.js';
 
-/** How many of a workflow's runs its page shows; the Runs screen filtered by it has them all. */
-const RECENT_RUNS = 10;
-
-const hubFields = {
-  ...Workflow.properties,
-  project_name: Nullable(Type.String()),
-  block_count: Type.Integer(),
-};
-export const HubWorkflowInList = Type.Object(hubFields, { title: 'HubWorkflowInList' });
-
-const Block = Type.Object({
-  id: Type.String(),
-  kind: Type.String(),
-  config: Type.Record(Type.String(), Type.Unknown()),
-  inputs: Type.Array(Type.String(), { description: 'The blocks feeding this one (edges into it).' }),
-});
-export const HubWorkflowDetail = Type.Object(
-  {
-    ...hubFields,
-    schedule: Nullable(Type.String()),
-    blocks: Type.Array(Block, { description: 'In the order the workflow lists them.' }),
-    recent_runs: Type.Array(HubRunInList, { description: `The newest ${RECENT_RUNS} runs.` }),
-    more_runs: Type.Boolean({ description: 'More runs exist than recent_runs shows.' }),
-  },
-  { title: 'HubWorkflowDetail' },
-);
-
-const ListWorkflowsQuery = Type.Object(
-  { ...ListQuery, status: Type.Optional(StringEnum(WORKFLOW_STATUSES)), project_id: Type.Optional(Uuid) },
-  { additionalProperties: false },
-);
-const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
-
-function renderHubWorkflow(r: HubWorkflowRow): Static<typeof HubWorkflowInList> {
+function renderHubWorkflow(r: HubWorkflowRow): HubWorkflowInList {
   return { ...renderWorkflow(r), project_name: r.project_name, block_count: Number(r.block_count) };
 }
 
 type RawBlock = { id?: unknown; kind?: unknown; config?: unknown };
 
-function blocksInOrder(blocks: unknown, edges: unknown): Static<typeof Block>[] {
+function blocksInOrder(blocks: unknown, edges: unknown): HubWorkflowBlock[] {
   const list = Array.isArray(blocks) ? (blocks as RawBlock[]) : [];
   const links = Array.isArray(edges) ? (edges as { from?: unknown; to?: unknown }[]) : [];
   return list.map((b) => ({

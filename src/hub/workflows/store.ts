@@ -1,9 +1,9 @@
-// The hub's reads of workflows: /v1's list and row (src/api/workflows/store.ts) with what the
+// The hub's reads of workflows: /v1's list and row (src/services/workflows/read-store.ts) with what the
 // hub's screens add: the project's name, the number of blocks, and for one workflow its blocks
 // and edges. The list walks the same (account_id, [status,] updated_at desc, id desc) indexes.
 import type { Queryable } from '../../db/db.js';
 import { KeysetOrder, ListSql, type KeysetPage } from '../../db/keyset.js';
-import type { WorkflowRow } from '../../api/workflows/store.js';
+import type { WorkflowRow } from '../../services/workflows/read-store.js';
 
 export interface HubWorkflowRow extends WorkflowRow {
   project_name: string | null;

@@ -1,11 +1,15 @@
-// Contacts, write side: SQL of creating, changing and erasing a contact, for the API, the webhook
-// triggers, the CLI and the hub. Only live contacts (not archived, not erased) are ever read or
-// changed through the API; the unique contacts_email index decides who holds an address.
+// Contacts: the one home of their SQL, for the API, the webhook triggers, the CLI and the hub:
+// reading a contact, the list (search and filters), the STOP flag, and creating, changing and
+// erasing one. Only live contacts (not archived, not erased) are ever read or changed through the
+// API; the unique contacts_email index decides who holds an address. Lists walk (account_id,
+// [lifecycle_stage,] updated_at desc, id desc) indexes; `q` uses the GIN index of word prefixes
+// (migration 0011), `email` the unique contacts_email.
 import { insertRows, type Columns } from '../../db/bulk-insert.js';
 import type { Queryable } from '../../db/db.js';
+import { KeysetOrder, ListSql, type KeysetPage } from '../../db/keyset.js';
 import { sqlList } from '../../db/sql-list.js';
 import { ACTIVE_AUTOMATION_RUN_STATUSES } from '../../domain/automation.js';
-import type { LiveContactRow } from '../../domain/contact.js';
+import type { LifecycleStage, LiveContactRow } from '../../domain/contact.js';
 
 const ACTIVE_AUTOMATION_RUNS = sqlList(ACTIVE_AUTOMATION_RUN_STATUSES);
 
@@ -26,6 +30,39 @@ export async function getContact(db: Queryable, accountId: string, id: string, l
     [accountId, id],
   );
   return rows[0] ?? null;
+}
+
+export interface ContactFilters {
+  q?: string;
+  emailNormalized?: string;
+  lifecycleStage?: LifecycleStage;
+  changedSince?: Date;
+}
+
+const ORDER = new KeysetOrder('c.updated_at', 'c.id', 'desc');
+
+// The index finds candidates by exact word prefixes (the first word-for-word as indexed); the
+// second condition is the rule itself, also for words over the index's 32 characters.
+const matchesWords = (p: string) =>
+  `switchboard_search_prefixes(c.search) @@ switchboard_prefix_query($1, ${p}) and c.search @@ switchboard_contact_query($1, ${p})`;
+
+export async function listContacts(db: Queryable, accountId: string, f: ContactFilters, page: KeysetPage): Promise<LiveContactRow[]> {
+  const w = new ListSql([accountId], ['c.account_id = $1', LIVE_CONTACT])
+    .where(f.q, matchesWords)
+    .eq('c.email_normalized', f.emailNormalized)
+    .eq('c.lifecycle_stage', f.lifecycleStage)
+    .atLeast('c.updated_at', f.changedSince)
+    .after(ORDER, page);
+  return db.query<LiveContactRow>(`select ${CONTACT_COLUMNS} from contacts c where ${w.sql} ${w.tail(ORDER, page)}`, w.params);
+}
+
+/** Whether the live contact replied STOP to an SMS (null: no such live contact). */
+export async function smsStopped(db: Queryable, accountId: string, id: string): Promise<boolean | null> {
+  const rows = await db.query<{ sms_stopped: boolean }>(
+    `select sms_stopped from contacts where account_id = $1 and id = $2 and archived_at is null and erased_at is null`,
+    [accountId, id],
+  );
+  return rows[0]?.sms_stopped ?? null;
 }
 
 /**

@@ -1,5 +1,5 @@
 // Pages: the write side of content items (a new page, under a lock on its project) and the item
-// row shapes every reader shares (the /v1 and hub reads in src/api/items/store.ts).
+// row shapes every reader shares (the /v1 and hub reads in src/services/items/read-store.ts).
 import type { Queryable } from '../../db/db.js';
 import type { ItemKind } from '../../domain/project.js';
 

@@ -1,6 +1,6 @@
 // Projects, write side: a new project row. Its settings start empty, so the engine and the hub's
 // settings read the defaults (services/settings effectiveSettings); work management stays closed
-// (no prefix) until the project opens it. The read side is src/api/projects/store.ts.
+// (no prefix) until the project opens it. The read side is src/services/projects/read-store.ts.
 import type { Queryable } from '../../db/db.js';
 
 export interface NewProjectRow {

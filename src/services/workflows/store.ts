@@ -1,6 +1,6 @@
 // Workflows, write side: saving a workflow's blocks and edges (the fixture loader in bulk; the
 // hub's builder and the operator's `workflows` commands one at a time: ./manage.ts), and the
-// reads an edit needs. The read side of lists and GETs is the API's: src/api/workflows/store.ts.
+// reads an edit needs. The read side of lists and GETs is read-store.ts.
 import { insertRows, type Columns } from '../../db/bulk-insert.js';
 import type { Queryable } from '../../db/db.js';
 

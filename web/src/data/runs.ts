@@ -2,14 +2,14 @@
 // until it is final), and the moves a person makes on a run (approve, reject, cancel, start).
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Static } from '@sinclair/typebox';
-import type { HubRunDetailOut, HubRunInList, OutputOut } from '@server/hub/runs/schemas';
+import type { HubRunDetail, HubRunInList, Output } from '@server/hub/runs/schemas';
 import { api, qs } from '../lib/api';
 import { resourceKeys, type Filters, type Page } from './keys';
 import { workflowKeys } from './workflows';
 
 export type RunInList = Static<typeof HubRunInList>;
-export type RunDetail = HubRunDetailOut;
-export type BlockOutput = OutputOut;
+export type RunDetail = HubRunDetail;
+export type BlockOutput = Output;
 
 export const runKeys = resourceKeys('runs');
 

@@ -1,5 +1,6 @@
 // Usage: SQL over billing_ledger (rows are written by src/engine/billing in micros, with the UTC
 // `day` of the charge) and the balance on accounts. Read-only.
+// Its home is services/, below api/, hub/ and cli/: /v1 and the hub read the same rows through it.
 import type { Queryable } from '../../db/db.js';
 
 /** The balance and the current UTC date, both from the database: the clock billing dates ledger rows with. */

@@ -2,6 +2,7 @@
 // (content_items_project), or with a kind filter (account_id, project_id, kind, updated_at desc,
 // id desc) (content_items_project_kind, migration 0012); updated_since is a range on the same key.
 // Lists never read a page's text or html: those are detail only.
+// Its home is services/, below api/, hub/ and cli/: /v1 and the hub read the same rows through it.
 import type { Queryable } from '../../db/db.js';
 import type { ItemKind } from '../../domain/project.js';
 import type { ItemDetailRow, ItemRow } from '../../services/pages/store.js';

@@ -3,6 +3,7 @@
 // updated_at desc, id desc) index), and only those rows get the lateral step summary and run
 // counters, so a page of 25 costs 25 small lookups however many automations the account has. Step
 // settings never leave the database: only each step's `type` is read out of the steps JSON.
+// Its home is services/, below api/, hub/ and cli/: /v1 and the hub read the same rows through it.
 import type { Queryable } from '../../db/db.js';
 import { sqlList } from '../../db/sql-list.js';
 import { ACTIVE_AUTOMATION_RUN_STATUSES, type AutomationStatus } from '../../domain/automation.js';

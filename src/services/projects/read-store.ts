@@ -1,5 +1,6 @@
 // Projects: SQL. The list walks the (account_id, created_at desc, id desc) index projects_created.
 // Settings and work-management columns are never selected: the content API does not expose them.
+// Its home is services/, below api/, hub/ and cli/: /v1 and the hub read the same rows through it.
 import type { Queryable } from '../../db/db.js';
 import { KeysetOrder, ListSql, type KeysetPage } from '../../db/keyset.js';
 

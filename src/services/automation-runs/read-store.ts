@@ -1,6 +1,9 @@
-// Automation runs, read side (the operator's stop is in src/services/automation-runs). The contact's display name is worked out in
-// SQL (first + last name, else the email; an erased contact keeps only its id), so the person's
-// other data never leaves the database. What a step sent is never selected.
+// Automation runs, read side: the one home of the reads /v1, the hub and the CLI share (an
+// automation's runs, a run with its steps, a contact's runs), beside the write side (store.ts:
+// the operator's stop). It stands in services/, below api/, hub/ and cli/, so all three read the
+// same rows with the same types. The contact's display name is worked out in SQL (first + last
+// name, else the email; an erased contact keeps only its id), so the person's other data never
+// leaves the database. What a step sent is never selected.
 import type { Queryable } from '../../db/db.js';
 import type { AutomationRunStatus } from '../../domain/automation.js';
 import { KeysetOrder, ListSql, type KeysetPage } from '../../db/keyset.js';
@@ -97,4 +100,23 @@ export async function runTriggerLabel(db: Queryable, accountId: string, runId: s
     [accountId, runId],
   );
   return rows[0]?.label || 'Trigger';
+}
+
+/** A run on its contact's page: the run without its contact, with its automation's name. */
+export interface ContactRunRow
+  extends Pick<AutomationRunRow, 'id' | 'automation_id' | 'status' | 'test' | 'version' | 'started_at' | 'finished_at' | 'next_at' | 'error'> {
+  automation_name: string;
+}
+
+/** The contact's automation runs, newest first (automation_runs_by_contact: a contact has few). */
+export async function contactRuns(db: Queryable, accountId: string, contactId: string, limit: number): Promise<ContactRunRow[]> {
+  return db.query<ContactRunRow>(
+    `select r.id, r.automation_id, a.name as automation_name, r.status, r.test, r.version, r.started_at, r.finished_at, r.next_at, r.error
+       from automation_runs r
+       join automations a on a.account_id = r.account_id and a.id = r.automation_id
+      where r.account_id = $1 and r.contact_id = $2
+      order by r.started_at desc, r.id desc
+      limit $3`,
+    [accountId, contactId, limit],
+  );
 }

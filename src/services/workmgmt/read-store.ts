@@ -2,6 +2,7 @@
 // writes). Every query filters by account_id; a project "has the area" when wm_prefix is not null.
 // Dates are rendered by to_char: the two adapters parse SQL `date` differently (local vs UTC
 // midnight), and text in a fixed format sidesteps both.
+// Its home is services/, below api/, hub/ and cli/: /v1 and the hub read the same rows through it.
 import type { Queryable } from '../../db/db.js';
 import type { ItemKind } from '../../domain/project.js';
 import type { HistoryKind, SprintState, WmStatus, WmType } from '../../domain/work-item.js';

@@ -1,6 +1,7 @@
 // Workflows: SQL. Lists use the (account_id, [status|project_id,] updated_at desc, id desc)
 // indexes; last_run is kept on the workflow row by a trigger on workflow_runs (migration 0004).
 // A workflow deleted in the hub (deleted_at, migration 0023) is not there for any of them.
+// Its home is services/, below api/, hub/ and cli/: /v1 and the hub read the same rows through it.
 import type { Queryable } from '../../db/db.js';
 import type { WorkflowStatus } from '../../domain/workflow.js';
 import { KeysetOrder, ListSql, type KeysetPage } from '../../db/keyset.js';

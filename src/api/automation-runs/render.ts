@@ -1,0 +1,60 @@
+// An automation run as the API and the hub show it: the run, and the run with its steps (the
+// hub's builder reads the detail too).
+import type { Queryable } from '../../db/db.js';
+import { iso, isoOrNull } from '../../lib/time.js';
+import type { AutomationRun, AutomationRunDetail, AutomationRunStep } from './schemas.js';
+import {
+  STATUS_LABELS,
+  getAutomationRun,
+  getAutomationRunSteps,
+  runTriggerLabel,
+  type AutomationRunRow,
+  type AutomationRunStepRow,
+} from '../../services/automation-runs/read-store.js';
+
+export function renderRun(r: AutomationRunRow): AutomationRun {
+  return {
+    id: r.id,
+    automation_id: r.automation_id,
+    contact: r.contact_id ? { id: r.contact_id, name: r.contact_name ?? '' } : null,
+    status: r.status,
+    status_label: STATUS_LABELS[r.status],
+    started_by: r.started_by,
+    test: r.test,
+    version: r.version,
+    started_at: iso(r.started_at),
+    finished_at: isoOrNull(r.finished_at),
+    next_at: isoOrNull(r.next_at),
+    error: r.error,
+  };
+}
+
+function renderStep(s: AutomationRunStepRow, now: number): AutomationRunStep {
+  // A step still in flight reports the time elapsed so far, like a workflow run's steps.
+  const ms = s.status === 'running' && s.started_at ? Math.max(0, Math.round(now - s.started_at.getTime())) : s.ms;
+  return {
+    step_id: s.step_id,
+    name: s.name,
+    type: s.type,
+    status: s.status as AutomationRunStep['status'],
+    started_at: isoOrNull(s.started_at),
+    ms,
+    error: s.error,
+  };
+}
+
+/** The run with its steps, the trigger (`t`) first; null when the account has no such run. The hub's builder reads it too. */
+export async function automationRunDetail(db: Queryable, accountId: string, id: string): Promise<AutomationRunDetail | null> {
+  const run = await getAutomationRun(db, accountId, id);
+  if (!run) return null;
+  const rows = await getAutomationRunSteps(db, accountId, id);
+  const now = Date.now();
+  const steps = rows.map((s) => renderStep(s, now));
+  // Every run was started by its trigger; until the engine records that step, say so anyway,
+  // so `t` is always first.
+  if (steps[0]?.step_id !== 't') {
+    const label = await runTriggerLabel(db, accountId, id);
+    steps.unshift({ step_id: 't', name: label, type: 'trigger', status: 'ok', started_at: iso(run.started_at), ms: 0, error: null });
+  }
+  return { ...renderRun(run), failed_step_id: run.failed_step_id, steps };
+}
