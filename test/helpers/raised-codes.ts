@@ -1,5 +1,6 @@
-// The error codes src/ raises, read from the source: `new ApiError('code'` (any spacing). The
-// catalogue tests (/v1's and the hub's) check that every catalogued code is raised somewhere.
+// The error codes src/ raises, read from the source: `new ApiError('code'` (any spacing), and a
+// service's `new Refusal(message, 'code'` (the error handler maps both). The catalogue tests (/v1's
+// and the hub's) check that every catalogued code is raised somewhere.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +17,11 @@ function sourceFiles(dir: string): string[] {
 export function raisedCodes(): Set<string> {
   const out = new Set<string>();
   for (const f of sourceFiles(SRC)) {
-    for (const m of fs.readFileSync(f, 'utf8').matchAll(/new ApiError\(\s*'([a-z_]+)'/g)) out.add(m[1]);
+    const text = fs.readFileSync(f, 'utf8');
+    for (const m of text.matchAll(/new ApiError\(\s*'([a-z_]+)'/g)) out.add(m[1]);
+    // The code is the Refusal's second argument; the message before it is one expression that ends
+    // at the statement (a template literal may hold commas, never a semicolon here).
+    for (const m of text.matchAll(/new Refusal\([^;]*?,\s*'([a-z_]+)'\s*[,)]/g)) out.add(m[1]);
   }
   return out;
 }
