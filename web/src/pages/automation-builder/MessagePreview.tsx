@@ -10,7 +10,7 @@ import { Select } from '../../components/controls';
 import { ErrorNotice } from '../../components/states';
 import { api } from '../../lib/api';
 import { dollars } from '../../lib/money';
-import { useDebounced } from '../content/shared';
+import { useDebounced } from '../../lib/useDebounced';
 import { contactName, useContacts } from './contacts';
 import type { Preview } from './types';
 

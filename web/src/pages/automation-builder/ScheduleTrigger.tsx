@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Time } from '../../components/controls';
 import { api, HubError, qs } from '../../lib/api';
-import { useDebounced } from '../content/shared';
+import { useDebounced } from '../../lib/useDebounced';
 import { Labelled } from './ui';
 
 function timeZones(): string[] {

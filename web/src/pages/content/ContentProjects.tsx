@@ -5,7 +5,7 @@ import { Link, useSearchParams } from 'react-router';
 import { Pager, Time, useCursorPager } from '../../components/controls';
 import { QueryState } from '../../components/states';
 import { api, qs } from '../../lib/api';
-import { NEW_PROJECT_PATH } from './links';
+import { NEW_PROJECT_PATH } from '../../lib/paths';
 import { NewProjectForm } from './NewProjectForm';
 import type { Page, Project } from './shared';
 import './content.css';

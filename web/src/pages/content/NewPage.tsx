@@ -7,7 +7,8 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { Field, Select } from '../../components/controls';
 import { ErrorNotice } from '../../components/states';
 import { api } from '../../lib/api';
-import { PageFrame, useDebounced, type Item } from './shared';
+import { useDebounced } from '../../lib/useDebounced';
+import { PageFrame, type Item } from './shared';
 import './content.css';
 import { PageHeader } from '../../components/PageHeader';
 

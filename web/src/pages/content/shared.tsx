@@ -1,6 +1,5 @@
 // What the content pages share: the API's shapes (the /v1 Project and Item schemas), the one way a
 // page's HTML is shown, and the debounce the editor's preview waits with.
-import { useEffect, useState } from 'react';
 export interface Project {
   id: string;
   name: string;
@@ -46,14 +45,4 @@ export interface Page<T> {
  */
 export function PageFrame({ html, title }: { html: string; title: string }) {
   return <iframe className="sandboxed" sandbox="" srcDoc={html} title={title} />;
-}
-
-/** A value that follows its input only after the input has been still for `ms`: the editor's preview asks the server once the typing pauses, not on every key. */
-export function useDebounced<T>(value: T, ms: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
 }

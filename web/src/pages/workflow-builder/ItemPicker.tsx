@@ -6,8 +6,9 @@ import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { ErrorNotice } from '../../components/states';
 import { api } from '../../lib/api';
-import { NEW_PROJECT_PATH } from '../content/links';
-import type { Item, Page, Project } from '../content/shared';
+import { NEW_PROJECT_PATH } from '../../lib/paths';
+import type { Page } from '../../data/keys';
+import type { ItemSummary as Item, Project } from '../../data/projects';
 
 export function useProjects() {
   return useQuery({ queryKey: ['hub', 'projects', 'all'], queryFn: () => api.get<Page<Project>>('/hub/api/projects?limit=100') });

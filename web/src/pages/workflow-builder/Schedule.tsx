@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useMemo } from 'react';
 import { ErrorNotice } from '../../components/states';
 import { api, HubError, qs } from '../../lib/api';
-import { useDebounced } from '../content/shared';
+import { useDebounced } from '../../lib/useDebounced';
 
 interface Preview {
   next: string[];
