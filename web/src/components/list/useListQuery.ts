@@ -9,16 +9,16 @@
 import { keepPreviousData, useQuery, type UseQueryOptions, type QueryKey } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import type { Filters, Page } from '../../data/keys';
+import type { Page } from '../../data/keys';
 
-export interface ListQueryConfig<T, F extends string, K extends QueryKey> {
+export interface ListQueryConfig<T, F extends string, K extends QueryKey, D extends Page<T> = Page<T>> {
   /** The URL search params this list reads as filters ('' when absent). */
   filters: readonly F[];
-  /** The data kit's list read: (filters, cursor) => queryOptions(...). */
-  query: (filters: Record<F, string>, cursor?: string) => UseQueryOptions<Page<T>, Error, Page<T>, K>;
+  /** The data kit's list read: (filters, cursor) => queryOptions(...); a page may carry more (D: a project's items come with the project). */
+  query: (filters: Record<F, string>, cursor?: string) => UseQueryOptions<D, Error, D, K>;
 }
 
-export function useListQuery<T, F extends string = never, K extends QueryKey = QueryKey>({ filters: names, query }: ListQueryConfig<T, F, K>) {
+export function useListQuery<T, F extends string = never, K extends QueryKey = QueryKey, D extends Page<T> = Page<T>>({ filters: names, query }: ListQueryConfig<T, F, K, D>) {
   const [params, setParams] = useSearchParams();
   const filters = Object.fromEntries(names.map((n) => [n, params.get(n) ?? ''])) as Record<F, string>;
   // The cursor stack belongs to one set of filters: another set starts at page 1.

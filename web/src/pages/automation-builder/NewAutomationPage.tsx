@@ -8,15 +8,16 @@ import { Field, Select } from '../../components/controls';
 import { ErrorNotice, QueryState } from '../../components/states';
 import { api } from '../../lib/api';
 import { NEW_PROJECT_PATH } from '../../lib/paths';
-import type { Project } from '../../data/projects';
-import type { AutomationEditor, Definition, ListPage } from './types';
+import { SearchPicker } from '../../components/list';
+import { projectListQuery, type Project } from '../../data/projects';
+import type { AutomationEditor, Definition } from './types';
 import { TRIGGER_TYPES } from './words';
 import { PageHeader } from '../../components/PageHeader';
 
-function NewForm({ projects }: { projects: Project[] }) {
+function NewForm({ newest }: { newest: Project }) {
   const navigate = useNavigate();
   const [name, setName] = useState('');
-  const [projectId, setProjectId] = useState(projects[0].id);
+  const [projectId, setProjectId] = useState(newest.id);
   const [trigger, setTrigger] = useState<string>(TRIGGER_TYPES[0][0]);
   const create = useMutation({
     mutationFn: () => {
@@ -41,7 +42,17 @@ function NewForm({ projects }: { projects: Project[] }) {
   return (
     <form className="card new-automation" onSubmit={submit}>
       <Field label="Name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} autoFocus />
-      <Select label="Project" value={projectId} onChange={setProjectId} options={projects.map((p): [string, string] => [p.id, p.name])} />
+      {/* Searched on the server; the search box's label avoids "Name" and "Project", the fields' own. */}
+      <SearchPicker
+        label="Project"
+        searchLabel="Search by words"
+        value={projectId}
+        onChange={setProjectId}
+        query={(search) => projectListQuery({ q: search, limit: '100' })}
+        option={(p) => [p.id, p.name]}
+        searchable
+        current={newest.id === projectId ? newest.name : 'This project'}
+      />
       <Select label="Starts when" value={trigger} onChange={setTrigger} options={[...TRIGGER_TYPES.map(([t, words]): [string, string] => [t, words]), ['', 'Choose later']]} />
       <ErrorNotice error={create.error} />
       <div className="actions">
@@ -57,10 +68,8 @@ function NewForm({ projects }: { projects: Project[] }) {
 }
 
 export default function NewAutomationPage() {
-  const q = useQuery({
-    queryKey: ['hub', 'projects', 'all'],
-    queryFn: () => api.get<ListPage<Project>>('/hub/api/projects?limit=100'),
-  });
+  // The first page: is there a project at all, and the newest (the default choice).
+  const q = useQuery(projectListQuery({ q: '', limit: '100' }));
   return (
     <section aria-labelledby="new-automation-title">
       <p>
@@ -77,7 +86,7 @@ export default function NewAutomationPage() {
           </>
         }
       >
-        {(d) => <NewForm projects={d.data} />}
+        {(d) => <NewForm newest={d.data[0]} />}
       </QueryState>
     </section>
   );
