@@ -15,6 +15,7 @@ export function SearchPicker<D extends Page<unknown>, K extends QueryKey>({
   option,
   none,
   searchable = false,
+  searchOnlyWhenMore = false,
   searchLabel,
   current,
   disabled = false,
@@ -33,6 +34,8 @@ export function SearchPicker<D extends Page<unknown>, K extends QueryKey>({
   none?: string;
   /** The endpoint takes a search parameter: show a search box. */
   searchable?: boolean;
+  /** Where room is short (the builder): the search box appears only once the list has more than it shows. */
+  searchOnlyWhenMore?: boolean;
   /** The search box's label (default "Search <label>"); words that do not repeat another label on the screen. */
   searchLabel?: string;
   /** The words for a chosen id that is not on the page shown ("This workflow"). */
@@ -64,11 +67,12 @@ export function SearchPicker<D extends Page<unknown>, K extends QueryKey>({
       : `Showing the first ${rows.length}; more exist that this list does not show.`
     : null;
   const note = q.error ? 'The choices could not be loaded.' : more;
+  const showSearch = searchable && (!searchOnlyWhenMore || typed !== '' || search !== '' || q.data?.has_more === true);
   const nothing = empty !== undefined && q.isSuccess && rows.length === 0 && search === '';
   const described = [hint && `${id}-hint`, note && `${id}-more`, nothing && `${id}-none`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
   return (
     <div className={`field${error ? ' field-invalid' : ''}`}>
-      {searchable && (
+      {showSearch && (
         <>
           <label htmlFor={`${id}-search`}>{searchLabel ?? `Search ${label.toLowerCase()}`}</label>
           <input id={`${id}-search`} type="search" value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" disabled={disabled} />

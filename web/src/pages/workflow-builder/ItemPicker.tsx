@@ -26,6 +26,7 @@ export function ProjectSelect({ label, value, onChange, error, hint }: { label: 
       option={(p) => [p.id, p.name]}
       none="No project"
       searchable
+      searchOnlyWhenMore
       current={chosen.data?.name ?? (chosen.isError ? 'Unknown project' : 'This project')}
       error={error}
       hint={hint}
@@ -59,6 +60,7 @@ export function ItemPicker({ label, value, onChange, error }: { label: string; v
         option={(p) => [p.id, p.name]}
         none="Choose a project…"
         searchable
+        searchOnlyWhenMore
         current={project.data?.name ?? 'This project'}
       />
       <SearchPicker
@@ -70,6 +72,7 @@ export function ItemPicker({ label, value, onChange, error }: { label: string; v
         option={(it) => [it.id, itemWords(it)]}
         none={projectId ? 'Choose an item…' : 'Choose a project first'}
         searchable
+        searchOnlyWhenMore
         disabled={!projectId}
         current={current.data ? itemWords(current.data) : 'This item'}
         error={error}
