@@ -1,5 +1,6 @@
-// Contacts: the account's live contacts (the Contacts screen, pickers), one contact with its
-// automation runs and messages, and the writes a person makes on one (create, edit, erase).
+// Contacts: the account's live contacts (the Contacts screen, the automation builder's pickers),
+// one contact with its automation runs and messages, the writes a person makes on one (create,
+// edit, erase), and how a contact is named.
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Contact } from '@server/api/contacts/schemas';
 import type { HubContactDetail, ContactRun } from '@server/hub/contacts/schemas';
@@ -11,12 +12,21 @@ export type { Contact, ContactRun, HubContactDetail };
 
 export const contactKeys = resourceKeys('contacts');
 
-/** Filters: q (words that begin a name or the email), lifecycle_stage. Most recently changed first. */
+/** Filters: q (words that begin a name or the email), lifecycle_stage, limit. Most recently changed first. */
 export const contactListQuery = (filters: Filters, cursor?: string) =>
   queryOptions({
     queryKey: contactKeys.list(filters, cursor),
     queryFn: () => api.get<Page<Contact>>(`/hub/api/contacts${qs({ ...filters, cursor })}`),
   });
+
+/** The search as the server takes it: words with a letter or a digit, or none. */
+export const contactSearch = (text: string): string => (/[\p{L}\p{N}]/u.test(text) ? text.trim() : '');
+
+/** The name a person is shown by: first and last name, else the email, else the id. */
+export function contactName(c: Pick<Contact, 'id' | 'email' | 'first_name' | 'last_name'>): string {
+  const name = [c.first_name, c.last_name].filter((x) => x && x.trim()).join(' ');
+  return name || c.email || c.id;
+}
 
 /** One contact with its newest automation runs and messages (one request). */
 export const contactQuery = (id: string) =>

@@ -8,10 +8,9 @@ import { Table, type Column } from '../../components/list';
 import { messageColumns } from '../../components/messages/MessagesTable';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/states';
-import { contactQuery, type ContactRun } from '../../data/contacts';
+import { contactName, contactQuery, type ContactRun } from '../../data/contacts';
 import { ContactEditor } from './ContactEditor';
 import { EraseContact } from './EraseContact';
-import { contactName } from './words';
 import './contacts.css';
 
 const RUN_COLUMNS: Column<ContactRun>[] = [

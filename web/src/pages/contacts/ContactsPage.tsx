@@ -7,8 +7,8 @@ import { Link } from 'react-router';
 import { Field, Select, StatusBadge, Time } from '../../components/controls';
 import { ListTable, useListQuery, type Column } from '../../components/list';
 import { PageHeader } from '../../components/PageHeader';
-import { contactListQuery, type Contact } from '../../data/contacts';
-import { contactName, LIFECYCLE_STAGES, stageWord } from './words';
+import { contactListQuery, contactName, type Contact } from '../../data/contacts';
+import { LIFECYCLE_STAGES, stageWord } from './words';
 import './contacts.css';
 
 const COLUMNS: Column<Contact>[] = [
