@@ -25,6 +25,9 @@ export function useListQuery<T, F extends string = never, K extends QueryKey = Q
   // The cursor stack belongs to one set of filters: another set starts at page 1.
   const filterKey = filterKeyOf(filters);
   const [pages, setPages] = useState<CursorStack>(() => firstPage(filterKey));
+  // Forget the old set's pages as soon as the filters change (React's reset-on-render pattern),
+  // so going back to the earlier filters starts at page 1 too, not at the page left there.
+  if (pages.filterKey !== filterKey) setPages(firstPage(filterKey));
   const stack = stackFor(pages, filterKey);
   const cursor = cursorOf(stack);
   const q = useQuery({ ...query(filters, cursor), placeholderData: keepPreviousData });
