@@ -25,7 +25,8 @@ export function SearchPicker<D extends Page<unknown>, K extends QueryKey>({
 }: {
   label: string;
   value: string;
-  onChange: (id: string) => void;
+  /** The id chosen, with its row when it is on the page shown ('' and a kept choice have none). */
+  onChange: (id: string, row?: D['data'][number]) => void;
   /** The data kit's read for one page, given the search text ('' = none). */
   query: (search: string) => UseQueryOptions<D, Error, D, K>;
   /** A row as [id, the words shown]. */
@@ -82,7 +83,7 @@ export function SearchPicker<D extends Page<unknown>, K extends QueryKey>({
       <select
         id={id}
         value={value}
-        onChange={(e) => onChange(e.target.value)}
+        onChange={(e) => onChange(e.target.value, rows.find((r) => option(r)[0] === e.target.value))}
         disabled={disabled}
         aria-invalid={error ? true : undefined}
         aria-describedby={described}
