@@ -45,6 +45,7 @@ function NewForm({ newest }: { newest: Project }) {
         query={(search) => projectListQuery({ q: search, limit: '100' })}
         option={(p) => [p.id, p.name]}
         searchable
+        searchOnlyWhenMore
         current={newest.id === projectId ? newest.name : 'This project'}
       />
       <Select label="Starts when" value={trigger} onChange={setTrigger} options={[...TRIGGER_TYPES.map(([t, words]): [string, string] => [t, words]), ['', 'Choose later']]} />
