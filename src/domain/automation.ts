@@ -43,6 +43,16 @@ export const SENDING_STEPS: ReadonlyArray<readonly [StepType, Channel]> = [
 export const AUTOMATION_RUN_STATUSES = ['running', 'waiting', 'succeeded', 'failed', 'stopped', 'skipped'] as const;
 export type AutomationRunStatus = (typeof AUTOMATION_RUN_STATUSES)[number];
 
+/** Run history's words for each status (docs/architecture.md §12.5): a run's status_label, and the hub's status filter. */
+export const AUTOMATION_RUN_STATUS_LABELS: Readonly<Record<AutomationRunStatus, string>> = {
+  running: 'Running',
+  waiting: 'Waiting',
+  succeeded: 'Completed',
+  failed: 'Failed',
+  stopped: 'Stopped',
+  skipped: 'Did not meet the Run only if criteria',
+};
+
 /**
  * Runs not yet over: the claim picks among them, a contact has at most one per automation
  * (migration 0001's automation_runs_one_active), and stopping or erasing ends them.

@@ -14,16 +14,7 @@ const WEB = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../we
  * Pages reaching into another page folder, as of the hub kit (issue 24). Each goes when its folder
  * moves to the kit: the shared piece to components/ or data/. "file → imported module".
  */
-const KNOWN: readonly string[] = [
-  'pages/audit/AuditPage.tsx → pages/users/types', // a response type: to data/users.ts (server schema)
-  'pages/automation-builder/AutomationBuilder.tsx → pages/automations/automations.css', // a shared rule: to styles.css, or the builder's own sheet
-  'pages/automation-builder/types.ts → pages/automations/types', // response types: to data/automations.ts (server schema)
-  'pages/automations/AutomationMoves.tsx → pages/automation-builder/PublishDialog', // a dialog both folders use: to components/automations/
-  'pages/automations/AutomationMoves.tsx → pages/automation-builder/words', // words both folders use: to components/automations/
-  'pages/contacts/ContactPage.tsx → pages/messages/MessagesTable', // a table both use: to components/messages/
-  'pages/contacts/types.ts → pages/messages/types', // response types: to data/messages.ts (server schema)
-  'pages/messages/MessagesPage.tsx → pages/contacts/types', // response types: to data/contacts.ts (server schema)
-];
+const KNOWN: readonly string[] = [];
 
 function readTree(dir: string, out = new Map<string, string>()): Map<string, string> {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {

@@ -194,8 +194,9 @@ describe('building, publishing and testing an automation', { timeout: 240_000 },
   it('Send test runs the draft for a chosen contact, sends only to the tester, and Messages marks it Test', async () => {
     const page = hub.page;
     const before = smtp.received.length;
-    await page.getByLabel('Find a contact').fill('kim');
-    await page.getByRole('radio', { name: /Kim/ }).check();
+    // The contact picker searches the hub's contacts list (a SearchPicker over /hub/api/contacts?q=).
+    await page.getByLabel('Search contact for the test').fill('kim');
+    await page.getByLabel('Contact for the test', { exact: true }).selectOption({ label: 'Kim (kim@example.org)' });
     expect(await page.getByLabel('Test', { exact: true }).inputValue()).toBe('');
     // What a tester would otherwise be surprised by: texts arrive by email, and waits really wait.
     await page.getByText(/a text arrives as an email titled “\[Test\] Text message”/).waitFor();

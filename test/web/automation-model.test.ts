@@ -18,7 +18,8 @@ import {
   stepSummary,
   updateStep,
 } from '../../web/src/pages/automation-builder/model';
-import type { Step, StepType } from '../../web/src/pages/automation-builder/types';
+import type { StepType } from '../../src/domain/automation';
+import type { Step } from '../../web/src/data/automations';
 import { durationWords, OP_WORDS, triggerWords, TRIGGER_TYPES } from '../../web/src/pages/automation-builder/words';
 
 const step = (id: string, type: StepType = 'tag.add', extra: Partial<Step> = {}): Step => ({ id, name: id, type, config: {}, ...extra });

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { qs } from '../../web/src/lib/api';
 import { dollars } from '../../web/src/lib/money';
-import { contactName, stageWord, type Contact } from '../../web/src/pages/contacts/types';
+import { contactName, type Contact } from '../../web/src/data/contacts';
+import { stageWord } from '../../web/src/pages/contacts/words';
 import { capMicros, capText } from '../../web/src/pages/keys/types';
 import { monthName, recentMonths } from '../../web/src/pages/usage/model';
 

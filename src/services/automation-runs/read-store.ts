@@ -5,18 +5,11 @@
 // name, else the email; an erased contact keeps only its id), so the person's other data never
 // leaves the database. What a step sent is never selected.
 import type { Queryable } from '../../db/db.js';
-import type { AutomationRunStatus } from '../../domain/automation.js';
+import { AUTOMATION_RUN_STATUS_LABELS, type AutomationRunStatus } from '../../domain/automation.js';
 import { KeysetOrder, ListSql, type KeysetPage } from '../../db/keyset.js';
 
-/** Run history's words for each status (docs/architecture.md §12.5). */
-export const STATUS_LABELS: Readonly<Record<AutomationRunStatus, string>> = {
-  running: 'Running',
-  waiting: 'Waiting',
-  succeeded: 'Completed',
-  failed: 'Failed',
-  stopped: 'Stopped',
-  skipped: 'Did not meet the Run only if criteria',
-};
+/** Run history's words for each status (the domain's, where the hub reads them too). */
+export const STATUS_LABELS = AUTOMATION_RUN_STATUS_LABELS;
 
 export interface AutomationRunRow {
   id: string;

@@ -1,29 +1,13 @@
 // Who is signed in, in which account, with which role: GET /hub/api/session, shared by every page.
 import { createContext, useContext, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import type { HubSession, SessionAccount as HubSessionAccount } from '@server/hub/session/schemas';
 import { api, HubError, setCsrfToken } from './api';
 
-export type Role = 'owner' | 'admin' | 'member';
-
-export interface SessionAccount {
-  account_id: string;
-  name: string;
-  role: Role;
-  /** Set by the operator: suspended is read-only. */
-  state: 'active' | 'suspended' | 'closed';
-  /** Set by the operator: lapsed or ended is read-only. */
-  subscription: 'active' | 'lapsed' | 'ended';
-}
-
-export interface Session {
-  email: string;
-  csrf_token: string;
-  accounts: SessionAccount[];
-  /** The account picked; null until the user picks one, and once it is closed. */
-  account: SessionAccount | null;
-  /** The name of the account the session had picked, if it has been closed since. */
-  closed_account: string | null;
-}
+// The server's shapes (src/hub/session/schemas.ts), never retyped here.
+export type Session = HubSession;
+export type SessionAccount = HubSessionAccount;
+export type Role = SessionAccount['role'];
 
 /**
  * Refusals that mean the session itself changed under the page (signed out, account closed, made

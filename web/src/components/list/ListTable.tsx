@@ -9,6 +9,8 @@ export interface Column<T> {
   header: ReactNode;
   cell: (row: T) => ReactNode;
   className?: string;
+  /** The cell names its row (a <th scope="row">): the row is found by it. */
+  rowHeader?: boolean;
 }
 
 export function ListTable<T>({
@@ -32,7 +34,7 @@ export function ListTable<T>({
   const { q, pager } = list;
   if (q.isPending) return <Loading />;
   if (q.error && !q.data) return <ErrorNotice error={q.error} />;
-  const page = q.data!;
+  const page = q.data;
   if (page.data.length === 0 && pager.page === 1) return <Empty>{empty}</Empty>;
   return (
     <>
@@ -67,11 +69,17 @@ export function Table<T>({ columns, rows, caption, rowKey, busy = false }: { col
         <tbody>
           {rows.map((row) => (
             <tr key={rowKey(row)}>
-              {columns.map((c, i) => (
-                <td key={i} className={c.className}>
-                  {c.cell(row)}
-                </td>
-              ))}
+              {columns.map((c, i) =>
+                c.rowHeader ? (
+                  <th key={i} scope="row" className={c.className}>
+                    {c.cell(row)}
+                  </th>
+                ) : (
+                  <td key={i} className={c.className}>
+                    {c.cell(row)}
+                  </td>
+                ),
+              )}
             </tr>
           ))}
         </tbody>

@@ -18,7 +18,8 @@ export function SearchPicker<T, K extends QueryKey>({
 }: {
   label: string;
   value: string;
-  onChange: (id: string) => void;
+  /** The id chosen, with its row when it is on the page shown ('' and a kept choice have none). */
+  onChange: (id: string, row?: T) => void;
   /** The data kit's read for one page, given the search text ('' = none). */
   query: (search: string) => UseQueryOptions<Page<T>, Error, Page<T>, K>;
   /** A row as [id, the words shown]. */
@@ -57,7 +58,7 @@ export function SearchPicker<T, K extends QueryKey>({
         </>
       )}
       <label htmlFor={id}>{label}</label>
-      <select id={id} value={value} onChange={(e) => onChange(e.target.value)} aria-describedby={note ? `${id}-more` : undefined} aria-busy={q.isFetching || undefined}>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value, rows.find((r) => option(r)[0] === e.target.value))} aria-describedby={note ? `${id}-more` : undefined} aria-busy={q.isFetching || undefined}>
         {options.map(([v, text]) => (
           <option key={v} value={v}>
             {text}

@@ -9,7 +9,8 @@
 import { keepPreviousData, useQuery, type UseQueryOptions, type QueryKey } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import type { Filters, Page } from '../../data/keys';
+import type { Page } from '../../data/keys';
+import { cursorOf, filterKeyOf, firstPage, isFiltered, nextPage, previousPage, readFilters, stackFor, withFilter, withoutFilters, type CursorStack } from './list-state';
 
 export interface ListQueryConfig<T, F extends string, K extends QueryKey> {
   /** The URL search params this list reads as filters ('' when absent). */
@@ -20,38 +21,32 @@ export interface ListQueryConfig<T, F extends string, K extends QueryKey> {
 
 export function useListQuery<T, F extends string = never, K extends QueryKey = QueryKey>({ filters: names, query }: ListQueryConfig<T, F, K>) {
   const [params, setParams] = useSearchParams();
-  const filters = Object.fromEntries(names.map((n) => [n, params.get(n) ?? ''])) as Record<F, string>;
+  const filters = readFilters(names, params);
   // The cursor stack belongs to one set of filters: another set starts at page 1.
-  const filterKey = JSON.stringify(filters);
-  const [pages, setPages] = useState<{ filterKey: string; stack: (string | undefined)[] }>({ filterKey, stack: [undefined] });
-  const stack = pages.filterKey === filterKey ? pages.stack : [undefined];
-  const cursor = stack[stack.length - 1];
+  const filterKey = filterKeyOf(filters);
+  const [pages, setPages] = useState<CursorStack>(() => firstPage(filterKey));
+  // Forget the old set's pages as soon as the filters change (React's reset-on-render pattern),
+  // so going back to the earlier filters starts at page 1 too, not at the page left there.
+  if (pages.filterKey !== filterKey) setPages(firstPage(filterKey));
+  const stack = stackFor(pages, filterKey);
+  const cursor = cursorOf(stack);
   const q = useQuery({ ...query(filters, cursor), placeholderData: keepPreviousData });
 
-  const setFilter = (name: F, value: string) => {
-    const next = new URLSearchParams(params);
-    if (value) next.set(name, value);
-    else next.delete(name);
-    setParams(next);
-  };
-  const clearFilters = () => {
-    const next = new URLSearchParams(params);
-    for (const n of names) next.delete(n);
-    setParams(next);
-  };
+  const setFilter = (name: F, value: string) => setParams(withFilter(params, name, value));
+  const clearFilters = () => setParams(withoutFilters(params, names));
   return {
     q,
     filters,
     /** Some filter is set (show "Clear filters"). */
-    filtered: names.some((n) => filters[n] !== ''),
+    filtered: isFiltered(filters),
     setFilter,
     clearFilters,
     pager: {
       page: stack.length,
       /** The next page is on its way and the previous one is still on screen. */
       loadingPage: q.isPlaceholderData,
-      next: (c: string) => setPages({ filterKey, stack: [...stack, c] }),
-      previous: () => setPages({ filterKey, stack: stack.length > 1 ? stack.slice(0, -1) : stack }),
+      next: (c: string) => setPages(nextPage(filterKey, stack, c)),
+      previous: () => setPages(previousPage(filterKey, stack)),
     },
   };
 }

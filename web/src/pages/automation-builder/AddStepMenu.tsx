@@ -3,7 +3,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { STEP_TYPES } from '@domain/automation';
 import { STEP_SCHEMAS } from '@domain/step-schemas';
-import type { StepType } from './types';
+import type { StepType } from '@domain/automation';
 
 export function AddStepMenu({ where, onAdd }: { where: string; onAdd: (type: StepType) => void }) {
   const [open, setOpen] = useState(false);
@@ -19,7 +19,7 @@ export function AddStepMenu({ where, onAdd }: { where: string; onAdd: (type: Ste
   };
   return (
     <div
-      className="add-step"
+      className="builder-add-step"
       onKeyDown={(e) => {
         if (e.key === 'Escape' && open) {
           e.stopPropagation();
@@ -27,17 +27,17 @@ export function AddStepMenu({ where, onAdd }: { where: string; onAdd: (type: Ste
         }
       }}
     >
-      <button ref={button} type="button" className="button-secondary add-step-button" aria-expanded={open} aria-controls={listId} aria-label={`Add step ${where}`} onClick={() => setOpen(!open)}>
+      <button ref={button} type="button" className="button-secondary builder-add-step-button" aria-expanded={open} aria-controls={listId} aria-label={`Add step ${where}`} onClick={() => setOpen(!open)}>
         Add step
       </button>
       {open && (
-        <ul id={listId} className="add-step-list" aria-label={`Step types to add ${where}`}>
+        <ul id={listId} className="builder-add-step-list" aria-label={`Step types to add ${where}`}>
           {STEP_TYPES.map((t, i) => (
             <li key={t}>
               <button
                 ref={i === 0 ? first : undefined}
                 type="button"
-                className="add-step-type"
+                className="builder-add-step-type"
                 aria-describedby={`${listId}-${i}`}
                 onClick={() => {
                   setOpen(false);

@@ -5,7 +5,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { QueryState } from '../../components/states';
-import { api } from '../../lib/api';
+import { automationEditorQuery, type AutomationEditor } from '../../data/automations';
 import { BuilderHeader } from './BuilderHeader';
 import { Labelled } from './ui';
 import { issuesOf, mergeIssues } from './model';
@@ -13,11 +13,9 @@ import { SettingsCard } from './SettingsCard';
 import { StepFlow } from './StepFlow';
 import { TestPanel } from './TestPanel';
 import { TriggerCard } from './TriggerCard';
-import { editorKey, type AutomationEditor } from './types';
 import { useDraft } from './useDraft';
 import { triggerWords } from './words';
 import { VersionsPanel } from './VersionsPanel';
-import '../automations/automations.css';
 import './builder.css';
 
 function Builder({ id, editor }: { id: string; editor: AutomationEditor }) {
@@ -62,12 +60,7 @@ function Builder({ id, editor }: { id: string; editor: AutomationEditor }) {
 
 export default function AutomationBuilder() {
   const { id = '' } = useParams();
-  const q = useQuery({
-    queryKey: editorKey(id),
-    queryFn: () => api.get<AutomationEditor>(`/hub/api/automations/${encodeURIComponent(id)}/editor`),
-    staleTime: Infinity,
-    refetchOnWindowFocus: false,
-  });
+  const q = useQuery(automationEditorQuery(id));
   // The draft is read once (keyed by id): later answers refresh what the server knows, never what is being typed.
   return <QueryState q={q}>{(editor) => <Builder key={id} id={id} editor={editor} />}</QueryState>;
 }

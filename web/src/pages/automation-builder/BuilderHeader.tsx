@@ -1,13 +1,12 @@
 // The builder's head: the automation's state (status, the version that runs, unpublished
 // changes), the draft's save state, and the moves: Publish (reviewed in a dialog), Pause, Resume.
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { StatusBadge } from '../../components/controls';
 import { ErrorNotice } from '../../components/states';
-import { api } from '../../lib/api';
-import { PublishDialog } from './PublishDialog';
-import type { Automation } from './types';
+import { PublishDialog } from '../../components/automations/PublishDialog';
+import { useAutomationMove, type Automation } from '../../data/automations';
 import type { SaveState } from './save-queue';
 import { PageHeader } from '../../components/PageHeader';
 
@@ -15,14 +14,14 @@ function SaveLine({ save, retry }: { save: SaveState; retry: () => void }) {
   switch (save.kind) {
     case 'saving':
     case 'pending':
-      return <span className="save-state">Saving…</span>;
+      return <span className="builder-save-state">Saving…</span>;
     case 'saved':
-      return <span className="save-state">{save.at ? `Saved at ${save.at.toLocaleTimeString()}` : 'All changes saved'}</span>;
+      return <span className="builder-save-state">{save.at ? `Saved at ${save.at.toLocaleTimeString()}` : 'All changes saved'}</span>;
     case 'error':
       return (
-        <span className="save-state save-error">
+        <span className="builder-save-state builder-save-error">
           Not saved: {save.error instanceof Error ? save.error.message : String(save.error)}{' '}
-          <button type="button" className="link-button" onClick={retry}>
+          <button type="button" className="builder-link-button" onClick={retry}>
             Try again
           </button>
         </span>
@@ -49,14 +48,11 @@ export function BuilderHeader({
   /** The draft's trigger in words. */
   trigger: string;
 }) {
-  const client = useQueryClient();
   const [reviewing, setReviewing] = useState(false);
   const [published, setPublished] = useState<number | null>(null);
   const a = automation;
-  const move = useMutation({
-    mutationFn: (m: 'pause' | 'resume') => api.post<Automation>(`/hub/api/automations/${a.id}/${m}`),
-    onSuccess: () => void client.invalidateQueries({ queryKey: ['hub', 'automations'] }),
-  });
+  const move = useAutomationMove(a.id);
+  // Not a write of its own: the draft saved now (the save queue), then the review opens.
   const prepare = useMutation({
     mutationFn: async () => {
       if (!(await flush())) throw new Error('The draft could not be saved; fix what is shown before publishing.');

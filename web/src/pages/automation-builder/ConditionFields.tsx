@@ -5,7 +5,7 @@
 import { CONDITION_FIELDS, CONDITION_OPS } from '@domain/step-schemas';
 import { BOOLEAN_FIELDS, FIELD_CHOICES, FIELD_WORDS, LIST_OPS, MAIN_OPS, NO_VALUE_OPS, OP_WORDS } from './words';
 import { Labelled } from './ui';
-import type { Condition } from './types';
+import type { Condition } from '../../data/automations';
 
 function valueText(v: unknown): string {
   if (Array.isArray(v)) return v.map(String).join(', ');
@@ -44,7 +44,7 @@ export function ConditionFields({
     onChange(out);
   };
   return (
-    <div className="condition" role="group" aria-label={`${context} condition`}>
+    <div className="builder-condition" role="group" aria-label={`${context} condition`}>
       <Labelled label={`${context}: contact field`} error={errors('field')}>
         {(a) => (
           <select {...a} value={condition.field} onChange={(e) => set({ ...condition, field: e.target.value })}>

@@ -6,33 +6,33 @@
 import { useQuery } from '@tanstack/react-query';
 import { smsSegments } from '@domain/sms-segments';
 import { useState } from 'react';
-import { Select } from '../../components/controls';
+import { SearchPicker } from '../../components/list';
 import { ErrorNotice } from '../../components/states';
-import { api } from '../../lib/api';
+import { templatePreviewQuery } from '../../data/automations';
+import { contactListQuery, contactName } from '../../data/contacts';
 import { dollars } from '../../lib/money';
 import { useDebounced } from '../../lib/useDebounced';
-import { contactName, useContacts } from './contacts';
-import type { Preview } from './types';
+
+/** The newest contacts to preview for (the step's preview has no room for a search). */
+const previewContacts = () => contactListQuery({ limit: '20' });
 
 export function MessagePreview({ channel, subject, body, stepName }: { channel: 'email' | 'sms'; subject?: string; body: string; stepName: string }) {
   const [contactId, setContactId] = useState('');
-  const contacts = useContacts('', 20);
   const key = useDebounced(JSON.stringify({ channel, subject, body, contact_id: contactId || undefined }), 500);
-  const preview = useQuery({
-    queryKey: ['automation-preview', key],
-    queryFn: () => api.post<Preview>('/hub/api/automations/preview', JSON.parse(key)),
-    enabled: body.trim() !== '',
-    placeholderData: (previous) => previous,
-    staleTime: Infinity,
-    retry: false,
-  });
-  const options: [string, string][] = [['', 'Sample contact (Ada Lovelace)'], ...(contacts.data?.data ?? []).map((c): [string, string] => [c.id, contactName(c)])];
+  const preview = useQuery({ ...templatePreviewQuery(key), enabled: body.trim() !== '' });
   const p = preview.data;
   return (
-    <section className="message-preview" aria-label={`Preview of ${stepName}`}>
-      <div className="preview-head">
+    <section className="builder-message-preview" aria-label={`Preview of ${stepName}`}>
+      <div className="builder-preview-head">
         <h4>Preview</h4>
-        <Select label={`Preview ${stepName} for`} value={contactId} onChange={setContactId} options={options} />
+        <SearchPicker
+          label={`Preview ${stepName} for`}
+          value={contactId}
+          onChange={setContactId}
+          query={previewContacts}
+          option={(c) => [c.id, contactName(c)]}
+          none="Sample contact (Ada Lovelace)"
+        />
       </div>
       <ErrorNotice error={preview.error} />
       {body.trim() === '' ? (
@@ -41,13 +41,13 @@ export function MessagePreview({ channel, subject, body, stepName }: { channel: 
         !preview.error && <p className="state">Preparing the preview…</p>
       ) : channel === 'email' ? (
         <>
-          <p className="preview-subject">
+          <p className="builder-preview-subject">
             <span className="muted">Subject:</span> {p.subject}
           </p>
-          <iframe className="sandboxed preview-frame" sandbox="" srcDoc={p.body} title={`Email preview of ${stepName}`} />
+          <iframe className="sandboxed builder-preview-frame" sandbox="" srcDoc={p.body} title={`Email preview of ${stepName}`} />
         </>
       ) : (
-        <p className="sms-bubble">{p.body}</p>
+        <p className="builder-sms-bubble">{p.body}</p>
       )}
     </section>
   );
@@ -56,7 +56,7 @@ export function MessagePreview({ channel, subject, body, stepName }: { channel: 
 export function SmsInfo({ text, microsPerSegment, consentRequired }: { text: string; microsPerSegment: number; consentRequired: boolean }) {
   const { encoding, segments } = smsSegments(text);
   return (
-    <div className="sms-info">
+    <div className="builder-sms-info">
       {/* An empty text is not "1 segment": there is nothing to send (nor to bill) until one is written. */}
       <p aria-live="polite">
         {text.length === 0 ? (

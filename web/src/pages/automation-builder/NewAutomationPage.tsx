@@ -1,7 +1,7 @@
 // A new automation (automations/new): its name, the project it belongs to (which sets its SMS
 // consent and per-contact rules) and what starts it; created as a draft with no steps
 // (POST /hub/api/automations), then built in the builder.
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Field, Select } from '../../components/controls';
@@ -9,7 +9,9 @@ import { ErrorNotice, QueryState } from '../../components/states';
 import { api } from '../../lib/api';
 import { NEW_PROJECT_PATH } from '../../lib/paths';
 import type { Project } from '../../data/projects';
-import type { AutomationEditor, Definition, ListPage } from './types';
+import { useCreateAutomation, type Definition } from '../../data/automations';
+// TODO(issue 24): the project picker below moves to a server-searching picker (another change).
+import type { Page as ListPage } from '../../data/keys';
 import { TRIGGER_TYPES } from './words';
 import { PageHeader } from '../../components/PageHeader';
 
@@ -18,28 +20,23 @@ function NewForm({ projects }: { projects: Project[] }) {
   const [name, setName] = useState('');
   const [projectId, setProjectId] = useState(projects[0].id);
   const [trigger, setTrigger] = useState<string>(TRIGGER_TYPES[0][0]);
-  const create = useMutation({
-    mutationFn: () => {
-      const chosen = TRIGGER_TYPES.find(([t]) => t === trigger);
-      const body: Definition = {
-        project_id: projectId,
-        name: name.trim(),
-        status: 'draft',
-        trigger: { type: trigger || null, label: chosen?.[2] ?? '', config: trigger === 'schedule' ? { cron: '0 9 * * 1', timezone: 'UTC' } : {} },
-        run_only_if: null,
-        reenroll: 'never',
-        steps: [],
-      };
-      return api.post<AutomationEditor>('/hub/api/automations', body);
-    },
-    onSuccess: (e) => navigate(`/automations/${e.automation.id}/build`),
-  });
+  const create = useCreateAutomation();
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    create.mutate();
+    const chosen = TRIGGER_TYPES.find(([t]) => t === trigger);
+    const body: Definition = {
+      project_id: projectId,
+      name: name.trim(),
+      status: 'draft',
+      trigger: { type: trigger || null, label: chosen?.[2] ?? '', config: trigger === 'schedule' ? { cron: '0 9 * * 1', timezone: 'UTC' } : {} },
+      run_only_if: null,
+      reenroll: 'never',
+      steps: [],
+    };
+    create.mutate(body, { onSuccess: (created) => void navigate(`/automations/${created.automation.id}/build`) });
   };
   return (
-    <form className="card new-automation" onSubmit={submit}>
+    <form className="card builder-new-automation" onSubmit={submit}>
       <Field label="Name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} autoFocus />
       <Select label="Project" value={projectId} onChange={setProjectId} options={projects.map((p): [string, string] => [p.id, p.name])} />
       <Select label="Starts when" value={trigger} onChange={setTrigger} options={[...TRIGGER_TYPES.map(([t, words]): [string, string] => [t, words]), ['', 'Choose later']]} />

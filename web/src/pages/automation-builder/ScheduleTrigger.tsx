@@ -1,9 +1,10 @@
 // A schedule trigger's cron and time zone, with the next five times from the server's own cron
 // reader (GET /hub/api/schedule-preview). A server without that route shows the fields only.
 import { useQuery } from '@tanstack/react-query';
+import { schedulePreviewQuery } from '../../data/automations';
 import { useMemo } from 'react';
 import { Time } from '../../components/controls';
-import { api, HubError, qs } from '../../lib/api';
+import { HubError } from '../../lib/api';
 import { useDebounced } from '../../lib/useDebounced';
 import { Labelled } from './ui';
 
@@ -26,13 +27,7 @@ export function ScheduleTrigger({
   const zones = useMemo(timeZones, []);
   const settled = useDebounced(JSON.stringify([cron, timezone]), 400);
   const [c, tz] = JSON.parse(settled) as [string, string];
-  const preview = useQuery({
-    queryKey: ['schedule-preview', settled],
-    queryFn: () => api.get<{ next: string[]; timezone: string }>(`/hub/api/schedule-preview${qs({ cron: c, timezone: tz })}`),
-    enabled: c.trim() !== '',
-    retry: false,
-    staleTime: 60_000,
-  });
+  const preview = useQuery(schedulePreviewQuery(c, tz));
   const err = preview.error instanceof HubError ? preview.error : null;
   const missing = err?.status === 404;
   const cronError = errors.cron ?? (err && !missing && err.param !== 'timezone' ? err.message : undefined);
@@ -55,7 +50,7 @@ export function ScheduleTrigger({
         )}
       </Labelled>
       {preview.data && preview.data.next.length > 0 && (
-        <div className="schedule-next">
+        <div className="builder-schedule-next">
           <p className="hint">Next times:</p>
           <ol aria-label="The schedule's next five times">
             {preview.data.next.map((t) => (

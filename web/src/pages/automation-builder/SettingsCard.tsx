@@ -6,8 +6,10 @@ import { Link } from 'react-router';
 import { REENROLL_RULES } from '@domain/automation';
 import { isAdmin, useSession } from '../../lib/session';
 import { Labelled } from './ui';
-import type { ProjectFacts, Reenroll } from './types';
+import type { Definition, ProjectFacts } from '../../data/automations';
 import { REENROLL_WORDS } from './words';
+
+type Reenroll = Definition['reenroll'];
 
 export function SettingsCard({ reenroll, onReenroll, project, error }: { reenroll: Reenroll; onReenroll: (r: Reenroll) => void; project: ProjectFacts; error?: string }) {
   const headingId = useId();
@@ -27,8 +29,8 @@ export function SettingsCard({ reenroll, onReenroll, project, error }: { reenrol
           </select>
         )}
       </Labelled>
-      <h3 className="small-heading">Project {project.name}</h3>
-      <ul className="facts-list">
+      <h3 className="builder-small-heading">Project {project.name}</h3>
+      <ul className="builder-facts-list">
         <li>
           A contact may be in at most <strong>{max}</strong> of this project&apos;s automations at once; beyond that, a trigger skips them.
         </li>

@@ -7,7 +7,7 @@ import { ConfirmDialog } from '../../components/controls';
 import { stepSummary } from './model';
 import { StepSettings, type StepContext } from './StepSettings';
 import { BranchColumns, NextTarget } from './StepTargets';
-import type { Step } from './types';
+import type { Step } from '../../data/automations';
 
 export interface StepCardProps {
   step: Step;
@@ -46,18 +46,18 @@ export function StepCard({ step, index, steps, open, focusOnOpen, onToggle, onCh
   const listed = [...issues].filter(([f]) => !shownInForm(f));
   const target = step.next ? steps.find((s) => s.id === step.next) : null;
   return (
-    <article id={`step-${step.id}`} className={`step-card card${n ? ' step-card-invalid' : ''}`} aria-labelledby={headingId}>
-      <div className="step-head">
-        <span className="step-number" aria-hidden="true">
+    <article id={`step-${step.id}`} className={`builder-step-card card${n ? ' builder-step-card-invalid' : ''}`} aria-labelledby={headingId}>
+      <div className="builder-step-head">
+        <span className="builder-step-number" aria-hidden="true">
           {index + 1}
         </span>
-        <div className="step-title">
+        <div className="builder-step-title">
           <h3 id={headingId}>
             <span className="visually-hidden">Step {index + 1}: </span>
             {step.name || STEP_SCHEMAS[step.type].label}
           </h3>
-          <p className="step-type">
-            {step.name !== STEP_SCHEMAS[step.type].label && <span className="step-kind">{STEP_SCHEMAS[step.type].label} · </span>}
+          <p className="builder-step-type">
+            {step.name !== STEP_SCHEMAS[step.type].label && <span className="builder-step-kind">{STEP_SCHEMAS[step.type].label} · </span>}
             {stepSummary(step)}
           </p>
         </div>
@@ -66,19 +66,19 @@ export function StepCard({ step, index, steps, open, focusOnOpen, onToggle, onCh
             {n} {n === 1 ? 'problem' : 'problems'}
           </span>
         )}
-        <div className="step-tools">
+        <div className="builder-step-tools">
           <button type="button" className="button-secondary" aria-expanded={open} aria-controls={panelId} aria-label={`${verb} settings of ${step.name}`} onClick={onToggle}>
             {`${verb} settings`}
           </button>
           {!readOnly && (
             <>
-              <button type="button" className="button-secondary icon-button" aria-label={`Move ${step.name} up`} disabled={index === 0} onClick={() => onMove(-1)}>
+              <button type="button" className="button-secondary builder-icon-button" aria-label={`Move ${step.name} up`} disabled={index === 0} onClick={() => onMove(-1)}>
                 ↑
               </button>
-              <button type="button" className="button-secondary icon-button" aria-label={`Move ${step.name} down`} disabled={index === steps.length - 1} onClick={() => onMove(1)}>
+              <button type="button" className="button-secondary builder-icon-button" aria-label={`Move ${step.name} down`} disabled={index === steps.length - 1} onClick={() => onMove(1)}>
                 ↓
               </button>
-              <button type="button" className="button-secondary icon-button danger-text" aria-label={`Delete ${step.name}`} onClick={() => setDeleting(true)}>
+              <button type="button" className="button-secondary builder-icon-button builder-danger-text" aria-label={`Delete ${step.name}`} onClick={() => setDeleting(true)}>
                 ✕
               </button>
             </>
@@ -86,7 +86,7 @@ export function StepCard({ step, index, steps, open, focusOnOpen, onToggle, onCh
         </div>
       </div>
       {listed.length > 0 && (
-        <ul className="step-problems">
+        <ul className="builder-step-problems">
           {listed.map(([f, m]) => (
             <li key={f}>
               {f && <code>{f}</code>} {m}
@@ -94,11 +94,11 @@ export function StepCard({ step, index, steps, open, focusOnOpen, onToggle, onCh
           ))}
         </ul>
       )}
-      {target && <p className="step-jump">Then goes to step {steps.indexOf(target) + 1}: {target.name}</p>}
-      <fieldset disabled={readOnly} className="plain">
+      {target && <p className="builder-step-jump">Then goes to step {steps.indexOf(target) + 1}: {target.name}</p>}
+      <fieldset disabled={readOnly} className="builder-plain">
         <legend className="visually-hidden">Settings of {step.name}</legend>
         {step.type === 'branch' && <BranchColumns step={step} index={index} steps={steps} onChange={onChange} issue={issue} />}
-        <div id={panelId} ref={panel} hidden={!open} className="step-panel">
+        <div id={panelId} ref={panel} hidden={!open} className="builder-step-panel">
           {open && (
             <>
               <StepSettings step={step} onChange={onChange} issue={issue} ctx={ctx} />

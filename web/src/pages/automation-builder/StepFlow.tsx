@@ -6,7 +6,8 @@ import { Empty } from '../../components/states';
 import { AddStepMenu } from './AddStepMenu';
 import { insertStep, moveStep, newStep, removeStep, updateStep, type Issues } from './model';
 import { StepCard } from './StepCard';
-import type { Step, StepType } from './types';
+import type { StepType } from '@domain/automation';
+import type { Step } from '../../data/automations';
 
 const NO_ISSUES: ReadonlyMap<string, string> = new Map();
 
@@ -43,17 +44,17 @@ export function StepFlow({
   const adder = (at: number) =>
     !readOnly && <AddStepMenu where={at === 0 ? (steps.length ? 'at the start' : 'as the first step') : `after ${steps[at - 1].name}`} onAdd={(t) => add(at, t)} />;
   return (
-    <div className={readOnly ? 'flow flow-readonly' : 'flow'}>
-      <div className="flow-start" aria-hidden="true">
+    <div className={readOnly ? 'builder-flow builder-flow-readonly' : 'builder-flow'}>
+      <div className="builder-flow-start" aria-hidden="true">
         Trigger
       </div>
       {adder(0)}
       {steps.length === 0 ? (
         <Empty>No steps yet{readOnly ? '.' : ': add the first one.'}</Empty>
       ) : (
-        <ol className="flow-steps" aria-label="Steps, in the order they run">
+        <ol className="builder-flow-steps" aria-label="Steps, in the order they run">
           {steps.map((s, i) => (
-            <li key={s.id} className="flow-item">
+            <li key={s.id} className="builder-flow-item">
               <StepCard
                 step={s}
                 index={i}
@@ -73,7 +74,7 @@ export function StepFlow({
           ))}
         </ol>
       )}
-      <div className="flow-end" aria-hidden="true">
+      <div className="builder-flow-end" aria-hidden="true">
         End
       </div>
     </div>

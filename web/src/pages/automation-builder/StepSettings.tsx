@@ -8,7 +8,7 @@ import { ConditionFields } from './ConditionFields';
 import { Labelled } from './ui';
 import { MessagePreview, SmsInfo } from './MessagePreview';
 import { placeholdersFor, TemplateText } from './TemplateText';
-import type { Condition, Step } from './types';
+import type { Condition, Step } from '../../data/automations';
 import { WaitSettings } from './WaitSettings';
 import { FIELD_WORDS } from './words';
 

@@ -3,7 +3,7 @@
 // steps that follow on each side.
 import { Labelled } from './ui';
 import { chainFrom, fallThrough, setBranch } from './model';
-import type { Step } from './types';
+import type { Step } from '../../data/automations';
 
 function TargetSelect({ label, value, steps, self, fallback, onChange, error }: { label: string; value: string; steps: readonly Step[]; self: string; fallback: Step | null; onChange: (to: string) => void; error?: string }) {
   return (
@@ -54,12 +54,12 @@ const OUTCOMES = [
 export function BranchColumns({ step, index, steps, onChange, issue }: { step: Step; index: number; steps: readonly Step[]; onChange: (s: Step) => void; issue: (field: string) => string | undefined }) {
   const fallback = fallThrough(steps, index);
   return (
-    <div className="branch-columns">
+    <div className="builder-branch-columns">
       {OUTCOMES.map(([label, words]) => {
         const target = step.branches?.[label] ?? '';
         const chain = chainFrom(steps, target || fallback?.id || null);
         return (
-          <div key={label} className={`branch-column branch-${label}`} role="group" aria-label={`${step.name}: ${words.toLowerCase()}`}>
+          <div key={label} className={`builder-branch-column builder-branch-${label}`} role="group" aria-label={`${step.name}: ${words.toLowerCase()}`}>
             <TargetSelect
               label={`${words}, go to`}
               value={target}
@@ -70,7 +70,7 @@ export function BranchColumns({ step, index, steps, onChange, issue }: { step: S
               onChange={(to) => onChange(setBranch(step, label, to))}
             />
             {chain.length ? (
-              <ol className="branch-chain" aria-label={`Steps ${words.toLowerCase()}`}>
+              <ol className="builder-branch-chain" aria-label={`Steps ${words.toLowerCase()}`}>
                 {chain.map((s) => (
                   <li key={s.id}>
                     <a href={`#step-${s.id}`}>{s.name}</a>

@@ -55,12 +55,12 @@ export function TemplateText({
         }
       </Labelled>
       {placeholders && placeholders.length > 0 && (
-        <div className="template-fields" role="group" aria-label={`Insert a field into ${label}`}>
+        <div className="builder-template-fields" role="group" aria-label={`Insert a field into ${label}`}>
           <span className="hint" aria-hidden="true">
             Insert:
           </span>
           {placeholders.map((p) => (
-            <button key={p} type="button" className="chip" onClick={() => insert(p)}>
+            <button key={p} type="button" className="builder-chip" onClick={() => insert(p)}>
               {`{{${p}}}`}
             </button>
           ))}

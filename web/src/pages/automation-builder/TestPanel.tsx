@@ -1,23 +1,23 @@
 // Send test: runs the draft as saved (or a published version) for a chosen contact with
 // test: true; what it sends goes only to the signed-in person's own address. The test run's steps
 // are shown as they happen (GET /hub/api/automation-runs/:id, polled until it ends or waits).
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { StatusBadge } from '../../components/controls';
+import { SearchPicker } from '../../components/list';
 import { ErrorNotice } from '../../components/states';
-import { api } from '../../lib/api';
-import { ContactPicker, contactName } from './contacts';
+import { automationRunQuery } from '../../data/automation-runs';
+import { automationVersionsQuery, useSendTest } from '../../data/automations';
+import { contactListQuery, contactName, contactSearch, type Contact } from '../../data/contacts';
 import { Labelled } from './ui';
-import type { ContactSummary, RunDetail, TestStarted } from './types';
-import { useVersions } from './VersionsPanel';
+
+/** The account's contacts, most recently changed first, or those whose words begin with the search. */
+const contactsFor = (search: string) => contactListQuery({ q: contactSearch(search), limit: '20' });
+const contactOption = (c: Contact) => [c.id, c.email ? `${contactName(c)} (${c.email})` : contactName(c)] as const;
 
 function TestRun({ runId }: { runId: string }) {
-  const q = useQuery({
-    queryKey: ['hub', 'automation-runs', runId],
-    queryFn: () => api.get<RunDetail>(`/hub/api/automation-runs/${runId}`),
-    refetchInterval: (query) => (query.state.data && query.state.data.status !== 'running' ? false : 1000),
-  });
+  const q = useQuery(automationRunQuery(runId));
   if (q.error) return <ErrorNotice error={q.error} />;
   if (!q.data) return <p className="state">Starting the test run…</p>;
   const r = q.data;
@@ -28,7 +28,7 @@ function TestRun({ runId }: { runId: string }) {
         {r.error && <span className="builder-run-error"> {r.error}</span>}
       </p>
       {r.steps.length === 0 && <p className="state state-empty">No step has run yet.</p>}
-      <ol className="test-steps" aria-label="Steps of the test run">
+      <ol className="builder-test-steps" aria-label="Steps of the test run">
         {r.steps.map((s, i) => (
           <li key={`${s.step_id}-${i}`}>
             <StatusBadge status={s.status} /> {s.name}
@@ -42,15 +42,12 @@ function TestRun({ runId }: { runId: string }) {
 
 export function TestPanel({ automationId, flush }: { automationId: string; flush: () => Promise<boolean> }) {
   const headingId = useId();
-  const [contact, setContact] = useState<ContactSummary | null>(null);
+  const [contact, setContact] = useState<Contact | null>(null);
   const [version, setVersion] = useState('');
-  const versions = useVersions(automationId);
-  const send = useMutation({
-    mutationFn: async () => {
-      // The draft as saved now: anything typed a moment ago is saved first.
-      if (!version && !(await flush())) throw new Error('The draft could not be saved; fix it before testing.');
-      return api.post<TestStarted>(`/hub/api/automations/${automationId}/test`, { contact_id: contact!.id, ...(version ? { version: Number(version) } : {}) });
-    },
+  const versions = useQuery(automationVersionsQuery(automationId));
+  const send = useSendTest(automationId, async (body) => {
+    // The draft as saved now: anything typed a moment ago is saved first.
+    if (body.version === undefined && !(await flush())) throw new Error('The draft could not be saved; fix it before testing.');
   });
   return (
     <section className="card test-panel" aria-labelledby={headingId}>
@@ -60,7 +57,17 @@ export function TestPanel({ automationId, flush }: { automationId: string; flush
         <li>Emails and texts of a test come to you by email: a text arrives as an email titled “[Test] Text message”.</li>
         <li>Waits really wait: a test of a “1 day” wait takes a day before its next step.</li>
       </ul>
-      <ContactPicker chosen={contact} onChoose={setContact} />
+      <SearchPicker
+        label="Contact for the test"
+        searchable
+        value={contact?.id ?? ''}
+        onChange={(_, row) => setContact(row ?? null)}
+        query={contactsFor}
+        option={contactOption}
+        none="Choose a contact"
+        current={contact ? contactName(contact) : undefined}
+      />
+      <p className="hint">Found by name or email: the test uses their fields but sends to you.</p>
       <Labelled label="Test">
         {(a) => (
           <select {...a} value={version} onChange={(e) => setVersion(e.target.value)}>
@@ -73,7 +80,7 @@ export function TestPanel({ automationId, flush }: { automationId: string; flush
           </select>
         )}
       </Labelled>
-      <button type="button" disabled={!contact || send.isPending} onClick={() => send.mutate()}>
+      <button type="button" disabled={!contact || send.isPending} onClick={() => contact && send.mutate({ contact_id: contact.id, ...(version ? { version: Number(version) } : {}) })}>
         {send.isPending ? 'Sending…' : contact ? `Send test for ${contactName(contact)}` : 'Send test'}
       </button>
       <ErrorNotice error={send.error} />

@@ -5,7 +5,7 @@ import { useId } from 'react';
 import { ConditionFields } from './ConditionFields';
 import { Labelled } from './ui';
 import { ScheduleTrigger } from './ScheduleTrigger';
-import type { Condition, DraftBody, Trigger } from './types';
+import type { Condition, DraftBody, Trigger } from '../../data/automations';
 import { WebhookTrigger } from './WebhookTrigger';
 import { TRIGGER_TYPES } from './words';
 
@@ -42,7 +42,7 @@ export function TriggerCard({
   return (
     <section className="card trigger-card" aria-labelledby={headingId}>
       <h2 id={headingId}>Trigger</h2>
-      <div className="field-row">
+      <div className="builder-field-row">
         <Labelled label="Starts when" error={issue('trigger.type') ?? issue('trigger')}>
           {(a) => (
             <select {...a} value={t.type ?? ''} onChange={(e) => chooseType(e.target.value)}>

@@ -4,32 +4,20 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Time } from '../../components/controls';
 import { ErrorNotice, Loading, QueryState } from '../../components/states';
-import { api } from '../../lib/api';
-import { Modal } from './ui';
+import { Modal } from '../../components/automations/Modal';
+import { automationVersionQuery, automationVersionsQuery, type AutomationEditor } from '../../data/automations';
 import { StepFlow } from './StepFlow';
-import type { AutomationEditor, ListPage, VersionDetail, VersionSummary } from './types';
 import { FIELD_WORDS, OP_WORDS, REENROLL_WORDS, triggerWords } from './words';
 
-export function useVersions(id: string) {
-  return useQuery({
-    queryKey: ['hub', 'automations', id, 'versions'],
-    queryFn: () => api.get<Pick<ListPage<VersionSummary>, 'data'>>(`/hub/api/automations/${id}/versions`),
-  });
-}
-
 function VersionView({ id, version, editor }: { id: string; version: number; editor: AutomationEditor }) {
-  const q = useQuery({
-    queryKey: ['hub', 'automations', id, 'versions', version],
-    queryFn: () => api.get<VersionDetail>(`/hub/api/automations/${id}/versions/${version}`),
-    staleTime: Infinity,
-  });
+  const q = useQuery(automationVersionQuery(id, version));
   if (q.isPending) return <Loading what={`Loading version ${version}`} />;
   if (q.error) return <ErrorNotice error={q.error} />;
   const v = q.data;
   const d = v.definition;
   const f = d.run_only_if;
   return (
-    <div className="version-view">
+    <div className="builder-version-view">
       <p>
         Published <Time iso={v.published_at} /> by {v.published_by ?? 'someone no longer in the account'}.
       </p>
@@ -55,14 +43,14 @@ function VersionView({ id, version, editor }: { id: string; version: number; edi
 export function VersionsPanel({ editor }: { editor: AutomationEditor }) {
   const id = editor.automation.id;
   const headingId = useId();
-  const q = useVersions(id);
+  const q = useQuery(automationVersionsQuery(id));
   const [viewing, setViewing] = useState<number | null>(null);
   return (
     <section className="card" aria-labelledby={headingId}>
       <h2 id={headingId}>Versions</h2>
       <QueryState q={q} isEmpty={(d) => d.data.length === 0} empty="Not published yet: publishing makes version 1.">
         {(d) => (
-          <ol className="versions" aria-label="Published versions, newest first">
+          <ol className="builder-versions" aria-label="Published versions, newest first">
             {d.data.map((v) => (
               <li key={v.version}>
                 <div>

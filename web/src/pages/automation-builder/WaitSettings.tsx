@@ -30,7 +30,7 @@ export function WaitSettings({
   const [custom, setCustom] = useState(!preset && duration !== '');
   const radio = useId();
   return (
-    <div className="wait-settings">
+    <div className="builder-wait-settings">
       <fieldset>
         <legend>How long to wait</legend>
         <div className="checkbox">

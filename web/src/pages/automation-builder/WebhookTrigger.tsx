@@ -1,31 +1,23 @@
 // A webhook trigger's URL: the server keeps only a hash of its secret, so the URL is shown once,
 // when it is made; "Rotate secret" makes a new one (the old URL stops working at once).
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog, CopyButton } from '../../components/controls';
 import { ErrorNotice } from '../../components/states';
-import { api } from '../../lib/api';
-import { editorKey } from './types';
+import { useRotateWebhook } from '../../data/automations';
 
 export function WebhookTrigger({ automationId, configured }: { automationId: string; configured: boolean }) {
-  const client = useQueryClient();
   const [confirming, setConfirming] = useState(false);
-  const rotate = useMutation({
-    mutationFn: () => api.post<{ url: string; secret: string }>(`/hub/api/automations/${automationId}/webhook`),
-    onSettled: () => {
-      setConfirming(false);
-      void client.invalidateQueries({ queryKey: editorKey(automationId) });
-    },
-  });
+  const rotate = useRotateWebhook(automationId);
+  const make = () => rotate.mutate(undefined, { onSettled: () => setConfirming(false) });
   const shown = rotate.data;
   return (
-    <div className="webhook">
+    <div className="builder-webhook">
       {shown ? (
         <div className="notice notice-warn" role="status">
           <p>
             <strong>Copy this URL now: it is shown only once.</strong> Calls to it (POST, JSON with the contact&apos;s email and names) start this automation once it is published with this trigger.
           </p>
-          <p className="webhook-url">
+          <p className="builder-webhook-url">
             <code>{shown.url}</code> <CopyButton text={shown.url} label="Copy webhook URL" />
           </p>
         </div>
@@ -35,7 +27,7 @@ export function WebhookTrigger({ automationId, configured }: { automationId: str
         <p>No webhook URL yet: make one to call this automation from another system.</p>
       )}
       <ErrorNotice error={rotate.error} />
-      <button type="button" className="button-secondary" disabled={rotate.isPending} onClick={() => (configured ? setConfirming(true) : rotate.mutate())}>
+      <button type="button" className="button-secondary" disabled={rotate.isPending} onClick={() => (configured ? setConfirming(true) : make())}>
         {rotate.isPending ? 'Making a new URL…' : configured ? 'Rotate secret' : 'Make webhook URL'}
       </button>
       <ConfirmDialog
@@ -43,7 +35,7 @@ export function WebhookTrigger({ automationId, configured }: { automationId: str
         title="Rotate the webhook secret?"
         confirmLabel="Rotate secret"
         danger
-        onConfirm={() => rotate.mutate()}
+        onConfirm={make}
         onCancel={() => setConfirming(false)}
       >
         <p>The current URL stops working at once; whatever calls it must be given the new one.</p>

@@ -2,7 +2,8 @@
 // names `next` or is a branch) and the mapping of the server's paths (`steps[2].config.subject`,
 // the i-th step of the body that was sent) back to a step id and a field.
 import { STEP_SCHEMAS } from '@domain/step-schemas';
-import type { Problem, Step, StepType } from './types';
+import type { StepType } from '@domain/automation';
+import type { Problem, Step } from '../../data/automations';
 import { durationWords, FIELD_WORDS, NO_VALUE_OPS, OP_WORDS } from './words';
 
 const ID_PREFIX: Record<StepType, string> = {

@@ -1,7 +1,7 @@
 // The builder's small controls: a labelled field with its help and the server's error tied to it
-// (aria-describedby), and a modal for dialogs that carry more than a question (the publish review,
-// a version's read-only view): the native <dialog>, which traps focus and closes on Escape.
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+// (aria-describedby). Its modal (the publish review, a version's read-only view) is
+// components/automations/Modal.tsx, since the automation's page opens the publish review too.
+import { useId, type ReactNode } from 'react';
 
 export function FieldError({ id, message }: { id: string; message: string | undefined }) {
   if (!message) return null;
@@ -29,7 +29,7 @@ export function Labelled({
   const id = useId();
   const described = [help ? `${id}-help` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   return (
-    <div className={wide ? 'field field-wide' : 'field'}>
+    <div className={wide ? 'field builder-field-wide' : 'field'}>
       <label htmlFor={id}>{label}</label>
       {children({ id, 'aria-describedby': described, 'aria-invalid': error ? true : undefined })}
       {help && (
@@ -39,30 +39,5 @@ export function Labelled({
       )}
       <FieldError id={`${id}-error`} message={error} />
     </div>
-  );
-}
-
-export function Modal({ open, title, onClose, children, wide }: { open: boolean; title: string; onClose: () => void; children: ReactNode; wide?: boolean }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (open && !d.open) d.showModal();
-    else if (!open && d.open) d.close();
-  }, [open]);
-  return (
-    <dialog
-      ref={ref}
-      aria-labelledby={titleId}
-      className={wide ? 'dialog dialog-wide' : 'dialog'}
-      onCancel={(e) => {
-        e.preventDefault();
-        onClose();
-      }}
-    >
-      <h2 id={titleId}>{title}</h2>
-      {open && children}
-    </dialog>
   );
 }

@@ -7,10 +7,10 @@
 // it at once.
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
-import { api, HubError } from '../../lib/api';
+import { automationKeys, saveDraft, type AutomationEditor, type DraftBody, type Step } from '../../data/automations';
+import { HubError } from '../../lib/api';
 import { issuesOf, type Issues } from './model';
 import { SaveQueue, type SaveState } from './save-queue';
-import { editorKey, type AutomationEditor, type DraftBody, type Step } from './types';
 
 const PAUSE_MS = 700;
 
@@ -31,9 +31,9 @@ export function useDraft(id: string, initial: AutomationEditor) {
       new SaveQueue<DraftBody, AutomationEditor>({
         initial: draftOf(initial),
         pauseMs: PAUSE_MS,
-        save: (body) => api.put<AutomationEditor>(`/hub/api/automations/${id}/draft`, body),
+        save: (body) => saveDraft(id, body),
         onSaved: (editor) => {
-          client.setQueryData(editorKey(id), editor);
+          client.setQueryData(automationKeys.editor(id), editor);
           setRefusal(new Map());
         },
         onFailed: (err, body) => {

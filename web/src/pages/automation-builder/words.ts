@@ -1,24 +1,10 @@
 // The builder's plain words for the server's enums (each enum is imported from src/domain, never
-// retyped: a new value there fails the typecheck here until it has words).
-import { TRIGGER_TYPES as DOMAIN_TRIGGER_TYPES, type REENROLL_RULES, type TriggerType } from '@domain/automation';
+// retyped: a new value there fails the typecheck here until it has words). What starts an
+// automation is in components/automations/words.ts (the automation's page says it too).
+import type { REENROLL_RULES } from '@domain/automation';
 import { LIFECYCLE_STAGES, SMS_CONSENT } from '@domain/contact';
 import { CONDITION_FIELDS, CONDITION_OPS } from '@domain/step-schemas';
-
-/** Each trigger type (the domain's TRIGGER_TYPES, in its order): how the builder says it, and its default label in run history. */
-const TRIGGER_WORDS: Record<TriggerType, readonly [string, string]> = {
-  'contact.created': ['A contact is created', 'Contact is created'],
-  webhook: ['A webhook is called', 'Webhook is called'],
-  schedule: ['On a schedule', 'On a schedule'],
-  manual: ['Only when enrolled (API or by hand)', 'Enrolled'],
-};
-
-/** [type, words, default label] for the trigger select. */
-export const TRIGGER_TYPES = DOMAIN_TRIGGER_TYPES.map((t) => [t, ...TRIGGER_WORDS[t]] as const);
-
-export function triggerWords(type: string | null): string {
-  if (type === null) return 'No trigger yet';
-  return TRIGGER_TYPES.find(([t]) => t === type)?.[1] ?? type;
-}
+export { TRIGGER_TYPES, triggerWords } from '../../components/automations/words';
 
 export const REENROLL_WORDS: Record<(typeof REENROLL_RULES)[number], string> = {
   never: 'Never (once per contact)',

@@ -2,22 +2,14 @@
 // published or paused one with unpublished changes) after reviewing what changes, in the
 // builder's publish dialog; pause a published one, resume a paused one. The server decides; a
 // refusal is shown with its code and request id.
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { PublishDialog } from '../../components/automations/PublishDialog';
+import { triggerWords } from '../../components/automations/words';
 import { ErrorNotice } from '../../components/states';
-import { api } from '../../lib/api';
-import { PublishDialog } from '../automation-builder/PublishDialog';
-import { triggerWords } from '../automation-builder/words';
-import type { Automation } from './types';
-
-type Move = 'pause' | 'resume';
+import { useAutomationMove, type Automation } from '../../data/automations';
 
 export function AutomationMoves({ automation }: { automation: Automation }) {
-  const client = useQueryClient();
-  const move = useMutation({
-    mutationFn: (m: Move) => api.post<Automation>(`/hub/api/automations/${automation.id}/${m}`),
-    onSuccess: () => void client.invalidateQueries({ queryKey: ['hub', 'automations'] }),
-  });
+  const move = useAutomationMove(automation.id);
   const [reviewing, setReviewing] = useState(false);
   const a = automation;
   const canPublish = a.status === 'draft' || a.has_unpublished_changes;

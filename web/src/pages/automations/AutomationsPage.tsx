@@ -1,92 +1,52 @@
 // The Automations screen: every automation of the account with its status, the version that runs
-// and its counters, filtered by status in the URL query; "New automation" opens the builder's first step.
-import { useQuery } from '@tanstack/react-query';
-import { Link, useSearchParams } from 'react-router';
-import { Pager, Select, StatusBadge, Time, useCursorPager } from '../../components/controls';
-import { QueryState } from '../../components/states';
-import { api, qs } from '../../lib/api';
-import { AUTOMATION_STATUSES, type Automation } from './types';
-import './automations.css';
+// and its counters, filtered by status in the URL query (useListQuery); "New automation" opens the
+// builder's first step.
+import { Link } from 'react-router';
+import { Select, StatusBadge, Time } from '../../components/controls';
+import { ListTable, useListQuery, type Column } from '../../components/list';
 import { PageHeader } from '../../components/PageHeader';
+import { automationListQuery, type Automation } from '../../data/automations';
+import { AUTOMATION_STATUSES } from './words';
 
-interface Page<T> {
-  data: T[];
-  has_more: boolean;
-  next_cursor: string | null;
-}
+const never = (what: string) => <span className="muted">{what}</span>;
 
-function AutomationsList({ status }: { status: string }) {
-  const pager = useCursorPager();
-  const q = useQuery({
-    queryKey: ['hub', 'automations', status, pager.cursor],
-    queryFn: () => api.get<Page<Automation>>(`/hub/api/automations${qs({ status, cursor: pager.cursor })}`),
-  });
-  return (
-    <QueryState q={q} isEmpty={(d) => d.data.length === 0} empty={pager.page === 1 ? 'No automations match.' : 'No more automations.'}>
-      {(d) => (
-        <>
-          <table aria-label="Automations, most recently changed first">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Status</th>
-                <th scope="col">Version</th>
-                <th scope="col">Trigger</th>
-                <th scope="col">Enrolled</th>
-                <th scope="col">Active</th>
-                <th scope="col">Completed</th>
-                <th scope="col">Last run</th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.data.map((a) => (
-                <tr key={a.id}>
-                  <td>
-                    <Link to={`/automations/${a.id}`}>{a.name}</Link>
-                  </td>
-                  <td>
-                    <StatusBadge status={a.status} />
-                    {a.has_unpublished_changes && <span className="muted"> (unpublished changes)</span>}
-                  </td>
-                  <td>{a.published_version || <span className="muted">never published</span>}</td>
-                  <td>{a.trigger.label || <span className="muted">none yet</span>}</td>
-                  <td>{a.enrollments.total}</td>
-                  <td>{a.enrollments.active}</td>
-                  <td>{a.enrollments.completed}</td>
-                  <td>
-                    <Time iso={a.last_run_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <Pager pager={pager} nextCursor={d.next_cursor} label="Automations" />
-        </>
-      )}
-    </QueryState>
-  );
-}
+const COLUMNS: Column<Automation>[] = [
+  { header: 'Name', cell: (a) => <Link to={`/automations/${a.id}`}>{a.name}</Link> },
+  {
+    header: 'Status',
+    cell: (a) => (
+      <>
+        <StatusBadge status={a.status} />
+        {a.has_unpublished_changes && <span className="muted"> (unpublished changes)</span>}
+      </>
+    ),
+  },
+  { header: 'Version', cell: (a) => a.published_version || never('never published') },
+  { header: 'Trigger', cell: (a) => a.trigger.label || never('none yet') },
+  { header: 'Enrolled', cell: (a) => a.enrollments.total },
+  { header: 'Active', cell: (a) => a.enrollments.active },
+  { header: 'Completed', cell: (a) => a.enrollments.completed },
+  { header: 'Last run', cell: (a) => <Time iso={a.last_run_at} /> },
+];
 
 export default function AutomationsPage() {
-  const [params, setParams] = useSearchParams();
-  const status = params.get('status') ?? '';
+  const list = useListQuery({ filters: ['status'], query: automationListQuery });
   return (
     <section aria-labelledby="automations-title">
-      <div className="page-head page-head-split">
-        <PageHeader id="automations-title" title="Automations" />
+      <PageHeader id="automations-title" title="Automations">
         <Link className="button" to="/automations/new">
           New automation
         </Link>
-      </div>
+      </PageHeader>
       <form className="filters card" role="search" aria-label="Filter automations" onSubmit={(e) => e.preventDefault()}>
         <Select
           label="Status"
-          value={status}
-          onChange={(v) => setParams(v ? new URLSearchParams({ status: v }) : new URLSearchParams())}
+          value={list.filters.status}
+          onChange={(v) => list.setFilter('status', v)}
           options={[['', 'Any status'], ...AUTOMATION_STATUSES.map((s): [string, string] => [s, s])]}
         />
       </form>
-      <AutomationsList key={status} status={status} />
+      <ListTable list={list} columns={COLUMNS} rowKey={(a) => a.id} caption="Automations, most recently changed first" label="Automations" empty="No automations match." />
     </section>
   );
 }

@@ -1,28 +1,25 @@
 // Deleting an automation (owners and admins; the server checks it too): confirmed by typing its
 // name, since it cannot be undone. Its runs under way end "stopped"; its runs stay readable.
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../components/controls';
 import { ErrorNotice } from '../../components/states';
-import { api } from '../../lib/api';
+import { useDeleteAutomation, type Automation } from '../../data/automations';
 import { isAdmin, useSession } from '../../lib/session';
-import type { Automation } from './types';
 
 export function DeleteAutomation({ automation }: { automation: Automation }) {
   const admin = isAdmin(useSession());
   const [open, setOpen] = useState(false);
-  const client = useQueryClient();
   const navigate = useNavigate();
-  const remove = useMutation({
-    mutationFn: () => api.delete<{ id: string; deleted: true }>(`/hub/api/automations/${automation.id}`),
-    onSuccess: async () => {
-      setOpen(false);
-      await client.invalidateQueries({ queryKey: ['hub', 'automations'] });
-      navigate('/automations');
-    },
-    onError: () => setOpen(false),
-  });
+  const remove = useDeleteAutomation(automation.id);
+  const confirm = () =>
+    remove.mutate(undefined, {
+      onSuccess: () => {
+        setOpen(false);
+        void navigate('/automations');
+      },
+      onError: () => setOpen(false),
+    });
   if (!admin) return null;
   return (
     <>
@@ -36,7 +33,7 @@ export function DeleteAutomation({ automation }: { automation: Automation }) {
         confirmLabel="Delete automation"
         confirmText={automation.name}
         danger
-        onConfirm={() => remove.mutate()}
+        onConfirm={confirm}
         onCancel={() => setOpen(false)}
       >
         <p>It takes no more contacts and its runs under way stop. Its past runs and messages stay readable. This cannot be undone.</p>

@@ -1,27 +1,17 @@
 // A contact's fields as a form: only what changed is sent (PATCH), so an unchanged opt-out is never
 // re-sent; a refusal (opt_out_locked, contact_exists…) is shown with its request id.
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ErrorNotice } from '../../components/states';
-import { api } from '../../lib/api';
+import { useUpdateContact, type Contact } from '../../data/contacts';
 import { ContactFields, draftOf, toInput } from './ContactFields';
-import type { Contact } from './types';
 
 export function ContactEditor({ contact }: { contact: Contact }) {
   const [draft, setDraft] = useState(() => draftOf(contact));
   const [saved, setSaved] = useState(false);
-  const client = useQueryClient();
   const before = toInput(draftOf(contact));
   const after = toInput(draft);
   const changes = Object.fromEntries(Object.entries(after).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(before[k])));
-  const save = useMutation({
-    mutationFn: () => api.patch<Contact>(`/hub/api/contacts/${contact.id}`, changes),
-    onSuccess: (c) => {
-      setDraft(draftOf(c));
-      setSaved(true);
-      void client.invalidateQueries({ queryKey: ['hub', 'contacts'] });
-    },
-  });
+  const save = useUpdateContact(contact.id);
   const dirty = Object.keys(changes).length > 0;
   return (
     <form
@@ -30,7 +20,12 @@ export function ContactEditor({ contact }: { contact: Contact }) {
       onSubmit={(e) => {
         e.preventDefault();
         setSaved(false);
-        save.mutate();
+        save.mutate(changes, {
+          onSuccess: (c) => {
+            setDraft(draftOf(c));
+            setSaved(true);
+          },
+        });
       }}
     >
       <ContactFields

@@ -3,7 +3,8 @@
 // do_not_contact and email_opt_out, once set, cannot be unset (the server refuses with
 // opt_out_locked), so their boxes are disabled then and say why.
 import { Field, Select } from '../../components/controls';
-import { LIFECYCLE_STAGES, SMS_CONSENT, SMS_CONSENT_WORDS, stageWord, type Contact } from './types';
+import type { Contact } from '../../data/contacts';
+import { LIFECYCLE_STAGES, SMS_CONSENT, SMS_CONSENT_WORDS, stageWord } from './words';
 
 export interface ContactDraft {
   email: string;
@@ -55,7 +56,7 @@ export function ContactFields({ draft, onChange, locked }: { draft: ContactDraft
   const set = <K extends keyof ContactDraft>(k: K) => (v: ContactDraft[K]) => onChange({ ...draft, [k]: v });
   return (
     <>
-      <div className="contact-grid">
+      <div className="contacts-grid">
         <Field label="Email" type="email" required value={draft.email} onChange={(e) => set('email')(e.target.value)} autoComplete="off" />
         <Field label="Phone" type="tel" value={draft.phone} onChange={(e) => set('phone')(e.target.value)} autoComplete="off" />
         <Field label="First name" value={draft.first_name} onChange={(e) => set('first_name')(e.target.value)} autoComplete="off" />
@@ -70,12 +71,12 @@ export function ContactFields({ draft, onChange, locked }: { draft: ContactDraft
           <input type="checkbox" checked={draft.email_opt_out} disabled={locked?.email_opt_out} onChange={(e) => set('email_opt_out')(e.target.checked)} />
           Opted out of email
         </label>
-        {locked?.email_opt_out && <p className="locked">The person opted out; only they can opt back in.</p>}
+        {locked?.email_opt_out && <p className="contacts-locked">The person opted out; only they can opt back in.</p>}
         <label className="checkbox">
           <input type="checkbox" checked={draft.do_not_contact} disabled={locked?.do_not_contact} onChange={(e) => set('do_not_contact')(e.target.checked)} />
           Do not contact
         </label>
-        {locked?.do_not_contact && <p className="locked">Once set, do-not-contact cannot be lifted.</p>}
+        {locked?.do_not_contact && <p className="contacts-locked">Once set, do-not-contact cannot be lifted.</p>}
       </fieldset>
     </>
   );

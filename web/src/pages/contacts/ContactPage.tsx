@@ -4,54 +4,43 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { StatusBadge, Time } from '../../components/controls';
+import { Table, type Column } from '../../components/list';
+import { messageColumns } from '../../components/messages/MessagesTable';
+import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/states';
-import { api } from '../../lib/api';
-import { MessagesTable } from '../messages/MessagesTable';
+import { contactName, contactQuery, type ContactRun } from '../../data/contacts';
 import { ContactEditor } from './ContactEditor';
 import { EraseContact } from './EraseContact';
-import { contactName, type ContactDetail, type ContactRun } from './types';
 import './contacts.css';
-import { PageHeader } from '../../components/PageHeader';
 
-function RunsTable({ runs }: { runs: ContactRun[] }) {
-  if (!runs.length) return <p className="state state-empty">No automation has run for this contact.</p>;
-  return (
-    <table aria-label="Automation runs of this contact, newest first">
-      <thead>
-        <tr>
-          <th scope="col">Automation</th>
-          <th scope="col">Status</th>
-          <th scope="col">Started</th>
-          <th scope="col">Finished</th>
-        </tr>
-      </thead>
-      <tbody>
-        {runs.map((r) => (
-          <tr key={r.id}>
-            <td>
-              <Link to={`/automations/${r.automation.id}`}>{r.automation.name}</Link>
-              {r.test && <span className="muted"> (test)</span>}
-            </td>
-            <td>
-              <StatusBadge status={r.status} label={r.status_label} />
-              {r.error && <p className="message-error">{r.error}</p>}
-            </td>
-            <td>
-              <Time iso={r.started_at} />
-            </td>
-            <td>
-              <Time iso={r.finished_at} />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
+const RUN_COLUMNS: Column<ContactRun>[] = [
+  {
+    header: 'Automation',
+    cell: (r) => (
+      <>
+        <Link to={`/automations/${r.automation.id}`}>{r.automation.name}</Link>
+        {r.test && <span className="muted"> (test)</span>}
+      </>
+    ),
+  },
+  {
+    header: 'Status',
+    cell: (r) => (
+      <>
+        <StatusBadge status={r.status} label={r.status_label} />
+        {r.error && <p className="contacts-run-error">{r.error}</p>}
+      </>
+    ),
+  },
+  { header: 'Started', cell: (r) => <Time iso={r.started_at} /> },
+  { header: 'Finished', cell: (r) => <Time iso={r.finished_at} /> },
+];
+
+const MESSAGE_COLUMNS = messageColumns(false);
 
 export default function ContactPage() {
   const { id = '' } = useParams();
-  const q = useQuery({ queryKey: ['hub', 'contacts', id], queryFn: () => api.get<ContactDetail>(`/hub/api/contacts/${encodeURIComponent(id)}`) });
+  const q = useQuery(contactQuery(id));
   return (
     <section aria-labelledby="contact-title">
       <p>
@@ -67,10 +56,14 @@ export default function ContactPage() {
             </p>
             <ContactEditor key={d.contact.id} contact={d.contact} />
             <h2>Automation runs</h2>
-            <RunsTable runs={d.automation_runs} />
+            {d.automation_runs.length ? (
+              <Table columns={RUN_COLUMNS} rows={d.automation_runs} rowKey={(r) => r.id} caption="Automation runs of this contact, newest first" />
+            ) : (
+              <p className="state state-empty">No automation has run for this contact.</p>
+            )}
             <h2>Messages</h2>
             {d.messages.length ? (
-              <MessagesTable messages={d.messages} caption="Messages sent to this contact, newest first" showContact={false} />
+              <Table columns={MESSAGE_COLUMNS} rows={d.messages} rowKey={(m) => m.id} caption="Messages sent to this contact, newest first" />
             ) : (
               <p className="state state-empty">No message has been sent to this contact.</p>
             )}

@@ -1,75 +1,36 @@
 // The Contacts screen: the account's live contacts, most recently changed first, with /v1's
 // search (words that begin a name or the email) and lifecycle filter. Both live in the URL query
-// (bookmarkable, kept on reload); the search box applies on submit so typing does not flood the server.
-import { useQuery } from '@tanstack/react-query';
+// (useListQuery: bookmarkable, kept on reload, a change starts again at page 1); the search box
+// applies on submit so typing does not flood the server.
 import { useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
-import { Field, Pager, Select, StatusBadge, Time, useCursorPager } from '../../components/controls';
-import { QueryState } from '../../components/states';
-import { api, qs } from '../../lib/api';
-import { contactName, LIFECYCLE_STAGES, stageWord, type Contact, type Page } from './types';
-import './contacts.css';
+import { Link } from 'react-router';
+import { Field, Select, StatusBadge, Time } from '../../components/controls';
+import { ListTable, useListQuery, type Column } from '../../components/list';
 import { PageHeader } from '../../components/PageHeader';
+import { contactListQuery, contactName, type Contact } from '../../data/contacts';
+import { LIFECYCLE_STAGES, stageWord } from './words';
+import './contacts.css';
 
-function ContactsList({ q, stage }: { q: string; stage: string }) {
-  const pager = useCursorPager();
-  const query = useQuery({
-    queryKey: ['hub', 'contacts', q, stage, pager.cursor],
-    queryFn: () => api.get<Page<Contact>>(`/hub/api/contacts${qs({ q, lifecycle_stage: stage, cursor: pager.cursor })}`),
-  });
-  return (
-    <QueryState q={query} isEmpty={(d) => d.data.length === 0} empty={pager.page === 1 ? (q || stage ? 'No contacts match.' : 'No contacts yet.') : 'No more contacts.'}>
-      {(d) => (
-        <>
-          <table aria-label="Contacts, most recently changed first">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Stage</th>
-                <th scope="col">Flags</th>
-                <th scope="col">Changed</th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.data.map((c) => (
-                <tr key={c.id}>
-                  <td>
-                    <Link to={`/contacts/${c.id}`}>{contactName(c)}</Link>
-                  </td>
-                  <td>{c.email ?? <span className="muted">—</span>}</td>
-                  <td>{stageWord(c.lifecycle_stage)}</td>
-                  <td>
-                    <span className="contact-flags">
-                      {c.do_not_contact && <StatusBadge status="do_not_contact" />}
-                      {c.email_opt_out && <StatusBadge status="email_opted_out" />}
-                    </span>
-                  </td>
-                  <td>
-                    <Time iso={c.updated_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <Pager pager={pager} nextCursor={d.next_cursor} label="Contacts" />
-        </>
-      )}
-    </QueryState>
-  );
-}
+const COLUMNS: Column<Contact>[] = [
+  { header: 'Name', cell: (c) => <Link to={`/contacts/${c.id}`}>{contactName(c)}</Link> },
+  { header: 'Email', cell: (c) => c.email ?? <span className="muted">—</span> },
+  { header: 'Stage', cell: (c) => stageWord(c.lifecycle_stage) },
+  {
+    header: 'Flags',
+    cell: (c) => (
+      <span className="contacts-flags">
+        {c.do_not_contact && <StatusBadge status="do_not_contact" />}
+        {c.email_opt_out && <StatusBadge status="email_opted_out" />}
+      </span>
+    ),
+  },
+  { header: 'Changed', cell: (c) => <Time iso={c.updated_at} /> },
+];
 
 export default function ContactsPage() {
-  const [params, setParams] = useSearchParams();
-  const q = params.get('q') ?? '';
-  const stage = params.get('lifecycle_stage') ?? '';
-  const [typed, setTyped] = useState(q);
-  const update = (name: string, value: string) => {
-    const next = new URLSearchParams(params);
-    if (value) next.set(name, value);
-    else next.delete(name);
-    setParams(next);
-  };
+  const list = useListQuery({ filters: ['q', 'lifecycle_stage'], query: contactListQuery });
+  const { filters, setFilter } = list;
+  const [typed, setTyped] = useState(filters.q);
   return (
     <section aria-labelledby="contacts-title">
       <div className="page-head page-head-split">
@@ -84,26 +45,33 @@ export default function ContactsPage() {
         aria-label="Search contacts"
         onSubmit={(e) => {
           e.preventDefault();
-          update('q', typed.trim());
+          setFilter('q', typed.trim());
         }}
       >
         <Field label="Search" type="search" value={typed} onChange={(e) => setTyped(e.target.value)} hint="Words that begin a name or the email." />
         <button type="submit">Search</button>
-        <Select label="Lifecycle stage" value={stage} onChange={(v) => update('lifecycle_stage', v)} options={[['', 'Any stage'], ...LIFECYCLE_STAGES.map((s): [string, string] => [s, stageWord(s)])]} />
-        {(q || stage) && (
+        <Select label="Lifecycle stage" value={filters.lifecycle_stage} onChange={(v) => setFilter('lifecycle_stage', v)} options={[['', 'Any stage'], ...LIFECYCLE_STAGES.map((s): [string, string] => [s, stageWord(s)])]} />
+        {list.filtered && (
           <button
             type="button"
             className="button-secondary"
             onClick={() => {
               setTyped('');
-              setParams(new URLSearchParams());
+              list.clearFilters();
             }}
           >
             Clear filters
           </button>
         )}
       </form>
-      <ContactsList key={`${q}|${stage}`} q={q} stage={stage} />
+      <ListTable
+        list={list}
+        columns={COLUMNS}
+        rowKey={(c) => c.id}
+        caption="Contacts, most recently changed first"
+        label="Contacts"
+        empty={list.filtered ? 'No contacts match.' : 'No contacts yet.'}
+      />
     </section>
   );
 }

@@ -1,26 +1,17 @@
 // "New contact": the same fields as a contact's page; the contact is created as /v1 creates one
 // (published contact.created automations start for it), then its page opens.
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ErrorNotice } from '../../components/states';
-import { api } from '../../lib/api';
+import { useCreateContact } from '../../data/contacts';
 import { ContactFields, EMPTY_DRAFT, toInput } from './ContactFields';
-import type { Contact } from './types';
 import './contacts.css';
 import { PageHeader } from '../../components/PageHeader';
 
 export default function NewContactPage() {
   const [draft, setDraft] = useState(EMPTY_DRAFT);
   const navigate = useNavigate();
-  const client = useQueryClient();
-  const create = useMutation({
-    mutationFn: () => api.post<Contact>('/hub/api/contacts', toInput(draft)),
-    onSuccess: (c) => {
-      void client.invalidateQueries({ queryKey: ['hub', 'contacts'] });
-      navigate(`/contacts/${c.id}`);
-    },
-  });
+  const create = useCreateContact();
   return (
     <section aria-labelledby="new-contact-title">
       <p>
@@ -31,7 +22,7 @@ export default function NewContactPage() {
         className="card"
         onSubmit={(e) => {
           e.preventDefault();
-          create.mutate();
+          create.mutate(toInput(draft), { onSuccess: (c) => void navigate(`/contacts/${c.id}`) });
         }}
       >
         <ContactFields draft={draft} onChange={setDraft} />

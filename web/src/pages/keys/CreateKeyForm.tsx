@@ -1,45 +1,41 @@
 // Create a key: name, scopes (each with what it lets the key do, served by the server), an
 // optional expiry date and monthly cap. The value comes back once and is handed to the page.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Field } from '../../components/controls';
 import { ErrorNotice, QueryState } from '../../components/states';
-import { api } from '../../lib/api';
-import { capMicros, type Created, type ScopeInfo } from './types';
+import { keyScopesQuery, useCreateKey, type Created } from '../../data/api-keys';
+import { capMicros } from './types';
 
 export function CreateKeyForm({ onCreated, onCancel }: { onCreated: (c: Created) => void; onCancel: () => void }) {
-  const scopes = useQuery({ queryKey: ['key-scopes'], queryFn: () => api.get<{ data: ScopeInfo[] }>('/hub/api/keys/scopes'), staleTime: Infinity });
-  const client = useQueryClient();
+  const scopes = useQuery(keyScopesQuery());
   const [name, setName] = useState('');
   const [picked, setPicked] = useState<string[]>([]);
   const [expires, setExpires] = useState('');
   const [cap, setCap] = useState('');
   const capValue = capMicros(cap);
-  const create = useMutation({
-    mutationFn: () =>
-      api.post<Created>('/hub/api/keys', {
+  const create = useCreateKey();
+  const toggle = (scope: string, on: boolean) => setPicked((p) => (on ? [...p, scope] : p.filter((s) => s !== scope)));
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (Number.isNaN(capValue)) return;
+    create.mutate(
+      {
         name,
         scopes: picked,
         // A date means "stops at the start of that day", in UTC like every time the API stores.
         expires_at: expires ? `${expires}T00:00:00Z` : null,
         monthly_spend_cap_micros: capValue,
-      }),
-    onSuccess: (created) => {
-      void client.invalidateQueries({ queryKey: ['keys'] });
-      onCreated(created);
-    },
-  });
-  const toggle = (scope: string, on: boolean) => setPicked((p) => (on ? [...p, scope] : p.filter((s) => s !== scope)));
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (!Number.isNaN(capValue)) create.mutate();
+      },
+      { onSuccess: onCreated },
+    );
   };
   const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
   return (
-    <form className="card key-form" onSubmit={submit} aria-labelledby="create-key-title">
+    <form className="card keys-form" onSubmit={submit} aria-labelledby="create-key-title">
       <h2 id="create-key-title">New API key</h2>
       <Field label="Name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} hint="What the key is for, e.g. CRM sync." />
-      <fieldset className="scopes">
+      <fieldset className="keys-scopes">
         <legend>Scopes</legend>
         <QueryState q={scopes}>
           {(d) => (

@@ -5,10 +5,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { CopyButton } from '../../components/controls';
 import { QueryState } from '../../components/states';
-import { api } from '../../lib/api';
+import { apiKeyListQuery } from '../../data/api-keys';
 import { CreateKeyForm } from './CreateKeyForm';
 import { KeysTable } from './KeysTable';
-import type { KeyList } from './types';
 import './keys.css';
 import { PageHeader } from '../../components/PageHeader';
 
@@ -19,7 +18,7 @@ interface Shown {
 }
 
 export default function KeysPage() {
-  const q = useQuery({ queryKey: ['keys'], queryFn: () => api.get<KeyList>('/hub/api/keys') });
+  const q = useQuery(apiKeyListQuery());
   const [creating, setCreating] = useState(false);
   const [shown, setShown] = useState<Shown | null>(null);
   const active = q.data?.data.filter((k) => k.state === 'active').length ?? 0;
@@ -68,14 +67,14 @@ export default function KeysPage() {
 /** A new key's value, shown once: the server keeps only its hash. Done dismisses it; a reload loses it on purpose. */
 function OneTimeValue({ title, value, note, onDone }: { title: string; value: string; note?: string; onDone: () => void }) {
   return (
-    <section className="card key-value" aria-labelledby="key-value-title">
+    <section className="card keys-value" aria-labelledby="key-value-title">
       <h2 id="key-value-title">{title}</h2>
       <p className="notice notice-warn" role="note">
         Copy this key now: it will not be shown again. Store it where your servers read secrets.
       </p>
       {note && <p>{note}</p>}
-      <p className="key-value-row">
-        <code aria-label="New API key value" className="key-secret">
+      <p className="keys-value-row">
+        <code aria-label="New API key value" className="keys-secret">
           {value}
         </code>
         <CopyButton text={value} label="Copy key" />

@@ -1,44 +1,6 @@
-// The keys screen's shapes: what /hub/api/keys answers (src/hub/keys/routes.ts, HubKey and
-// friends), and how micros read as dollars.
-import type { KeyState } from '@domain/key';
-export type { KeyState };
-
-export interface HubKey {
-  id: string;
-  name: string;
-  prefix: string;
-  scopes: string[];
-  state: KeyState;
-  created_by: { id: string; name: string; email: string };
-  created_at: string;
-  last_used_at: string | null;
-  expires_at: string | null;
-  monthly_spend_cap_micros: number | null;
-  spent_this_month_micros: number;
-  revoked_at: string | null;
-  replaced_by: string | null;
-}
-
-export interface KeyList {
-  data: HubKey[];
-  max_active: number;
-}
-
-export interface ScopeInfo {
-  scope: string;
-  description: string;
-}
-
-export interface Created {
-  key: HubKey;
-  value: string;
-}
-
-export interface Rolled {
-  old: HubKey;
-  key: HubKey;
-  value: string;
-}
+// The keys screen's words and arithmetic: the graces a roll offers, how micros read as dollars in
+// the cap field, and how a key's creator is named. The shapes are the server's (data/api-keys.ts).
+import type { HubKey } from '../../data/api-keys';
 
 /** The graces a roll offers (ROLL_GRACE in src/domain/hub.ts), in words. */
 export const GRACES = [

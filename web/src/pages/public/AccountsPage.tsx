@@ -1,27 +1,19 @@
 // /accounts (?next=): the account picker, for someone whose email and password open several
 // accounts (and to switch later). Picking one makes the session act in it. When the account the
 // session was in has been closed, it says so here.
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { Empty, ErrorNotice, Loading } from '../../components/states';
-import { api } from '../../lib/api';
-import { useSessionQuery, type Session } from '../../lib/session';
+import { usePickAccount } from '../../data/session';
+import { useSessionQuery } from '../../lib/session';
 import { AuthFrame } from './AuthFrame';
-import { rememberSession, safeNext } from './session-cache';
+import { safeNext } from './session-cache';
 
 export default function AccountsPage() {
-  const client = useQueryClient();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const next = safeNext(params.get('next'));
   const session = useSessionQuery();
-  const pick = useMutation({
-    mutationFn: (accountId: string) => api.put<Session>('/hub/api/session/account', { account_id: accountId }),
-    onSuccess: (s) => {
-      rememberSession(client, s);
-      navigate(next, { replace: true });
-    },
-  });
+  const pick = usePickAccount();
 
   if (session.isPending) return <AuthFrame title="Choose an account"><Loading what="Checking your session" /></AuthFrame>;
   if (session.error) return <AuthFrame title="Choose an account"><ErrorNotice error={session.error} /></AuthFrame>;
@@ -50,7 +42,7 @@ export default function AccountsPage() {
                 className={s.account?.account_id === a.account_id ? undefined : 'button-secondary'}
                 aria-current={s.account?.account_id === a.account_id ? 'true' : undefined}
                 disabled={pick.isPending}
-                onClick={() => pick.mutate(a.account_id)}
+                onClick={() => pick.mutate(a.account_id, { onSuccess: () => void navigate(next, { replace: true }) })}
               >
                 <span>{a.name}</span>
                 <span className="role">{a.role}</span>

@@ -2,47 +2,28 @@
 // Says whom it is for, takes the new password twice, and signs the person in. A used, unknown
 // or expired link says so (410 invalid_link) with what to do.
 import { useState, type FormEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Field } from '../../components/controls';
 import { ErrorNotice, Loading } from '../../components/states';
-import { api, HubError } from '../../lib/api';
-import type { Session } from '../../lib/session';
+import { linkTargetQuery, useSetPassword } from '../../data/session';
+import { HubError } from '../../lib/api';
 import { AuthFrame } from './AuthFrame';
-import { afterSignIn, rememberSession } from './session-cache';
-
-interface LinkTarget {
-  account_id: string;
-  account_name: string;
-  email: string;
-  name: string;
-  expires_at: string;
-}
+import { afterSignIn } from './session-cache';
 
 export default function SetPasswordPage() {
-  const client = useQueryClient();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
-  const target = useQuery({
-    queryKey: ['set-password', token],
-    queryFn: () => api.get<LinkTarget>(`/hub/api/set-password/${encodeURIComponent(token)}`),
-    enabled: token !== '',
-  });
+  const target = useQuery(linkTargetQuery(token));
   const [password, setPassword] = useState('');
   const [again, setAgain] = useState('');
   const [mismatch, setMismatch] = useState(false);
-  const save = useMutation({
-    mutationFn: () => api.post<Session>('/hub/api/set-password', { token, password }),
-    onSuccess: (s) => {
-      rememberSession(client, s);
-      navigate(afterSignIn(s, null), { replace: true });
-    },
-  });
+  const save = useSetPassword();
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setMismatch(password !== again);
-    if (password === again) save.mutate();
+    if (password === again) save.mutate({ token, password }, { onSuccess: (s) => void navigate(afterSignIn(s, null), { replace: true }) });
   };
 
   const title = 'Set your password';

@@ -3,42 +3,24 @@
 // localhost / 127.0.0.1 / [::1], the server asks for the set-up token `switchboard serve` printed;
 // the form shows that field only then.
 import { useState, type FormEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Navigate, useNavigate } from 'react-router';
 import { Field } from '../../components/controls';
 import { ErrorNotice, Loading } from '../../components/states';
-import { api, HubError } from '../../lib/api';
-import type { Session } from '../../lib/session';
+import { setupQuery, useSetUp } from '../../data/session';
+import { HubError } from '../../lib/api';
 import { AuthFrame } from './AuthFrame';
-import { rememberSession } from './session-cache';
-
-export interface SetupState {
-  needed: boolean;
-  token_required: boolean;
-}
-
-export const SETUP_KEY = ['setup'] as const;
 
 export default function SetupPage() {
-  const client = useQueryClient();
   const navigate = useNavigate();
-  const state = useQuery({ queryKey: SETUP_KEY, queryFn: () => api.get<SetupState>('/hub/api/setup') });
+  const state = useQuery(setupQuery());
   const [form, setForm] = useState({ account_name: '', name: '', email: '', password: '', setup_token: '' });
   const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [k]: e.target.value });
-  const setUp = useMutation({
-    mutationFn: () => {
-      const { setup_token, ...rest } = form;
-      return api.post<Session>('/hub/api/setup', state.data?.token_required ? { ...rest, setup_token } : rest);
-    },
-    onSuccess: (s) => {
-      rememberSession(client, s);
-      client.setQueryData(SETUP_KEY, { needed: false, token_required: false });
-      navigate('/', { replace: true });
-    },
-  });
+  const setUp = useSetUp();
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    setUp.mutate();
+    const { setup_token, ...rest } = form;
+    setUp.mutate(state.data?.token_required ? { ...rest, setup_token } : rest, { onSuccess: () => void navigate('/', { replace: true }) });
   };
   // The field the server refused (its `param`) is marked invalid for screen readers too.
   const bad = (param: string) => (setUp.error instanceof HubError && setUp.error.param === param) || undefined;

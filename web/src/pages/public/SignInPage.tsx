@@ -1,36 +1,30 @@
 // /sign-in (?next=): email and password. A hub that still needs its first-run set-up sends the
 // visitor to /setup instead (so a fresh server's / leads there); someone already signed in goes on.
 import { useState, type FormEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { Field } from '../../components/controls';
 import { ErrorNotice, Loading } from '../../components/states';
-import { api } from '../../lib/api';
-import { useSessionQuery, type Session } from '../../lib/session';
+import { setupQuery, useSignIn } from '../../data/session';
+import { useSessionQuery } from '../../lib/session';
 import { AuthFrame } from './AuthFrame';
-import { afterSignIn, rememberSession } from './session-cache';
-import { SETUP_KEY, type SetupState } from './SetupPage';
+import { afterSignIn } from './session-cache';
 
 export default function SignInPage() {
-  const client = useQueryClient();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const next = params.get('next');
-  const setup = useQuery({ queryKey: SETUP_KEY, queryFn: () => api.get<SetupState>('/hub/api/setup') });
+  const setup = useQuery(setupQuery());
   const session = useSessionQuery();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const signIn = useMutation({
-    mutationFn: () => api.post<Session>('/hub/api/session', { email, password }),
-    onSuccess: (s) => {
-      rememberSession(client, s);
-      navigate(afterSignIn(s, next), { replace: true });
-    },
-    onError: () => setPassword(''),
-  });
+  const signIn = useSignIn();
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    signIn.mutate();
+    signIn.mutate(
+      { email, password },
+      { onSuccess: (s) => void navigate(afterSignIn(s, next), { replace: true }), onError: () => setPassword('') },
+    );
   };
 
   if (setup.isPending || session.isPending) return <AuthFrame title="Sign in"><Loading /></AuthFrame>;

@@ -1,26 +1,15 @@
 // The account's name: owners and admins rename it; members see it.
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Field } from '../../components/controls';
 import { ErrorNotice } from '../../components/states';
-import { api } from '../../lib/api';
-import { SESSION_KEY } from '../../lib/session';
-import { SETTINGS_KEY, type Settings } from './types';
+import { useRenameAccount } from '../../data/settings';
 
 export function AccountNameForm({ name, editable }: { name: string; editable: boolean }) {
-  const client = useQueryClient();
   const [value, setValue] = useState(name);
-  const save = useMutation({
-    mutationFn: () => api.patch<Settings>('/hub/api/settings', { name: value }),
-    onSuccess: async (s) => {
-      client.setQueryData(SETTINGS_KEY, s);
-      // The top bar shows the account's name from the session.
-      await client.invalidateQueries({ queryKey: SESSION_KEY });
-    },
-  });
+  const save = useRenameAccount();
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    save.mutate();
+    save.mutate(value);
   };
   return (
     <form className="settings-form" onSubmit={submit}>

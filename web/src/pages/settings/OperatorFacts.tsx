@@ -1,6 +1,6 @@
 // What the operator sets (`switchboard account set`): shown, never edited here.
 import { StatusBadge, Time } from '../../components/controls';
-import type { Settings } from './types';
+import type { Settings } from '../../data/settings';
 
 const limit = (v: number | null) => (v === null ? 'by contract' : v.toLocaleString());
 

@@ -1,34 +1,27 @@
 // One project's settings (docs/architecture.md §12.3): whether texts need the contact's consent,
 // and how many automations one contact may be in at once. Owners and admins change them; members
 // read them.
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { Field } from '../../components/controls';
 import { ErrorNotice } from '../../components/states';
-import { api } from '../../lib/api';
-import { SETTINGS_KEY, type ProjectSettings } from './types';
+import { useSaveProjectSettings, type ProjectSettings } from '../../data/settings';
 
 export function ProjectSettingsForm({ project, editable }: { project: ProjectSettings; editable: boolean }) {
-  const client = useQueryClient();
   const headingId = useId();
   const consentId = useId();
   const [consent, setConsent] = useState(project.sms_consent_required);
   const [max, setMax] = useState(String(project.max_automations_per_contact));
-  const save = useMutation({
-    mutationFn: () =>
-      api.patch<ProjectSettings>(`/hub/api/settings/projects/${project.id}`, { sms_consent_required: consent, max_automations_per_contact: Number(max) }),
-    onSuccess: () => client.invalidateQueries({ queryKey: SETTINGS_KEY }),
-  });
+  const save = useSaveProjectSettings(project.id);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    save.mutate();
+    save.mutate({ sms_consent_required: consent, max_automations_per_contact: Number(max) });
   };
   const changed = consent !== project.sms_consent_required || Number(max) !== project.max_automations_per_contact;
   return (
-    <section className="project-settings" aria-labelledby={headingId}>
+    <section className="settings-project" aria-labelledby={headingId}>
       <h3 id={headingId}>{project.name}</h3>
       <form className="settings-form" onSubmit={submit}>
-        <div className="checkbox project-consent">
+        <div className="checkbox settings-project-consent">
           <input id={consentId} type="checkbox" checked={consent} disabled={!editable} onChange={(e) => setConsent(e.target.checked)} />
           <label htmlFor={consentId}>Texts only to contacts who agreed to them (SMS consent required)</label>
         </div>

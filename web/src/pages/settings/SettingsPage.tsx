@@ -2,18 +2,17 @@
 // members read them), and the plan and limits the operator sets.
 import { useQuery } from '@tanstack/react-query';
 import { Empty, QueryState } from '../../components/states';
-import { api } from '../../lib/api';
+import { settingsQuery } from '../../data/settings';
 import { isAdmin, useSession } from '../../lib/session';
 import { AccountNameForm } from './AccountNameForm';
 import { OperatorFacts } from './OperatorFacts';
 import { ProjectSettingsForm } from './ProjectSettingsForm';
-import { SETTINGS_KEY, type Settings } from './types';
 import './settings.css';
 import { PageHeader } from '../../components/PageHeader';
 
 export default function SettingsPage() {
   const editable = isAdmin(useSession());
-  const q = useQuery({ queryKey: SETTINGS_KEY, queryFn: () => api.get<Settings>('/hub/api/settings') });
+  const q = useQuery(settingsQuery());
   return (
     <>
       <PageHeader title="Settings" />

@@ -4,17 +4,24 @@
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { Select } from '../../components/controls';
+import { Table, type Column } from '../../components/list';
 import { QueryState } from '../../components/states';
-import { api, qs } from '../../lib/api';
+import { usageQuery, type HubUsage } from '../../data/usage';
 import { KeySpendTable } from './KeySpendTable';
-import { dollars, monthName, recentMonths, type Usage } from './model';
+import { dollars, monthName, recentMonths } from './model';
 import { DaysTable, UsageChart } from './UsageChart';
 import './usage.css';
 import { PageHeader } from '../../components/PageHeader';
 
 const utcToday = () => new Date().toISOString().slice(0, 10);
 
-function summaryOf(u: Usage, today: string): string {
+type FeatureSpend = HubUsage['by_feature'][number];
+const FEATURE_COLUMNS: Column<FeatureSpend>[] = [
+  { header: 'Feature', cell: (f) => <code>{f.feature}</code> },
+  { header: 'Billed', cell: (f) => dollars(f.micros) },
+];
+
+function summaryOf(u: HubUsage, today: string): string {
   const todays = u.by_day.find((d) => d.date === today);
   const top = u.by_day.reduce<{ date: string; micros: number } | null>((a, d) => (d.micros > (a?.micros ?? 0) ? d : a), null);
   const parts = [`Spend by day in ${monthName(u.month)}: ${dollars(u.total_micros)} in all`];
@@ -27,7 +34,7 @@ export default function UsagePage() {
   const [params, setParams] = useSearchParams();
   const today = utcToday();
   const month = params.get('month') ?? today.slice(0, 7);
-  const q = useQuery({ queryKey: ['usage', month], queryFn: () => api.get<Usage>(`/hub/api/usage${qs({ month })}`) });
+  const q = useQuery(usageQuery(month));
   const months = recentMonths(today.slice(0, 7));
   const options = (months.includes(month) ? months : [month, ...months]).map((m) => [m, monthName(m)] as const);
   return (
@@ -60,24 +67,7 @@ export default function UsagePage() {
             )}
             <h2>By feature</h2>
             {u.by_feature.length ? (
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Feature</th>
-                    <th scope="col">Billed</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {u.by_feature.map((f) => (
-                    <tr key={f.feature}>
-                      <td>
-                        <code>{f.feature}</code>
-                      </td>
-                      <td>{dollars(f.micros)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <Table columns={FEATURE_COLUMNS} rows={u.by_feature} rowKey={(f) => f.feature} caption="Billed by feature, biggest first" />
             ) : (
               <p className="state state-empty">Nothing billed in this month.</p>
             )}

@@ -1,25 +1,5 @@
-// The Usage screen's data: GET /hub/api/usage's answer (src/hub/usage/routes.ts, HubUsage) and how
-// its amounts and months are written.
-export interface KeySpend {
-  id: string;
-  name: string;
-  prefix: string;
-  monthly_spend_cap_micros: number | null;
-  spent_micros: number;
-  revoked: boolean;
-}
-
-export interface Usage {
-  month: string;
-  currency: 'usd';
-  balance_micros: number;
-  total_micros: number;
-  by_day: { date: string; micros: number }[];
-  by_feature: { feature: string; micros: number }[];
-  /** null for a member: only owners and admins see keys. */
-  keys: KeySpend[] | null;
-}
-
+// How the Usage screen writes its amounts and months (the answer itself is the server's HubUsage,
+// data/usage.ts).
 export { dollars } from '../../lib/money';
 
 /** "2026-03" → "March 2026", in UTC so the month never shifts with the viewer's zone. */

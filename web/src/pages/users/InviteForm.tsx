@@ -1,34 +1,33 @@
 // Invite a user: email, name, role. The set-password link comes back once, in the response; it is
 // shown here with a copy button and a warning, and is gone from the page once dismissed.
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { CopyButton, Field, Select } from '../../components/controls';
 import { ErrorNotice } from '../../components/states';
-import { api } from '../../lib/api';
-import { ROLE_OPTIONS, USERS_KEY, type Invitation } from './types';
+import { useInviteUser } from '../../data/users';
+import { ROLE_OPTIONS } from './types';
 
 export function InviteForm() {
-  const client = useQueryClient();
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
   const [role, setRole] = useState('member');
-  const invite = useMutation({
-    mutationFn: () => api.post<Invitation>('/hub/api/users', { email, role, ...(name.trim() ? { name } : {}) }),
-    onSuccess: async () => {
-      setEmail('');
-      setName('');
-      await client.invalidateQueries({ queryKey: USERS_KEY });
-    },
-  });
+  const invite = useInviteUser();
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    invite.mutate();
+    invite.mutate(
+      { email, role, ...(name.trim() ? { name } : {}) },
+      {
+        onSuccess: () => {
+          setEmail('');
+          setName('');
+        },
+      },
+    );
   };
   const done = invite.data;
   return (
     <section className="card" aria-labelledby="invite-heading">
       <h2 id="invite-heading">Invite a user</h2>
-      <form className="invite-form" onSubmit={submit}>
+      <form className="users-invite-form" onSubmit={submit}>
         <Field label="Email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="off" />
         <Field label="Name (optional)" value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" />
         <Select label="Role" value={role} onChange={setRole} options={ROLE_OPTIONS} />
@@ -45,7 +44,7 @@ export function InviteForm() {
             {done.user.email} was added as {done.user.role}. Give them this link to set their password
             {done.emailed ? ' (it was also emailed to them)' : ''}. It works once, for 7 days, and will not be shown again.
           </p>
-          <div className="invite-link">
+          <div className="users-invite-link">
             <code aria-label="Set-password link">{done.set_password_url}</code>
             <CopyButton text={done.set_password_url} label="Copy link" />
             <button type="button" className="button-secondary" onClick={() => invite.reset()}>

@@ -1,17 +1,18 @@
-// Account → Users (owners and admins): invite, change roles, remove.
+// Account → Users (owners and admins): invite, change roles, remove. The list is one answer (no
+// pages), oldest first.
 import { useQuery } from '@tanstack/react-query';
+import { Table } from '../../components/list';
+import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/states';
-import { api } from '../../lib/api';
+import { userListQuery } from '../../data/users';
 import { useSession } from '../../lib/session';
 import { InviteForm } from './InviteForm';
-import { UserRow } from './UserRow';
-import { USERS_KEY, type HubUser } from './types';
+import { userColumns } from './UserCells';
 import './users.css';
-import { PageHeader } from '../../components/PageHeader';
 
 export default function UsersPage() {
   const session = useSession();
-  const q = useQuery({ queryKey: USERS_KEY, queryFn: () => api.get<{ data: HubUser[] }>('/hub/api/users') });
+  const q = useQuery(userListQuery());
   return (
     <>
       <PageHeader title="Users" />
@@ -19,24 +20,9 @@ export default function UsersPage() {
       <h2>People in this account</h2>
       <QueryState q={q} isEmpty={(d) => d.data.length === 0} empty="No users yet.">
         {(d) => (
-          <table className="users-table">
-            <thead>
-              <tr>
-                <th scope="col">User</th>
-                <th scope="col">Role</th>
-                <th scope="col">Password</th>
-                <th scope="col">Added</th>
-                <th scope="col">
-                  Actions
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.data.map((u) => (
-                <UserRow key={u.id} user={u} isMe={u.email.toLowerCase() === session.email.toLowerCase()} />
-              ))}
-            </tbody>
-          </table>
+          <div className="users-table">
+            <Table columns={userColumns(session.email)} rows={d.data} rowKey={(u) => u.id} caption="People in this account, oldest first" />
+          </div>
         )}
       </QueryState>
     </>

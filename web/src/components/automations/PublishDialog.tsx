@@ -1,13 +1,13 @@
 // Publishing, reviewed first: the draft against the running version (GET …/diff: steps added,
 // removed and changed with the fields that changed; trigger, filter, re-enrollment and name), then
 // POST …/publish makes it the next version. A refusal (a step that is not ready) stays in view.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+// Shared by the builder and the automation's page (its "Publish draft…").
+import { useQuery } from '@tanstack/react-query';
 import { STEP_SCHEMAS } from '@domain/step-schemas';
-import { ErrorNotice, Loading } from '../../components/states';
-import { api } from '../../lib/api';
+import { automationDiffQuery, useAutomationMove, type Automation, type AutomationDiff, type Step } from '../../data/automations';
+import { ErrorNotice, Loading } from '../states';
+import { Modal } from './Modal';
 import { StepChanges } from './StepChanges';
-import { Modal } from './ui';
-import type { Automation, AutomationDiff, Step } from './types';
 
 function StepLine({ s }: { s: Step }) {
   return (
@@ -33,9 +33,9 @@ export function DiffView({ diff }: { diff: AutomationDiff }) {
   ].filter((x): x is string => Boolean(x));
   if (!publishable(diff)) return <p className="state state-empty">The draft is the same as the running version.</p>;
   return (
-    <div className="diff">
+    <div className="automations-diff">
       {other.length > 0 && (
-        <ul className="diff-other">
+        <ul className="automations-diff-other">
           {other.map((o) => (
             <li key={o}>{o}</li>
           ))}
@@ -43,7 +43,7 @@ export function DiffView({ diff }: { diff: AutomationDiff }) {
       )}
       {added.length > 0 && (
         <section aria-label="Steps added">
-          <h3 className="diff-added">Steps added ({added.length})</h3>
+          <h3 className="automations-diff-added">Steps added ({added.length})</h3>
           <ul>
             {added.map((s) => (
               <li key={s.id}>
@@ -55,7 +55,7 @@ export function DiffView({ diff }: { diff: AutomationDiff }) {
       )}
       {removed.length > 0 && (
         <section aria-label="Steps removed">
-          <h3 className="diff-removed">Steps removed ({removed.length})</h3>
+          <h3 className="automations-diff-removed">Steps removed ({removed.length})</h3>
           <ul>
             {removed.map((s) => (
               <li key={s.id}>
@@ -67,7 +67,7 @@ export function DiffView({ diff }: { diff: AutomationDiff }) {
       )}
       {changed.length > 0 && (
         <section aria-label="Steps changed">
-          <h3 className="diff-changed">Steps changed ({changed.length})</h3>
+          <h3 className="automations-diff-changed">Steps changed ({changed.length})</h3>
           <ul>
             {changed.map((c) => (
               <li key={c.id}>
@@ -96,21 +96,8 @@ export function PublishDialog({
   onClose: () => void;
   onPublished: () => void;
 }) {
-  const client = useQueryClient();
-  const diff = useQuery({
-    queryKey: ['hub', 'automations', automation.id, 'diff'],
-    queryFn: () => api.get<AutomationDiff>(`/hub/api/automations/${automation.id}/diff`),
-    enabled: open,
-    staleTime: 0,
-    gcTime: 0,
-  });
-  const publish = useMutation({
-    mutationFn: () => api.post<Automation>(`/hub/api/automations/${automation.id}/publish`),
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: ['hub', 'automations'] });
-      onPublished();
-    },
-  });
+  const diff = useQuery({ ...automationDiffQuery(automation.id), enabled: open });
+  const publish = useAutomationMove(automation.id);
   const next = automation.published_version + 1;
   const close = () => {
     publish.reset();
@@ -124,15 +111,15 @@ export function PublishDialog({
           : 'The automation starts taking contacts as soon as it is published.'}
         {automation.status === 'paused' && ' It stays paused until you resume it.'}
       </p>
-      <h3 className="small-heading">{automation.published_version ? `Changes since version ${automation.published_version}` : 'What will run'}</h3>
+      <h3 className="automations-small-heading">{automation.published_version ? `Changes since version ${automation.published_version}` : 'What will run'}</h3>
       {!automation.published_version && <p>Starts when: {trigger}.</p>}
-      {diff.isPending ? <Loading what="Comparing with the running version" /> : diff.error ? <ErrorNotice error={diff.error} /> : <DiffView diff={diff.data!} />}
+      {diff.isPending ? <Loading what="Comparing with the running version" /> : diff.error ? <ErrorNotice error={diff.error} /> : <DiffView diff={diff.data} />}
       <ErrorNotice error={publish.error} />
       <div className="actions">
         <button type="button" className="button-secondary" onClick={close}>
           Cancel
         </button>
-        <button type="button" disabled={publish.isPending || !diff.data || !publishable(diff.data)} onClick={() => publish.mutate()}>
+        <button type="button" disabled={publish.isPending || !diff.data || !publishable(diff.data)} onClick={() => publish.mutate('publish', { onSuccess: onPublished })}>
           {publish.isPending ? 'Publishing…' : `Publish version ${next}`}
         </button>
       </div>

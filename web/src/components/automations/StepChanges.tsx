@@ -3,7 +3,7 @@
 // the domain's stepFieldChanges over the diff's before/after steps; this file only words them.
 import { stepFieldChanges, type StepFieldChange } from '@domain/automation-diff';
 import { STEP_SCHEMAS } from '@domain/step-schemas';
-import type { Step } from './types';
+import type { Step } from '../../data/automations';
 
 /** Longer values (an email body) are cut in the line and shown whole on request. */
 const INLINE_MAX = 60;
@@ -14,7 +14,7 @@ function Value({ v, names }: { v: unknown; names?: Map<string, string> }) {
   const text = typeof v === 'string' ? v : JSON.stringify(v);
   if (text.length <= INLINE_MAX && !text.includes('\n')) return <q>{text}</q>;
   return (
-    <details className="diff-value">
+    <details className="automations-diff-value">
       <summary>
         <q>{text.slice(0, INLINE_MAX).replace(/\s+/g, ' ')}…</q>
       </summary>
@@ -43,7 +43,7 @@ export function StepChanges({ before, after, names }: { before: Step; after: Ste
   const changes = stepFieldChanges(before, after);
   const typeLabel = (t: unknown) => (typeof t === 'string' ? (STEP_SCHEMAS[t as Step['type']]?.label ?? t) : t);
   return (
-    <ul className="diff-fields" aria-label={`Changes to ${after.name}`}>
+    <ul className="automations-diff-fields" aria-label={`Changes to ${after.name}`}>
       {changes.map((c) => {
         const targets = c.part === 'next' || c.part === 'branches' ? names : undefined;
         const [b, a] = c.part === 'type' ? [typeLabel(c.before), typeLabel(c.after)] : [c.before, c.after];

@@ -1,0 +1,54 @@
+// The session's writes outside the signed-in shell (set-up, sign-in, a set-password link, an
+// account picked) and what those pages read first. Each write answers with the new session, which
+// becomes the cached one (and its CSRF token the one sent), so the shell opens without asking again.
+import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { SetupState } from '@server/hub/setup/schemas';
+import type { LinkTarget } from '@server/hub/set-password/schemas';
+import { api, setCsrfToken } from '../lib/api';
+import { SESSION_KEY, type Session } from '../lib/session';
+import { resourceKeys } from './keys';
+
+export type { LinkTarget, SetupState };
+
+export const setupKeys = resourceKeys('setup');
+export const linkKeys = resourceKeys('set-password');
+
+/** Whether this hub still needs its first-run set-up, and whether that asks for the token. */
+export const setupQuery = () => queryOptions({ queryKey: setupKeys.all, queryFn: () => api.get<SetupState>('/hub/api/setup') });
+
+/** Whom a set-password link is for (410 invalid_link when used, unknown or expired). */
+export const linkTargetQuery = (token: string) =>
+  queryOptions({
+    queryKey: linkKeys.detail(token),
+    queryFn: () => api.get<LinkTarget>(`/hub/api/set-password/${encodeURIComponent(token)}`),
+    enabled: token !== '',
+  });
+
+export function rememberSession(client: QueryClient, s: Session): void {
+  setCsrfToken(s.csrf_token);
+  client.setQueryData(SESSION_KEY, s);
+}
+
+function useSessionWrite<V>(call: (v: V) => Promise<Session>, after?: (client: QueryClient) => void) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: (s) => {
+      rememberSession(client, s);
+      after?.(client);
+    },
+  });
+}
+
+export const useSignIn = () => useSessionWrite((b: { email: string; password: string }) => api.post<Session>('/hub/api/session', b));
+
+export const usePickAccount = () => useSessionWrite((accountId: string) => api.put<Session>('/hub/api/session/account', { account_id: accountId }));
+
+export const useSetPassword = () => useSessionWrite((b: { token: string; password: string }) => api.post<Session>('/hub/api/set-password', b));
+
+/** The first account and its owner; the hub needs no set-up any more. */
+export const useSetUp = () =>
+  useSessionWrite(
+    (b: Record<string, string>) => api.post<Session>('/hub/api/setup', b),
+    (client) => client.setQueryData<SetupState>(setupKeys.all, { needed: false, token_required: false }),
+  );
