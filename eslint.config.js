@@ -1,7 +1,7 @@
 // The lint gate (`npm run lint`, issue 24): type-aware typescript-eslint over the server, the hub
 // and the tests. Each tsconfig stays the single source of what a file is compiled with: the
-// project service finds the nearest one (tsconfig.json for src/ and test/, web/tsconfig.json for
-// web/src), so a file is linted with the same types it is typechecked with.
+// project service finds the nearest one (tsconfig.json for src/, test/tsconfig.json for test/,
+// web/tsconfig.json for web/src), so a file is linted with the same types it is typechecked with.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';

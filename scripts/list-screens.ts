@@ -201,7 +201,9 @@ async function main(): Promise<void> {
     });
 
     console.log('runs finished, messages sent');
-    const firstRun = ((await hubGet(`/runs?workflow_id=${acme.workflows.note}&limit=1`)).data as { id: string }[])[0].id;
+    const [latest] = (await hubGet(`/runs?workflow_id=${acme.workflows.note}&limit=1`)).data as { id: string }[];
+    if (!latest) throw new Error('the note workflow has no run');
+    const firstRun = latest.id;
     const screens: [string, string][] = [
       ['runs', '/runs'],
       ['run', `/runs/${firstRun}`],

@@ -99,9 +99,8 @@ export class EnvReader {
 
 /** An IPv4 or IPv6 address, optionally with a prefix length its family allows. */
 export function isAddressOrRange(entry: string): boolean {
-  const m = /^([^/]+)(?:\/(\d{1,3}))?$/.exec(entry);
-  if (!m) return false;
-  const family = net.isIP(m[1]);
+  const [, address = '', prefix] = /^([^/]+)(?:\/(\d{1,3}))?$/.exec(entry) ?? [];
+  const family = net.isIP(address);
   if (family === 0) return false;
-  return m[2] === undefined || Number(m[2]) <= (family === 4 ? 32 : 128);
+  return prefix === undefined || Number(prefix) <= (family === 4 ? 32 : 128);
 }

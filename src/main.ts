@@ -9,7 +9,7 @@ import { loadConfig, type Config } from './config.js';
 import { storeCapabilities } from './db/store-config.js';
 import { sendAdminRequest } from './admin/client.js';
 import { checkSocketPath, socketPath, type AdminRequest } from './admin/protocol.js';
-import { checkOperatorArgs, filesContext, isOperatorCommand, readInputFiles, runOperatorCommand, type InputFiles } from './cli/operator.js';
+import { checkOperatorArgs, filesContext, isOperatorCommand, readInputFiles, runOperatorCommand, type InputFiles, type OperatorCommandName } from './cli/operator.js';
 import { UsageError, failed, type CommandResult } from './cli/result.js';
 import { KEYS_USAGE } from './cli/keys.js';
 import { ACCOUNT_USAGE } from './cli/account.js';
@@ -70,7 +70,7 @@ Store: PostgreSQL when DATABASE_URL is set, else the embedded store in SWITCHBOA
 operator commands are sent to it over <data dir>/admin.sock and answer exactly as they would locally.
 Exit codes: 0 done, 1 refused or failed, 2 bad usage.`;
 
-const COMMAND_USAGE: Record<string, string> = {
+const COMMAND_USAGE: Readonly<Record<OperatorCommandName, string>> = {
   keys: KEYS_USAGE,
   account: `${ACCOUNT_USAGE}\n${ACCOUNT_CREATE_USAGE.replace(/^Usage:\n/, '')}`,
   seed: SEED_USAGE,
@@ -118,7 +118,7 @@ async function runCommand(argv: string[]): Promise<number> {
     const topic = rest[0];
     if (topic === 'serve') return emitHelp((await import('./cli/serve.js')).SERVE_USAGE);
     if (topic === 'worker') return emitHelp((await import('./cli/serve.js')).WORKER_USAGE);
-    return emitHelp(topic && Object.hasOwn(COMMAND_USAGE, topic) ? COMMAND_USAGE[topic] : USAGE);
+    return emitHelp(isOperatorCommand(topic) ? COMMAND_USAGE[topic] : USAGE);
   }
   if (cmd === 'worker') {
     const { WORKER_USAGE, serve } = await import('./cli/serve.js');

@@ -5,6 +5,7 @@
 import type { Db, Queryable } from '../db/db.js';
 import { accountsWithActiveRows } from '../db/fair-claim.js';
 import { sqlList } from '../db/sql-list.js';
+import { oneRow } from '../db/rows.js';
 import type { AccountRow, AccountState, Role, Subscription, Tier } from '../domain/account.js';
 import { ACTIVE_AUTOMATION_RUN_STATUSES, UNFINISHED_AUTOMATION_STEP_STATUSES } from '../domain/automation.js';
 import { ACTIVE_RUN_STATUSES, NON_FINAL, UNFINISHED_RUN_STEP_STATUSES } from '../domain/workflow.js';
@@ -114,7 +115,7 @@ export interface EndedWork {
  * gone at its next write and stops. Call inside a transaction; it does not look at the state.
  */
 export async function endAccountWork(tx: Queryable, accountId: string): Promise<EndedWork> {
-  const [w] = await tx.query<{ n: number }>(
+  const w = oneRow(await tx.query<{ n: number }>(
     `with ended as (
        update workflow_runs
           set status = 'cancelled', summary = $2, finished_at = now(), awaiting_since = null,
@@ -132,8 +133,8 @@ export async function endAccountWork(tx: Queryable, accountId: string): Promise<
      )
      select (select count(*) from ended)::int as n`,
     [accountId, ACCOUNT_CLOSED_SUMMARY, ACCOUNT_CLOSED_REASON],
-  );
-  const [a] = await tx.query<{ n: number }>(
+  ), 'closed workflow runs count');
+  const a = oneRow(await tx.query<{ n: number }>(
     `with ended as (
        update automation_runs
           set status = 'stopped', error = $2, finished_at = now(), next_at = null,
@@ -150,7 +151,7 @@ export async function endAccountWork(tx: Queryable, accountId: string): Promise<
      )
      select (select count(*) from ended)::int as n`,
     [accountId, ACCOUNT_CLOSED_REASON],
-  );
+  ), 'closed automation runs count');
   const m = await tx.query(`update outbox set status = 'failed', error = $2 where account_id = $1 and status = 'queued' returning 1`, [
     accountId,
     ACCOUNT_CLOSED_MESSAGE_ERROR,

@@ -52,7 +52,8 @@ export function parseCommandArgs(args: readonly string[], spec: ArgSpec): Parsed
   }
   const { min, max } = spec.positionals ?? { min: 0, max: 0 };
   const pos = parsed.positionals;
-  if (pos.length > max) throw new UsageError(`unexpected argument ${show(pos[max])}`);
+  const extra = pos[max];
+  if (extra !== undefined) throw new UsageError(`unexpected argument ${show(extra)}`);
   if (pos.length < min) throw new UsageError(`missing argument (expected ${min})`);
   return { strings, flags, positionals: pos };
 }

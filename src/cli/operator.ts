@@ -20,7 +20,9 @@ import { PROJECTS } from './projects.js';
 import { USERS } from './users.js';
 import { WORKFLOWS, workflowsInputFile } from './workflows.js';
 
-const COMMANDS: Readonly<Record<string, OperatorCommand<any>>> = Object.freeze({
+type AnyCommand = OperatorCommand<any>;
+
+const COMMAND_TABLE = {
   keys: KEYS,
   account: withCreateList(ACCOUNT),
   seed: SEED,
@@ -33,16 +35,21 @@ const COMMANDS: Readonly<Record<string, OperatorCommand<any>>> = Object.freeze({
   projects: PROJECTS,
   users: USERS,
   workflows: WORKFLOWS,
-});
+} satisfies Record<string, AnyCommand>;
+
+/** An operator command's name: tables keyed by it (main.ts's usage texts) are total. */
+export type OperatorCommandName = keyof typeof COMMAND_TABLE;
+
+const COMMANDS: Readonly<Record<OperatorCommandName, AnyCommand>> = Object.freeze(COMMAND_TABLE);
 
 export const OPERATOR_COMMAND_NAMES = Object.freeze(Object.keys(COMMANDS));
 
-export function isOperatorCommand(name: string | undefined): boolean {
+export function isOperatorCommand(name: string | undefined): name is OperatorCommandName {
   return name !== undefined && Object.hasOwn(COMMANDS, name);
 }
 
 // Own properties only: a name like "__proto__" or "toString" must not find Object.prototype's.
-const lookup = (name: string | undefined) => (isOperatorCommand(name) ? COMMANDS[name!] : undefined);
+const lookup = (name: string | undefined) => (isOperatorCommand(name) ? COMMANDS[name] : undefined);
 
 /** Argument errors only (no store needed): a result to print, or null when the arguments are fine. */
 export function checkOperatorArgs(argv: readonly string[]): CommandResult | null {
@@ -66,7 +73,7 @@ export async function runOperatorCommand(db: Db, argv: readonly string[], ctx: C
 export type { InputFiles };
 
 /** The commands that read a FILE, and which file, by command name. */
-const INPUT_FILE: Readonly<Record<string, (args: readonly string[]) => string | null>> = {
+const INPUT_FILE: Readonly<Partial<Record<OperatorCommandName, (args: readonly string[]) => string | null>>> = {
   seed: seedInputFile,
   automations: automationsInputFile,
   workflows: workflowsInputFile,
@@ -75,7 +82,8 @@ const INPUT_FILE: Readonly<Record<string, (args: readonly string[]) => string | 
 /** Reads the files a command names (seed's FILE, automations edit's FILE, workflows create|edit's FILE) on the CLI's side, relative to its cwd. */
 export async function readInputFiles(argv: readonly string[], cwd: string): Promise<InputFiles> {
   const files: InputFiles = {};
-  const name = argv[0] !== undefined && Object.hasOwn(INPUT_FILE, argv[0]) ? INPUT_FILE[argv[0]](argv.slice(1)) : null;
+  const [command, ...args] = argv;
+  const name = (isOperatorCommand(command) ? INPUT_FILE[command]?.(args) : null) ?? null;
   if (name !== null) {
     try {
       files[name] = { text: await diskContext(cwd).readFile(name) };

@@ -2,6 +2,7 @@
 // transaction and prints the refs with their ids and the new keys' values (shown once).
 import type { Db } from '../db/db.js';
 import { refreshStatistics } from '../db/statistics.js';
+import { firstOf } from '../lib/first.js';
 import { ERASURE_SECRET } from '../secrets/one-way.js';
 import { loadSecrets } from '../secrets/store.js';
 import { parseCommandArgs } from './args.js';
@@ -27,7 +28,8 @@ interface SeedArgs {
 
 function parse(args: readonly string[]): SeedArgs {
   const p = parseCommandArgs(args, { flags: ['json', 'fire-triggers'], positionals: { min: 1, max: 1 } });
-  return { file: p.positionals[0], json: p.flags.has('json'), fireTriggers: p.flags.has('fire-triggers') };
+  const [file = ''] = p.positionals; // exactly one (min 1, max 1)
+  return { file, json: p.flags.has('json'), fireTriggers: p.flags.has('fire-triggers') };
 }
 
 /** The file a seed command reads, so the CLI can send its contents to a running server. */
@@ -49,7 +51,7 @@ async function run(db: Db, a: SeedArgs, ctx: CommandContext): Promise<CommandRes
   }
   const dup = duplicateKeyAt(text);
   if (dup !== null) throw new CommandError(`${a.file}: ${dup}: this key appears twice in the same object (JSON would keep only the last)`);
-  const [current] = await loadSecrets(db, ERASURE_SECRET);
+  const current = firstOf(await loadSecrets(db, ERASURE_SECRET), 'the erasure secret');
   const result = await seedFixture(db, fixture, { erasureSecret: current.secret, fireContactCreated: a.fireTriggers });
   // A seed is a bulk load: a store that keeps no statistics itself gets them now.
   await refreshStatistics(db);

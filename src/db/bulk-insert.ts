@@ -15,9 +15,10 @@ export async function insertRows(tx: Queryable, table: string, cols: Columns, ro
   for (let start = 0; start < rows.length; start += perChunk) {
     const params: unknown[] = [];
     const tuples = rows.slice(start, start + perChunk).map((row) => {
-      const slots = row.map((value, i) => {
-        params.push(value);
-        return `$${params.length}::${cols[i][1]}`;
+      if (row.length !== cols.length) throw new Error(`internal: a row of ${row.length} values for ${cols.length} columns of ${table}`);
+      const slots = cols.map(([, type], i) => {
+        params.push(row[i]);
+        return `$${params.length}::${type}`;
       });
       return `(${slots.join(', ')})`;
     });

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CODE_DIR } from '../code-location.js';
 import { LOCKS, SCHEMA, type Db, type Queryable, type Transaction } from './db.js';
+import { oneRow } from './rows.js';
 
 export interface Migration {
   version: number;
@@ -35,14 +36,14 @@ export function loadMigrations(): Migration[] {
 /** The newest migration this code knows; /readyz fails while the schema is older. */
 export function latestVersion(): number {
   const all = loadMigrations();
-  return all.length ? all[all.length - 1].version : 0;
+  return all.at(-1)?.version ?? 0;
 }
 
 /** The schema that holds the bookkeeping table: ours, `public` (a store from before 0021), or none. */
 async function bookkeepingSchema(q: Queryable): Promise<typeof SCHEMA | 'public' | null> {
-  const [row] = await q.query<{ ours: boolean; old: boolean }>(
+  const row = oneRow(await q.query<{ ours: boolean; old: boolean }>(
     `select to_regclass('${SCHEMA}.schema_migrations') is not null as ours, to_regclass('public.schema_migrations') is not null as old`,
-  );
+  ), 'to_regclass');
   return row.ours ? SCHEMA : row.old ? 'public' : null;
 }
 

@@ -108,7 +108,7 @@ export class PgLanes {
     for (const lane of this.lanes) {
       if (lane.dead) continue;
       live++;
-      const oldest = lane.started.length ? lane.started[0] : now;
+      const oldest = lane.started[0] ?? now;
       if (now - oldest > this.opts.stallMs) continue;
       if (!best || lane.started.length < best.started.length) best = lane;
     }
@@ -118,7 +118,7 @@ export class PgLanes {
 
   private open(): Lane {
     // Dead lanes are dropped here, the only place the list grows.
-    for (let i = this.lanes.length - 1; i >= 0; i--) if (this.lanes[i].dead) this.lanes.splice(i, 1);
+    for (let i = this.lanes.length - 1; i >= 0; i--) if (this.lanes[i]?.dead) this.lanes.splice(i, 1);
     const client = this.opts.newClient();
     const lane: Lane = { client, ready: Promise.resolve(), started: [], dead: false, held: false };
     const die = () => {

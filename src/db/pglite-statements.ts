@@ -125,7 +125,8 @@ export class PreparedStatements {
     const serializers = this.pg.serializers;
     const values = params.map((v, i) => {
       if (v === null || v === undefined) return null;
-      const serialize = serializers[p.paramTypes[i]];
+      const type = p.paramTypes[i];
+      const serialize = type === undefined ? undefined : serializers[type];
       return serialize ? serialize(v) : String(v);
     });
     // The raw response, read in place (./pglite-wire.ts): PGlite's reader (which its other
@@ -136,18 +137,17 @@ export class PreparedStatements {
       concat([protocol.serialize.bind({ statement: p.name, values }), protocol.serialize.execute({}), protocol.serialize.sync()]),
       { syncToFs: false, onRawData: (chunk: Uint8Array) => void chunks.push(chunk.slice()) },
     );
-    const bytes = chunks.length === 1 ? chunks[0] : concat(chunks);
+    const [only] = chunks;
+    const bytes = only && chunks.length === 1 ? only : concat(chunks);
     const response = readExecuteResponse(bytes);
     for (const n of response.notifications) queueMicrotask(() => this.onNotification(n));
     if (response.failed) throw databaseError(bytes);
     const parsers = this.pg.parsers;
-    const rows = new Array<T>(response.rows.length);
-    for (let r = 0; r < rows.length; r++) {
-      const values = response.rows[r];
+    return response.rows.map((values) => {
       const row: Record<string, unknown> = {};
-      for (let i = 0; i < p.fields.length; i++) row[p.fields[i].name] = types.parseType(values[i], p.fields[i].type, parsers);
-      rows[r] = row as T;
-    }
-    return rows;
+      // A data row has one value per field of the row description (the server sends them so).
+      for (const [i, field] of p.fields.entries()) row[field.name] = types.parseType(values[i] ?? null, field.type, parsers);
+      return row as T;
+    });
   }
 }

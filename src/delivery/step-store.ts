@@ -28,7 +28,8 @@ const SEVERITY: Record<OutboxStatus, number> = { unknown: 0, failed: 1, sending:
 
 function verdict(rows: MessageRow[]): StepVerdict {
   const delivered = rows.filter((r) => !(r.status === 'failed' && r.error?.startsWith(SUPPRESSED)));
-  if (!delivered.length && rows.length) return { status: 'skipped', error: rows[0].error!.replace(/^Not sent: /, 'Skipped: ') };
+  const first = rows[0];
+  if (!delivered.length && first) return { status: 'skipped', error: first.error!.replace(/^Not sent: /, 'Skipped: ') };
   const worst = delivered.reduce((a, b) => (SEVERITY[b.status] < SEVERITY[a.status] ? b : a));
   const of = rows.length > 1 ? ` (${rows.filter((r) => r.status === worst.status).length} of ${rows.length} messages)` : '';
   if (worst.status === 'unknown') return { status: 'unknown', error: `${DELIVERY_UNKNOWN}${worst.reason ?? 'the outcome was not recorded'}; not re-sent${of}` };
@@ -53,7 +54,8 @@ export async function reflectDelivery(tx: Queryable, accountId: string, runId: s
     `select status, failed_step_id, error from automation_runs where account_id = $1 and id = $2 for no key update`,
     [accountId, runId],
   );
-  if (!run.length) return;
+  const r = run[0];
+  if (!r) return;
   // The ledger row of this visit of the step: a team notice's key is the step's key plus ':user'.
   const steps = await tx.query<{ seq: number; name: string; status: string; error: string | null; effect_key: string }>(
     `select seq, name, status, error, effect_key from automation_run_steps
@@ -80,7 +82,6 @@ export async function reflectDelivery(tx: Queryable, accountId: string, runId: s
     v.status,
     v.error,
   ]);
-  const r = run[0];
   const runError = (e: string) => `Failed: ${step.name}: ${e}`;
   if ((v.status === 'failed' || v.status === 'unknown') && (r.status === 'succeeded' || (r.status === 'failed' && r.failed_step_id === stepId))) {
     await tx.query(`update automation_runs set status = 'failed', failed_step_id = $3, error = $4 where account_id = $1 and id = $2`, [

@@ -2,6 +2,7 @@
 import { accountMayWorkSql } from '../accounts/activity.js';
 import type { Queryable } from '../db/db.js';
 import { sqlList } from '../db/sql-list.js';
+import { oneRow } from '../db/rows.js';
 import { CONTACT_CHANNELS, IN_FLIGHT_OUTBOX_STATUSES, type OutboxStatus } from '../domain/message.js';
 import { uuidv7 } from '../lib/ids.js';
 import type { OutboundMessage } from './types.js';
@@ -35,12 +36,14 @@ export async function enqueueMessage(tx: Queryable, m: OutboundMessage, messageD
      returning id, message_id, status`,
     [m.accountId, id, m.channel, m.to, m.subject, m.body, messageId, JSON.stringify(m.headers), m.automationRunId, m.stepId, m.effectKey],
   );
-  if (rows.length) return { id: rows[0].id, messageId: rows[0].message_id, status: rows[0].status, created: true };
+  const [inserted] = rows;
+  if (inserted) return { id: inserted.id, messageId: inserted.message_id, status: inserted.status, created: true };
   const existing = await tx.query<{ id: string; message_id: string; status: OutboxStatus }>(
     `select id, message_id, status from outbox where account_id = $1 and effect_key = $2`,
     [m.accountId, m.effectKey],
   );
-  return { id: existing[0].id, messageId: existing[0].message_id, status: existing[0].status, created: false };
+  const row = oneRow(existing, 'the message already written under this effect key');
+  return { id: row.id, messageId: row.message_id, status: row.status, created: false };
 }
 
 // ---- Sender side (docs/architecture.md §11): claim, settle, and call orphans unknown. ----

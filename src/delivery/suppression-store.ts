@@ -2,6 +2,7 @@
 // the SMS stop (STOP / START by text). Each changes the contact (updated_at) only when the flag
 // actually changes, so repeating an unsubscribe or a STOP is a no-op.
 import type { Queryable } from '../db/db.js';
+import { oneRow } from '../db/rows.js';
 import { accountMayWorkSql } from '../accounts/activity.js';
 
 /** Sets email_opt_out; false when the contact does not exist in that account. */
@@ -43,5 +44,5 @@ export async function setSmsStopped(db: Queryable, phone: string, stopped: boole
      select (select count(*) from m)::int as matched, (select count(*) from u)::int as changed`,
     [phoneDigits(phone), stopped],
   );
-  return rows[0];
+  return oneRow(rows, 'SMS stop counts');
 }

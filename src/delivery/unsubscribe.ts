@@ -6,6 +6,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Db } from '../db/db.js';
+import { firstOf } from '../lib/first.js';
 import { loadSecrets, type SecretVersion } from '../secrets/store.js';
 import { latestApiUrl } from './api-url-store.js';
 
@@ -49,7 +50,7 @@ function mac(secret: Buffer, payload: Buffer): Buffer {
 
 export async function unsubscribeToken(db: Db, accountId: string, contactId: string): Promise<string> {
   const payload = Buffer.concat([uuidBytes(accountId), uuidBytes(contactId)]);
-  const [current] = await secrets(db);
+  const current = firstOf(await secrets(db), 'the unsubscribe secret');
   return `${payload.toString('base64url')}.${mac(current.secret, payload).toString('base64url')}`;
 }
 
@@ -57,10 +58,11 @@ export async function unsubscribeToken(db: Db, accountId: string, contactId: str
 export async function verifyUnsubscribeToken(db: Db, token: string): Promise<{ accountId: string; contactId: string } | null> {
   const m = /^([A-Za-z0-9_-]{43})\.([A-Za-z0-9_-]{22})$/.exec(token);
   if (!m) return null;
-  const payload = Buffer.from(m[1], 'base64url');
-  const given = Buffer.from(m[2], 'base64url');
+  const [, payloadText = '', macText = ''] = m; // both groups are required
+  const payload = Buffer.from(payloadText, 'base64url');
+  const given = Buffer.from(macText, 'base64url');
   // Re-encoding must give back the exact text: no second spelling of one token.
-  if (payload.length !== 32 || given.length !== MAC_BYTES || payload.toString('base64url') !== m[1] || given.toString('base64url') !== m[2]) {
+  if (payload.length !== 32 || given.length !== MAC_BYTES || payload.toString('base64url') !== payloadText || given.toString('base64url') !== macText) {
     return null;
   }
   let s = await secrets(db);

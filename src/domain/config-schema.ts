@@ -51,7 +51,7 @@ export interface KindSchema {
    * Fields of which exactly one must be given (a wait: `duration` or `until`); each is declared
    * with required: false.
    */
-  oneOf?: readonly string[];
+  oneOf?: readonly [string, ...string[]];
 }
 
 /** A config problem: the field at fault (null: the config as a whole) and a message saying why. */
@@ -141,5 +141,5 @@ export function checkConfig(schema: KindSchema, config: Record<string, unknown>)
 
 /** The `{{name}}` placeholders a template uses, each once, in order of first use. */
 export function templatePlaceholders(template: string): string[] {
-  return [...new Set([...template.matchAll(/\{\{\{?\s*([A-Za-z0-9][A-Za-z0-9_.-]{0,63})\s*\}?\}\}/g)].map((m) => m[1]))];
+  return [...new Set([...template.matchAll(/\{\{\{?\s*([A-Za-z0-9][A-Za-z0-9_.-]{0,63})\s*\}?\}\}/g)].map((m) => m[1]!))]; // group 1 is required
 }

@@ -151,12 +151,11 @@ export class Engine {
       let claimed = 0;
       // The queues share the slots; taking turns at first pick keeps a full queue of one kind
       // from starving another.
-      const n = this.queues.length;
-      this.firstPick = (this.firstPick + 1) % n;
-      for (let i = 0; i < n; i++) {
+      this.firstPick = (this.firstPick + 1) % this.queues.length;
+      const turn = [...this.queues.slice(this.firstPick), ...this.queues.slice(0, this.firstPick)];
+      for (const q of turn) {
         const free = config.engine.concurrency - this.inFlight.size;
         if (free <= 0) break;
-        const q = this.queues[(this.firstPick + i) % n];
         try {
           const items = await q.queue.claim(db, owner, config.engine.leaseMs, free);
           for (const item of items) this.launch(q, item);

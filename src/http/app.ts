@@ -36,6 +36,12 @@ export const BODY_LIMIT = 1_048_576;
 /** Longest path parameter the router takes; a longer one is 400 invalid_id naming it. */
 const MAX_PARAM_LENGTH = 2048;
 
+/** A request URL's path: what comes before its query. */
+function pathOf(url: string): string {
+  const [path = ''] = url.split('?');
+  return path;
+}
+
 /** The app's instance, TypeBox-typed: what buildApp returns and every route registrar receives. */
 export type { App } from './route-kit.js';
 
@@ -82,7 +88,7 @@ export async function buildHttpApp(deps: AppDeps, mount: Mount): Promise<App> {
       const apiErr =
         err.code === 'FST_ERR_MAX_PARAM_LENGTH'
           ? new ApiError('invalid_id', 'An id in the path is far too long to be an id.', {
-              param: routes.longParam(request.url.split('?')[0], MAX_PARAM_LENGTH),
+              param: routes.longParam(pathOf(request.url), MAX_PARAM_LENGTH),
             })
           : new ApiError('route_not_found', 'No endpoint at that path (it is not a valid URL).');
       (reply as unknown as FastifyReply).code(apiErr.status).send(toErrorBody(apiErr, request.id));
@@ -123,7 +129,7 @@ export async function buildHttpApp(deps: AppDeps, mount: Mount): Promise<App> {
   installErrorHandling(app);
   installQueryCheck(app);
   const routingError = (request: FastifyRequest): ApiError => {
-    const path = request.url.split('?')[0];
+    const path = pathOf(request.url);
     const allowed = routes.allowed(path);
     if (allowed.length) {
       return new ApiError('method_not_allowed', `${request.method} is not allowed here; use ${allowed.join(', ')}.`, {

@@ -50,9 +50,9 @@ export class Authenticator {
   async authenticate(request: FastifyRequest): Promise<AuthContext> {
     const header = request.headers.authorization;
     if (!header) return this.fail(request, new ApiError('invalid_api_key', 'No API key: send Authorization: Bearer <API_KEY>.'));
-    const m = BEARER.exec(header);
-    if (!m || !isWellFormedKey(m[1])) return this.fail(request, new ApiError('invalid_api_key', 'The API key is malformed.'));
-    const row = await this.cache.lookup(this.db, hashKey(m[1]));
+    const [, key] = BEARER.exec(header) ?? [];
+    if (key === undefined || !isWellFormedKey(key)) return this.fail(request, new ApiError('invalid_api_key', 'The API key is malformed.'));
+    const row = await this.cache.lookup(this.db, hashKey(key));
     if (!row) return this.fail(request, new ApiError('invalid_api_key', 'The API key is not valid.'));
     if (row.revoked_at) return this.fail(request, new ApiError('api_key_revoked', 'The API key has been revoked.'));
     if (row.expires_at && row.expires_at.getTime() <= Date.now()) {

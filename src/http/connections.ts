@@ -70,7 +70,7 @@ export function trustedProxies(trustProxy: false | number | string[]): (address:
       for (const [net, prefix, family] of named) list.addSubnet(net, prefix, family);
       continue;
     }
-    const [address, prefix] = entry.split('/');
+    const [address = '', prefix] = entry.split('/');
     const family = isIPv4(address) ? 'ipv4' : 'ipv6';
     if (prefix === undefined) list.addAddress(address, family);
     else list.addSubnet(address, Number(prefix), family);

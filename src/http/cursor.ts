@@ -35,7 +35,9 @@ export class CursorCodec {
 
   encode(scope: string, position: Position): string {
     const payload = Buffer.from(JSON.stringify({ p: position, s: scope })).toString('base64url');
-    return `${payload}.${this.sign(this.secrets[0].secret, payload).toString('base64url')}`;
+    // Never empty: the constructor refuses none and setSecrets keeps the old ones rather than none.
+    const newest = this.secrets[0]!;
+    return `${payload}.${this.sign(newest.secret, payload).toString('base64url')}`;
   }
 
   /** The position inside a cursor issued for this scope, or 400 invalid_cursor. */

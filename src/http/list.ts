@@ -51,10 +51,11 @@ export class Lister<R> {
   page<T>(req: ListRequest, rows: R[], render: (row: R) => T): Page<T> {
     const has_more = rows.length > req.limit;
     const pageRows = has_more ? rows.slice(0, req.limit) : rows;
+    const last = pageRows.at(-1);
     return {
       data: pageRows.map(render),
       has_more,
-      next_cursor: has_more ? this.codec.encode(req.scope, this.cursorOf(pageRows[pageRows.length - 1])) : null,
+      next_cursor: has_more && last !== undefined ? this.codec.encode(req.scope, this.cursorOf(last)) : null,
     };
   }
 

@@ -33,7 +33,7 @@ const redactedPatterns = new Map<string, string | null>();
 function redactedPattern(pattern: string): string | null {
   let redacted = redactedPatterns.get(pattern);
   if (redacted === undefined) {
-    const names = [...pattern.matchAll(/:(\w+)/g)].map((m) => m[1]);
+    const names = [...pattern.matchAll(/:(\w+)/g)].map((m) => m[1]!); // group 1 is required
     redacted = names.some((n) => SECRET_PARAMS.has(n))
       ? pattern.replace(/:(\w+)/g, (m, n: string) => (SECRET_PARAMS.has(n) ? '[redacted]' : m))
       : null;

@@ -69,7 +69,7 @@ const DECIMAL = /^-?\d{1,15}$/;
 
 function integerProperties(schema: object): string[] {
   const props = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
-  return Object.keys(props).filter((k) => props[k].type === 'integer');
+  return Object.entries(props).filter(([, p]) => p.type === 'integer').map(([k]) => k);
 }
 
 // Text no store can hold (src/lib/text.ts) is a value no field or parameter can take: refused here

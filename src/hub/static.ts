@@ -40,7 +40,8 @@ const SERVER_PATHS = /^\/(v1|hub\/api|hooks|inbound|unsubscribe|openapi\.json|he
 /** The path as the router saw it (percent-decoded), or null when it does not decode. */
 function decodedPath(url: string): string | null {
   try {
-    return decodeURIComponent(url.split('?')[0]);
+    const [path = ''] = url.split('?');
+    return decodeURIComponent(path);
   } catch {
     return null;
   }

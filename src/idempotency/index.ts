@@ -104,7 +104,8 @@ export async function idempotent<T>(
     reply.code(answer.status);
     return answer.body;
   }
-  const path = canonicalPath(request.routeOptions.url ?? request.url.split('?')[0], (request.params ?? {}) as Record<string, string>);
+  const [urlPath = ''] = request.url.split('?');
+  const path = canonicalPath(request.routeOptions.url ?? urlPath, (request.params ?? {}) as Record<string, string>);
   const fp = fingerprint(request.method, path, request.body);
   if (!(await claimKey(opts.db, opts.accountId, key, fp))) {
     const row = await readKey(opts.db, opts.accountId, key);

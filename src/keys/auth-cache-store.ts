@@ -1,6 +1,7 @@
 // SQL of the API-key cache's coherence protocol (src/keys/auth-cache.ts): a member's lease and
 // acknowledgement, the invalidation counter, and the invalidator's wait. Tables of migration 0026.
 import type { Queryable } from '../db/db.js';
+import { oneRow } from '../db/rows.js';
 
 /** The channel an invalidation is announced on; members listen so they ack within milliseconds. */
 export const AUTH_INVALIDATE_CHANNEL = 'sb_auth_invalidate';
@@ -33,7 +34,7 @@ export async function renewMember(db: Queryable, processId: string, acked: numbe
  */
 export async function lastInvalidation(db: Queryable): Promise<number> {
   const rows = await db.query<{ n: number }>(`select case when is_called then last_value else 0 end as n from auth_invalidation_seq`);
-  return Number(rows[0].n);
+  return Number(oneRow(rows, 'the invalidation sequence').n);
 }
 
 /** Takes the next invalidation number and announces it on the channel, in one round trip. */
@@ -41,7 +42,7 @@ export async function announceInvalidation(db: Queryable): Promise<number> {
   const rows = await db.query<{ n: number }>(
     `select s.n, pg_notify('${AUTH_INVALIDATE_CHANNEL}', s.n::text) from (select nextval('auth_invalidation_seq') as n) s`,
   );
-  return Number(rows[0].n);
+  return Number(oneRow(rows, 'the next invalidation number').n);
 }
 
 /**
@@ -54,7 +55,8 @@ export async function unackedMembers(db: Queryable, n: number): Promise<{ count:
        from auth_cache_members where acked < $1 and lease_until > now()`,
     [n],
   );
-  return { count: rows[0].count, leftMs: rows[0].left_ms ?? 0 };
+  const row = oneRow(rows, 'unacked members (an aggregate)');
+  return { count: row.count, leftMs: row.left_ms ?? 0 };
 }
 
 /** A member leaving cleanly: invalidators stop waiting for it at once. */

@@ -1,5 +1,6 @@
 // API keys: SQL for the request pipeline's lookup and for the operator commands.
 import type { Queryable } from '../db/db.js';
+import { oneRow } from '../db/rows.js';
 import type { AccountState, Subscription, Tier } from '../domain/account.js';
 
 export interface AuthRow {
@@ -65,7 +66,7 @@ export async function countActiveKeys(tx: Queryable, accountId: string, except: 
         and ($2::uuid is null or id <> $2::uuid)`,
     [accountId, except],
   );
-  return rows[0].n;
+  return oneRow(rows, 'key count').n;
 }
 
 export interface KeyRow {

@@ -52,14 +52,13 @@ export function checkEmail(raw: string): EmailCheck {
   if (email.length > EMAIL_MAX_LENGTH) return no(`it is longer than ${EMAIL_MAX_LENGTH} characters`);
   if (INVISIBLE_OR_BLANK.test(email)) return no('it contains a blank, control, format (such as a bidi control) or unassigned character');
   if (email.normalize('NFKC') !== email) return no('it contains characters Unicode NFKC changes (such as fullwidth letters)');
-  const parts = email.split('@');
-  if (parts.length !== 2) return no('it must have exactly one @');
-  const [local, domain] = parts;
+  const [local = '', domain, ...more] = email.split('@');
+  if (domain === undefined || more.length) return no('it must have exactly one @');
   if (!DOT_ATOM.test(local)) return no('the part before the @ is not a valid local part (letters, digits, ! # $ % & \' * + - / = ? ^ _ ` { | } ~ and single dots between them)');
   if (Buffer.byteLength(local) > LOCAL_MAX_BYTES) return no(`the part before the @ is longer than ${LOCAL_MAX_BYTES} bytes`);
   const ascii = domainToASCII(domain);
   const labels = ascii.split('.');
-  if (!ascii || ascii.length > DOMAIN_MAX_LENGTH || labels.length < 2 || !labels.every((l) => LDH_LABEL.test(l)) || /^\d+$/.test(labels[labels.length - 1])) {
+  if (!ascii || ascii.length > DOMAIN_MAX_LENGTH || labels.length < 2 || !labels.every((l) => LDH_LABEL.test(l)) || /^\d+$/.test(labels.at(-1) ?? '')) {
     return no('the part after the @ is not a domain name such as example.org');
   }
   return { ok: true, email, normalized: `${local.toLowerCase()}@${domainToUnicode(ascii)}` };

@@ -19,7 +19,7 @@ export function uuidv7(now: number = Date.now()): string {
   b.writeUIntBE(now, 0, 6);
   b[6] = 0x70 | (seq >> 8);
   b[7] = seq & 0xff;
-  b[8] = (b[8] & 0x3f) | 0x80;
+  b[8] = (b.readUInt8(8) & 0x3f) | 0x80;
   const h = b.toString('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }

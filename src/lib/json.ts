@@ -50,9 +50,10 @@ export function duplicateKeyPath(text: string): JsonPath | null {
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
       stack.pop();
     } else if (c === 0x2c /* , */) {
-      const top = stack[stack.length - 1];
-      if (top.keys) top.expectKey = true;
-      else top.at = (top.at as number) + 1;
+      // Inside a container: `text` is valid JSON, whose commas outside strings all are.
+      const top = stack.at(-1);
+      if (top?.keys) top.expectKey = true;
+      else if (top) top.at = (top.at as number) + 1;
     }
   }
   return null;

@@ -45,8 +45,12 @@ const AT = 64;
 /** For each index, where the run of e-mail local-part characters starting there ends. */
 function localRunEnds(s: string): Int32Array {
   const ends = new Int32Array(s.length + 1);
-  ends[s.length] = s.length;
-  for (let i = s.length - 1; i >= 0; i--) ends[i] = LOCAL_CHAR.test(s[i]) ? ends[i + 1] : i;
+  let end = s.length; // ends[i + 1] while at i
+  ends[s.length] = end;
+  for (let i = s.length - 1; i >= 0; i--) {
+    if (!LOCAL_CHAR.test(s.charAt(i))) end = i;
+    ends[i] = end;
+  }
   return ends;
 }
 
@@ -82,9 +86,11 @@ function linearInlineText(this: Tokenizer, src: string): Tokens.Text | false {
   // "local-part@" starts at i (an index into src).
   const emailAt = (i: number) => {
     const at = offset + i;
-    return ends[at] > at && s.charCodeAt(ends[at]) === AT;
+    const end = ends[at] ?? at; // at <= s.length: `ends` covers it
+    return end > at && s.charCodeAt(end) === AT;
   };
-  const first = m[1].length;
+  // Group 1 of marked's text rule is not optional: a match has it.
+  const first = m[1]!.length;
   let end: number;
   if (emailAt(first)) {
     end = first;
@@ -94,7 +100,7 @@ function linearInlineText(this: Tokenizer, src: string): Tokens.Text | false {
     // earlier (a character that is not local-part, then "local-part@") wins.
     const stop = m[2] !== undefined ? end - 1 : end;
     for (let k = first; k < stop; k++) {
-      if (!LOCAL_CHAR.test(src[k]) && emailAt(k + 1)) {
+      if (!LOCAL_CHAR.test(src.charAt(k)) && emailAt(k + 1)) {
         end = k + 1;
         break;
       }
@@ -112,13 +118,14 @@ function sizedTable(limitBytes: number) {
     // and those are left to marked without running its table rule twice.
     const nl = src.indexOf('\n');
     if (nl < 0 || !DELIMITER_ROW_START.test(src.slice(nl + 1, nl + 8))) return false;
-    const cap = this.rules.block.table.exec(src);
-    if (cap && cap[3]) {
-      const columns = cap[2].replace(this.rules.other.tableAlignChars, '').split('|').length;
-      const rows = cap[3].trim() ? cap[3].replace(this.rules.other.tableRowBlankLine, '').split('\n').length : 0;
+    // marked's table rule: the header row, the delimiter row, then the body rows (may be none).
+    const [, header, delimiter, body] = this.rules.block.table.exec(src) ?? [];
+    if (header !== undefined && delimiter !== undefined && body) {
+      const columns = delimiter.replace(this.rules.other.tableAlignChars, '').split('|').length;
+      const rows = body.trim() ? body.replace(this.rules.other.tableRowBlankLine, '').split('\n').length : 0;
       if (rows * columns * '<td></td>'.length > limitBytes) {
         // Only if it is a table at all (header and delimiter agree), decided on those two lines.
-        const head = Tokenizer.prototype.table.call(this, `${cap[1]}\n${cap[2]}\n`);
+        const head = Tokenizer.prototype.table.call(this, `${header}\n${delimiter}\n`);
         if (head) {
           throw new PageTooLargeError(`a table of ${rows} rows of ${head.header.length} columns would be over ${limitBytes} bytes of HTML`);
         }

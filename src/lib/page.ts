@@ -183,7 +183,7 @@ export function storedPageHtml(text: string, html: string | null): string {
     return renderPage({ markdown: text }).html;
   } catch (err) {
     if (!(err instanceof PageRenderError)) throw err;
-    return `<pre>${text.replace(/[&<>"]/g, (c) => ESCAPES[c])}</pre>`;
+    return `<pre>${text.replace(/[&<>"]/g, (c) => ESCAPES[c] ?? c)}</pre>`;
   }
 }
 

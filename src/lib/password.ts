@@ -25,11 +25,14 @@ export async function hashPassword(password: string): Promise<string> {
 /** False for a wrong password and for a stored value that is not a scrypt hash of this format. */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const parts = stored.split('$');
-  if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
-  const [n, r, p] = parts.slice(1, 4).map(Number);
+  if (parts.length !== 6) return false;
+  // Six parts (checked above): the defaults never apply.
+  const [scheme, nText = '', rText = '', pText = '', salt64 = '', hash64 = ''] = parts;
+  if (scheme !== 'scrypt') return false;
+  const [n, r, p] = [Number(nText), Number(rText), Number(pText)] as const;
   if (![n, r, p].every((x) => Number.isSafeInteger(x) && x > 0) || 128 * n * r * p > MAX_MEM / 2) return false;
-  const salt = Buffer.from(parts[4], 'base64');
-  const expected = Buffer.from(parts[5], 'base64');
+  const salt = Buffer.from(salt64, 'base64');
+  const expected = Buffer.from(hash64, 'base64');
   if (!expected.length) return false;
   const actual = await scryptAsync(password, salt, expected.length, { N: n, r, p });
   return timingSafeEqual(actual, expected);

@@ -1,6 +1,7 @@
 // The shared rate-limit count on PostgreSQL: one atomic upsert per batch of hits on the UNLOGGED
 // rate_counters table (migration 0001).
 import type { Queryable } from '../db/db.js';
+import { oneRow } from '../db/rows.js';
 
 /**
  * Counts n hits of `key` in the window starting at `windowStart` and returns the window's count
@@ -18,7 +19,7 @@ export async function countHits(db: Queryable, key: string, n: number, windowSta
        returning count`,
     [key, windowStart, n],
   );
-  return rows[0].count;
+  return oneRow(rows, 'the upserted counter').count;
 }
 
 /** The count of `key` in the window starting at `windowStart` (0 when its row is of an older window or absent). */

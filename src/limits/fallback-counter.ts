@@ -156,7 +156,7 @@ export class FallbackCounter implements PeekableCounter {
   /** Drops answered hits from the front of the queue, so it stays short while the store is fast. */
   private dropDone(): void {
     const q = this.queue;
-    while (this.head < q.length && q[this.head].done) this.head++;
+    while (q[this.head]?.done) this.head++;
     if (this.head === q.length) {
       q.length = 0;
       this.head = 0;
@@ -181,8 +181,7 @@ export class FallbackCounter implements PeekableCounter {
     const t = this.now();
     const q = this.queue;
     let late = false;
-    while (this.head < q.length) {
-      const p = q[this.head];
+    for (let p = q[this.head]; p; p = q[++this.head]) {
       if (!p.done) {
         if (p.deadline > t) break;
         p.done = true;
@@ -190,11 +189,11 @@ export class FallbackCounter implements PeekableCounter {
         p.resolve(this.counts.estimate(p.ticket));
         late = true;
       }
-      this.head++;
     }
     this.dropDone();
     if (late) this.degrade(`no answer within ${this.opts.timeoutMs} ms`);
-    if (this.head < this.queue.length) this.arm(this.queue[this.head].deadline - t);
+    const next = this.queue[this.head];
+    if (next) this.arm(next.deadline - t);
   }
 
   private degrade(reason: string): void {
@@ -299,8 +298,7 @@ export class FallbackCounter implements PeekableCounter {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     // Hits still waiting are answered from what this process knows; the store is being closed under them.
-    for (let i = this.head; i < this.queue.length; i++) {
-      const p = this.queue[i];
+    for (const p of this.queue.slice(this.head)) {
       if (!p.done) {
         p.done = true;
         this.fallbacks++;

@@ -54,12 +54,12 @@ export class HitBatcher {
     s.waiting = [];
     s.inFlight = true;
     // A batch straddling a minute boundary counts in the newer window, as a late single hit does.
-    let windowStart = batch[0].windowStart;
+    let windowStart = -Infinity;
     for (const w of batch) if (w.windowStart > windowStart) windowStart = w.windowStart;
     const n = batch.length;
     this.add(key, n, windowStart).then(
       (count) => {
-        for (let i = 0; i < n; i++) batch[i].resolve(count - n + 1 + i);
+        for (const [i, w] of batch.entries()) w.resolve(count - n + 1 + i);
       },
       (err) => {
         for (const w of batch) w.reject(err);

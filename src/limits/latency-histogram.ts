@@ -33,7 +33,7 @@ export class LatencyHistogram {
   private max = 0;
 
   record(ms: number): void {
-    this.counts[bucketOf(ms)]++;
+    this.counts[bucketOf(ms)]!++; // bucketOf is within [0, BUCKETS)
     this.n++;
     if (ms > this.max) this.max = ms;
   }
@@ -47,8 +47,8 @@ export class LatencyHistogram {
     if (this.n === 0) return 0;
     const rank = Math.ceil(q * this.n);
     let seen = 0;
-    for (let i = 0; i < BUCKETS; i++) {
-      seen += this.counts[i];
+    for (const [i, count] of this.counts.entries()) {
+      seen += count;
       if (seen >= rank) return Math.min(upperOf(i), this.max);
     }
     return this.max;

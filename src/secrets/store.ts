@@ -1,6 +1,7 @@
 // Server-wide secrets kept in the database (generated at first start, rotatable).
 import { randomBytes } from 'node:crypto';
 import type { Db, Queryable } from '../db/db.js';
+import { oneRow } from '../db/rows.js';
 
 export interface SecretVersion {
   version: number;
@@ -33,5 +34,5 @@ export async function rotateSecret(db: Db, purpose: string): Promise<number> {
      returning version`,
     [purpose, randomBytes(32)],
   );
-  return rows[0].version;
+  return oneRow(rows, 'the new secret').version;
 }

@@ -14,8 +14,9 @@ const MAX_NUMBER = 2_147_483_647;
 export function parseKey(key: string): { prefix: string; number: number } | null {
   const m = KEY_RE.exec(key);
   if (!m) return null;
-  const number = Number(m[2]);
-  return number <= MAX_NUMBER ? { prefix: m[1], number } : null;
+  const [, prefix = '', digits] = m; // both groups are required
+  const number = Number(digits);
+  return number <= MAX_NUMBER ? { prefix, number } : null;
 }
 
 /** The prefixes that still find a project's items: the current one and every previous one. */

@@ -123,8 +123,9 @@ class AutomationExecution {
     const ledger = await loadLedger(db, accountId, runId);
     for (const r of ledger) if (r.status === 'ok' && r.output) this.outputs[r.step_id] = r.output;
     for (const r of ledger) this.countVisit(r.step_id, r.seq);
-    let seq = ledger.length ? ledger[ledger.length - 1].seq + 1 : 1;
-    if (!ledger.length) {
+    let last = ledger.at(-1);
+    let seq = last ? last.seq + 1 : 1;
+    if (!last) {
       const started = await this.fenced(TRIGGER_STEP_ID, async (tx) => {
         if ((await this.guard(tx, null)) === STOPPED) return false;
         const label = def.trigger?.label || 'Trigger';
@@ -132,11 +133,11 @@ class AutomationExecution {
         return true;
       });
       if (!started) return { status: 'stopped' };
-      ledger.push({ seq, step_id: TRIGGER_STEP_ID, type: 'trigger', status: 'ok', output: null });
+      last = { seq, step_id: TRIGGER_STEP_ID, type: 'trigger', status: 'ok', output: null };
+      ledger.push(last);
       seq++;
     }
 
-    const last = ledger[ledger.length - 1];
     let current: AutomationStep | null | undefined;
     let resumeSeq: number | null = null;
     if (last.status === 'waiting') {
@@ -216,8 +217,8 @@ class AutomationExecution {
   private successor(id: string, branch: string | undefined): AutomationStep | null | undefined {
     if (id === TRIGGER_STEP_ID) return this.steps[0] ?? null;
     const i = this.steps.findIndex((s) => s.id === id);
-    if (i < 0) return undefined;
     const step = this.steps[i];
+    if (!step) return undefined;
     const target = branch !== undefined && step.branches?.[branch] ? step.branches[branch] : step.next;
     if (typeof target === 'string') return this.byId(target);
     return this.steps[i + 1] ?? null;

@@ -33,18 +33,18 @@ export async function createTask(
   title: string,
   description: string,
 ): Promise<{ number: number; prefix: string } | null> {
-  const p = await tx.query<{ number: number; prefix: string }>(
+  const [p] = await tx.query<{ number: number; prefix: string }>(
     `update projects set wm_next_number = wm_next_number + 1
         where account_id = $1 and id = $2 and wm_prefix is not null
         returning wm_next_number - 1 as number, wm_prefix as prefix`,
     [accountId, projectId],
   );
-  if (!p.length) return null;
+  if (!p) return null;
   await tx.query(
     `insert into wm_items (account_id, id, project_id, number, type, title, description) values ($1, $2, $3, $4, 'task', $5, $6)`,
-    [accountId, uuidv7(), projectId, p[0].number, title, description],
+    [accountId, uuidv7(), projectId, p.number, title, description],
   );
-  return p[0];
+  return p;
 }
 
 /** The account's users, oldest first: notify.team writes to each. */

@@ -3,6 +3,7 @@
 // step ledger, and the contact it is for.
 import type { Queryable } from '../../db/db.js';
 import { sqlList } from '../../db/sql-list.js';
+import { oneRow } from '../../db/rows.js';
 import {
   ACTIVE_AUTOMATION_RUN_STATUSES,
   type ActiveAutomationRunStatus,
@@ -246,7 +247,7 @@ export async function waitDue(tx: Queryable, accountId: string, runId: string, s
        from automation_run_steps where account_id = $1 and run_id = $2 and seq = $3`,
     [accountId, runId, seq, interval, until],
   );
-  return rows[0];
+  return oneRow(rows, 'the waiting step');
 }
 
 /**

@@ -6,6 +6,7 @@
 // the spend month are both taken from the same clock, so a charge and its counters always agree on
 // which day and month they belong to, whatever the server process's clock or time zone says.
 import type { Queryable } from '../../db/db.js';
+import { oneRow } from '../../db/rows.js';
 import { NON_FINAL } from '../../domain/workflow.js';
 import { accountMayWorkSql } from '../../accounts/activity.js';
 
@@ -80,8 +81,8 @@ export async function debitAccount(tx: Queryable, accountId: string, micros: num
     [accountId, micros],
   );
   if (rows.length === 1) return 'ok';
-  const a = await tx.query<{ may: boolean }>(`select ${accountMayWorkSql('accounts')} as may from accounts where id = $1`, [accountId]);
-  return a.length === 1 && !a[0].may ? 'account' : 'credit';
+  const [a] = await tx.query<{ may: boolean }>(`select ${accountMayWorkSql('accounts')} as may from accounts where id = $1`, [accountId]);
+  return a !== undefined && !a.may ? 'account' : 'credit';
 }
 
 /**
@@ -141,7 +142,7 @@ export async function standing(db: Queryable, accountId: string, keyId: string |
        left join api_key_spend s on s.account_id = k.account_id and s.key_id = k.id and s.month = ${MONTH}`,
     [accountId, keyId],
   );
-  const r = rows[0];
+  const r = oneRow(rows, 'standing (selected from one row by construction)');
   const orNull = (v: unknown) => (v === null || v === undefined ? null : num(v));
   return {
     balance: orNull(r.balance),
@@ -171,12 +172,12 @@ export async function recordCreditStop(db: Queryable, accountId: string): Promis
 /** What the key has spent in the current UTC month (0 when nothing yet or no such key). */
 export async function keySpendThisMonth(db: Queryable, keyId: string): Promise<number> {
   // Through api_keys: the spend table's primary key leads with account_id, so the lookup uses it.
-  const rows = await db.query<{ spent: unknown }>(
+  const [row] = await db.query<{ spent: unknown }>(
     `select s.spent_micros as spent
        from api_keys k
        join api_key_spend s on s.account_id = k.account_id and s.key_id = k.id and s.month = ${MONTH}
       where k.id = $1`,
     [keyId],
   );
-  return rows.length === 0 ? 0 : num(rows[0].spent);
+  return row === undefined ? 0 : num(row.spent);
 }

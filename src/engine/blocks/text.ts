@@ -10,7 +10,7 @@ const PLACEHOLDER_RE = /\{\{\s*([A-Za-z0-9][A-Za-z0-9_.-]{0,63})\s*\}\}/g;
 
 /** The block ids a template names, in order of first use. */
 export function placeholders(template: string): string[] {
-  return [...new Set([...template.matchAll(PLACEHOLDER_RE)].map((m) => m[1]))];
+  return [...new Set([...template.matchAll(PLACEHOLDER_RE)].map((m) => m[1]!))]; // group 1 is required
 }
 
 /**
@@ -20,7 +20,7 @@ export function placeholders(template: string): string[] {
  */
 export function renderTemplate(template: string, inputs: Record<string, BlockOutput>): string {
   return template.replace(PLACEHOLDER_RE, (_m, id: string) =>
-    Object.prototype.hasOwnProperty.call(inputs, id) ? String(inputs[id].text ?? '') : '',
+    Object.prototype.hasOwnProperty.call(inputs, id) ? String(inputs[id]?.text ?? '') : '',
   );
 }
 

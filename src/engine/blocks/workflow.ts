@@ -103,11 +103,10 @@ function findCycle(blocks: readonly BlockDef[], edges: readonly EdgeDef[]): stri
     const stack: Array<{ id: string; next: number }> = [{ id: start.id, next: 0 }];
     state.set(start.id, 'open');
     path.push(start.id);
-    while (stack.length) {
-      const top = stack[stack.length - 1];
-      const succ = out.get(top.id)!;
-      if (top.next < succ.length) {
-        const to = succ[top.next++];
+    for (let top = stack.at(-1); top; top = stack.at(-1)) {
+      const to = out.get(top.id)![top.next];
+      if (to !== undefined) {
+        top.next++;
         if (state.get(to) === 'open') return [...path.slice(path.indexOf(to)), to];
         if (!state.has(to)) {
           state.set(to, 'open');
@@ -130,25 +129,29 @@ function findCycle(blocks: readonly BlockDef[], edges: readonly EdgeDef[]): stri
  * order runs in that order. Throws on a cycle or an edge to an unknown block (validate first).
  */
 export function topologicalOrder(blocks: readonly BlockDef[], edges: readonly EdgeDef[]): BlockDef[] {
-  const index = new Map(blocks.map((b, i) => [b.id, i]));
-  const indegree = blocks.map(() => 0);
-  const succ: number[][] = blocks.map(() => []);
-  for (const e of edges) {
-    const from = index.get(e.from);
-    const to = index.get(e.to);
-    if (from === undefined || to === undefined) throw new Error(`edge ${e.from} → ${e.to} names an unknown block`);
-    succ[from].push(to);
-    indegree[to]++;
+  interface Node {
+    block: BlockDef;
+    indegree: number;
+    succ: Node[];
+    done: boolean;
   }
-  const done = blocks.map(() => false);
+  const nodes = blocks.map((block): Node => ({ block, indegree: 0, succ: [], done: false }));
+  const byId = new Map(nodes.map((n) => [n.block.id, n]));
+  for (const e of edges) {
+    const from = byId.get(e.from);
+    const to = byId.get(e.to);
+    if (from === undefined || to === undefined) throw new Error(`edge ${e.from} → ${e.to} names an unknown block`);
+    from.succ.push(to);
+    to.indegree++;
+  }
   const order: BlockDef[] = [];
   // O(n²) scan for the earliest ready block: workflows are small, and this keeps the tie rule obvious.
-  while (order.length < blocks.length) {
-    const next = indegree.findIndex((d, i) => d === 0 && !done[i]);
-    if (next < 0) throw new Error('edges form a cycle (a workflow is a DAG)');
-    done[next] = true;
-    order.push(blocks[next]);
-    for (const t of succ[next]) indegree[t]--;
+  while (order.length < nodes.length) {
+    const next = nodes.find((n) => n.indegree === 0 && !n.done);
+    if (!next) throw new Error('edges form a cycle (a workflow is a DAG)');
+    next.done = true;
+    order.push(next.block);
+    for (const t of next.succ) t.indegree--;
   }
   return order;
 }

@@ -32,19 +32,19 @@ const V6_DENY: readonly Range[] = [
   [[0x3f, 0xff], 20, 'documentation (3fff::/20)'],
 ];
 
+/** One decimal part of a dotted quad (0–255), or null. */
+function octet(p: string): number | null {
+  // Leading zeros are refused: some resolvers read them as octal, so their meaning is ambiguous.
+  if (!/^(0|[1-9]\d{0,2})$/.test(p)) return null;
+  const n = Number(p);
+  return n > 255 ? null : n;
+}
+
 /** Parses a dotted-quad IPv4 address (exactly four decimal parts, no leading zeros). */
-export function parseIpv4(s: string): number[] | null {
-  const parts = s.split('.');
-  if (parts.length !== 4) return null;
-  const out: number[] = [];
-  for (const p of parts) {
-    // Leading zeros are refused: some resolvers read them as octal, so their meaning is ambiguous.
-    if (!/^(0|[1-9]\d{0,2})$/.test(p)) return null;
-    const n = Number(p);
-    if (n > 255) return null;
-    out.push(n);
-  }
-  return out;
+export function parseIpv4(s: string): [number, number, number, number] | null {
+  const [a, b, c, d, ...more] = s.split('.').map(octet);
+  if (a == null || b == null || c == null || d == null || more.length) return null;
+  return [a, b, c, d];
 }
 
 /** Parses an IPv6 address (with `::`, an embedded dotted quad, and an optional %zone) to 16 bytes. */
@@ -56,12 +56,13 @@ export function parseIpv6(input: string): number[] | null {
   if (!s.includes(':')) return null;
   const halves = s.split('::');
   if (halves.length > 2) return null;
+  // `after` is there when the address has a `::`.
+  const [before = '', after] = halves;
   const groups = (h: string): number[] | null => {
     if (h === '') return [];
     const out: number[] = [];
     const parts = h.split(':');
-    for (let i = 0; i < parts.length; i++) {
-      const p = parts[i];
+    for (const [i, p] of parts.entries()) {
       if (i === parts.length - 1 && p.includes('.')) {
         const v4 = parseIpv4(p);
         if (!v4) return null;
@@ -73,13 +74,13 @@ export function parseIpv6(input: string): number[] | null {
     }
     return out;
   };
-  const head = groups(halves[0]);
-  const tail = halves.length === 2 ? groups(halves[1]) : [];
+  const head = groups(before);
+  const tail = after === undefined ? [] : groups(after);
   if (!head || !tail) return null;
   // A dotted quad is only allowed at the very end of the address.
-  if (halves.length === 2 && halves[0].includes('.')) return null;
+  if (after !== undefined && before.includes('.')) return null;
   let words: number[];
-  if (halves.length === 2) {
+  if (after !== undefined) {
     const fill = 8 - head.length - tail.length;
     if (fill < 1) return null;
     words = [...head, ...new Array<number>(fill).fill(0), ...tail];
@@ -94,7 +95,7 @@ function inRange(bytes: readonly number[], prefix: readonly number[], bits: numb
   for (let i = 0; i < bits; i += 8) {
     const n = Math.min(8, bits - i);
     const mask = (0xff << (8 - n)) & 0xff;
-    if ((bytes[i / 8] & mask) !== ((prefix[i / 8] ?? 0) & mask)) return false;
+    if (((bytes[i / 8] ?? 0) & mask) !== ((prefix[i / 8] ?? 0) & mask)) return false;
   }
   return true;
 }

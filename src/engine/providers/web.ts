@@ -59,9 +59,10 @@ export function guardedLookup(resolve: NonNullable<WebOptions['resolve']>): Look
         }
         const family = options.family === 4 || options.family === 6 ? options.family : 0;
         const usable = family ? all.filter((a) => a.family === family) : all;
-        if (usable.length === 0) return callback(new WebFetchError(`${hostname} has no IPv${family} address`), '', 4);
+        const first = usable[0];
+        if (first === undefined) return callback(new WebFetchError(`${hostname} has no IPv${family} address`), '', 4);
         if (options.all) return (callback as unknown as (e: null, a: typeof usable) => void)(null, usable);
-        callback(null, usable[0].address, usable[0].family);
+        callback(null, first.address, first.family);
       },
       (err: Error) => callback(new WebFetchError(`cannot resolve ${hostname}: ${err.message}`), '', 4),
     );
@@ -71,7 +72,8 @@ export function guardedLookup(resolve: NonNullable<WebOptions['resolve']>): Look
 /** Text-like bodies only: source.web feeds prompts and templates, not binaries. */
 function textual(contentType: string | undefined): boolean {
   if (!contentType) return true;
-  const t = contentType.split(';')[0].trim().toLowerCase();
+  const [type = ''] = contentType.split(';');
+  const t = type.trim().toLowerCase();
   return (
     t.startsWith('text/') ||
     t === 'application/json' ||

@@ -73,7 +73,7 @@ export function registerHubAutomationRoutes(hub: App, deps: AppDeps): void {
       {
         schema: {
           tags: [HUB_TAG],
-          operationId: `hub${path[0].toUpperCase()}${path.slice(1)}Automation`,
+          operationId: `hub${path.charAt(0).toUpperCase()}${path.slice(1)}Automation`,
           summary,
           description,
           params: IdParams,

@@ -91,7 +91,7 @@ export function registerHubRunRoutes(hub: App, deps: AppDeps): void {
       {
         schema: {
           tags: [HUB_TAG],
-          operationId: `hub${move[0].toUpperCase()}${move.slice(1)}Run`,
+          operationId: `hub${move.charAt(0).toUpperCase()}${move.slice(1)}Run`,
           summary: MOVE_SUMMARY[move],
           params: IdParams,
           body: optionalBody(EmptyBody),

@@ -16,8 +16,8 @@ const toDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** The month's last day: the day before the next month's first. */
 function lastDayOf(month: string): string {
-  const [y, m] = month.split('-').map(Number);
-  return toDay(Date.UTC(y, m, 1) - DAY_MS);
+  const [y, m] = month.split('-'); // YYYY-MM: the query schema checked it
+  return toDay(Date.UTC(Number(y), Number(m), 1) - DAY_MS);
 }
 
 export function registerHubUsageRoutes(hub: App, deps: AppDeps): void {

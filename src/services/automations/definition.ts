@@ -5,6 +5,7 @@
 // same from a fixture, `automations create` and the hub. create(export(x)) gives back x.
 import type { Db } from '../../db/db.js';
 import type { AutomationStatus } from '../../domain/automation.js';
+import { firstOf } from '../../lib/first.js';
 import { uuidv7, isUuid } from '../../lib/ids.js';
 import { DefinitionError, Fields, RefSet, ROOT, fail, type Json, type JsonObject } from '../../lib/json-fields.js';
 import { recordAudit, type Actor } from '../audit/service.js';
@@ -68,7 +69,8 @@ export async function validateDefinition(db: Db, accountId: string, body: unknow
   const { project_id: _omit, ...rest } = f.o;
   const wrapped = { ref: 'automation', project: id, ...rest };
   try {
-    const [spec] = validateAutomations(new Fields(ROOT, { automations: [wrapped] }, ['automations']), { projects, items: new RefSet('item') });
+    const specs = validateAutomations(new Fields(ROOT, { automations: [wrapped] }, ['automations']), { projects, items: new RefSet('item') });
+    const spec = firstOf(specs, 'the validated automation');
     return {
       projectId: id,
       status: spec.status,

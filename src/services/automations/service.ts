@@ -4,6 +4,7 @@
 // resuming paused → published; any other move is a Refusal that says what state it is in.
 import type { Db, Queryable } from '../../db/db.js';
 import { releaseHeldRuns } from '../../engine/automations/store.js';
+import { firstOf } from '../../lib/first.js';
 import { DefinitionError, Fields, RefSet, ROOT, type Json, type JsonObject } from '../../lib/json-fields.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import { missing, Refusal } from '../refusal.js';
@@ -49,7 +50,8 @@ export function applyEdit(current: AutomationDraftRow, edit: unknown): Draft {
   projects.add('project', ROOT, undefined as never);
   let spec: AutomationSpec;
   try {
-    [spec] = validateAutomations(new Fields(ROOT, { automations: [merged] }, ['automations']), { projects, items: new RefSet('item') });
+    const specs = validateAutomations(new Fields(ROOT, { automations: [merged] }, ['automations']), { projects, items: new RefSet('item') });
+    spec = firstOf(specs, 'the validated automation');
   } catch (err) {
     if (!(err instanceof DefinitionError)) throw err;
     // automations[0].steps[1].type → steps[1].type: the path as the operator wrote it.

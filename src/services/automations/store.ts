@@ -4,6 +4,7 @@
 // overwritten.
 import { insertRows, type Columns } from '../../db/bulk-insert.js';
 import type { Queryable } from '../../db/db.js';
+import { oneRow } from '../../db/rows.js';
 import type { Json, JsonObject } from '../../lib/json-fields.js';
 import type { AutomationStatus, ReenrollRule } from '../../domain/automation.js';
 
@@ -88,7 +89,7 @@ export async function publishDraft(
   id: string,
   by: Publisher,
 ): Promise<{ version: number; status: AutomationStatus }> {
-  const [{ version }] = await tx.query<{ version: number }>(
+  const { version } = oneRow(await tx.query<{ version: number }>(
     `insert into automation_versions (account_id, automation_id, version, trigger, steps, run_only_if, reenroll, published_by, published_by_user)
      select a.account_id, a.id,
             coalesce((select max(v.version) from automation_versions v where v.account_id = a.account_id and v.automation_id = a.id), 0) + 1,
@@ -96,14 +97,14 @@ export async function publishDraft(
        from automations a where a.account_id = $1 and a.id = $2
      returning version`,
     [accountId, id, by.label, by.userId],
-  );
-  const [row] = await tx.query<{ status: AutomationStatus }>(
+  ), 'the new automation version');
+  const row = oneRow(await tx.query<{ status: AutomationStatus }>(
     `update automations
         set published_version = $3, status = case when status = 'draft' then 'published' else status end, updated_at = now()
       where account_id = $1 and id = $2
       returning status`,
     [accountId, id, version],
-  );
+  ), 'the automation just published');
   return { version, status: row.status };
 }
 

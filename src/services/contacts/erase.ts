@@ -2,6 +2,7 @@
 // HMAC of the normalised address (so it is refused later), clear the contact's personal fields (the
 // row stays: runs name it), stop their running and waiting automation runs, delete their messages.
 import type { Db } from '../../db/db.js';
+import { firstOf } from '../../lib/first.js';
 import { ERASURE_SECRET, erasedEmailHmac } from '../../secrets/one-way.js';
 import { loadSecrets } from '../../secrets/store.js';
 import { recordAudit, type Actor } from '../audit/service.js';
@@ -25,7 +26,7 @@ export type ErasureOutcome =
 /** Erases the contact; with an actor, the audit log records it (counts only) in the same transaction. */
 export async function eraseContact(db: Db, accountId: string, contactId: string, actor?: Actor): Promise<ErasureOutcome> {
   // Read (and created on first use) outside the transaction; the newest version keys new HMACs.
-  const [secret] = await loadSecrets(db, ERASURE_SECRET);
+  const secret = firstOf(await loadSecrets(db, ERASURE_SECRET), 'the erasure secret');
   return db.transaction(async (tx) => {
     const c = await lockForErasure(tx, accountId, contactId);
     if (!c) return { status: 'not_found' } as const;

@@ -8,6 +8,7 @@ import { insertRows, type Columns } from '../../db/bulk-insert.js';
 import type { Queryable } from '../../db/db.js';
 import { KeysetOrder, ListSql, type KeysetPage } from '../../db/keyset.js';
 import { sqlList } from '../../db/sql-list.js';
+import { oneRow } from '../../db/rows.js';
 import { ACTIVE_AUTOMATION_RUN_STATUSES } from '../../domain/automation.js';
 import type { LifecycleStage, LiveContactRow } from '../../domain/contact.js';
 
@@ -121,7 +122,7 @@ export async function updateContact(tx: Queryable, accountId: string, id: string
       returning ${CONTACT_COLUMNS}`,
     params,
   );
-  return rows[0];
+  return oneRow(rows, 'the updated contact (the caller holds its lock)');
 }
 
 // Erasure (switchboard contacts erase): the row stays (runs name it), the person's data goes.

@@ -2,6 +2,7 @@
 // the listing with creator and this month's spend, and the row writes of update, revoke and roll.
 // The request pipeline's lookup stays in src/keys/store.ts.
 import type { Queryable } from '../../db/db.js';
+import { oneRow } from '../../db/rows.js';
 
 /** The first day of the current UTC month: the key of api_key_spend rows (as billing writes them). */
 const MONTH = `date_trunc('month', now() at time zone 'utc')::date`;
@@ -91,5 +92,5 @@ export async function markRolled(tx: Queryable, keyId: string, replacedBy: strin
       where id = $1 returning expires_at`,
     [keyId, replacedBy, graceMs],
   );
-  return rows[0].expires_at;
+  return oneRow(rows, 'the replaced key').expires_at;
 }

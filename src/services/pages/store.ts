@@ -1,6 +1,7 @@
 // Pages: the write side of content items (a new page, under a lock on its project) and the item
 // row shapes every reader shares (the /v1 and hub reads in src/services/items/read-store.ts).
 import type { Queryable } from '../../db/db.js';
+import { oneRow } from '../../db/rows.js';
 import type { ItemKind } from '../../domain/project.js';
 
 export interface ItemRow {
@@ -49,5 +50,5 @@ export async function insertPage(db: Queryable, p: NewPage): Promise<ItemDetailR
      returning id, project_id, kind, title, attrs, created_at, updated_at, text, html`,
     [p.accountId, p.id, p.projectId, p.title, p.text, p.html, p.keyId],
   );
-  return rows[0];
+  return oneRow(rows, 'the inserted page');
 }

@@ -46,7 +46,8 @@ export async function startApiRun(tx: Queryable, input: StartInput): Promise<Sta
   const counts = await apiRunCounts(tx, input.accountId);
   if (limits.runStartsPerMinute !== null && counts.recent >= limits.runStartsPerMinute) {
     // A start fits again when the oldest start that pushes the count over leaves the 60 s window.
-    const oldest = counts.recentTimes[counts.recent - limits.runStartsPerMinute];
+    // In range: recent >= the limit >= 1 (a check constraint), and recentTimes holds `recent` times.
+    const oldest = counts.recentTimes[counts.recent - limits.runStartsPerMinute]!;
     const wait = Math.max(1, Math.ceil((oldest.getTime() + 60_000 - Date.now()) / 1000));
     throw new ApiError('run_rate_limited', `The account started ${counts.recent} API runs in the last minute, as many as its plan allows.`, {
       headers: { 'retry-after': String(wait) },

@@ -1,6 +1,7 @@
 // Starting a run: the reads and the lock its rules need (the insert is src/queue's).
 import type { Queryable } from '../../db/db.js';
 import { sqlList } from '../../db/sql-list.js';
+import { oneRow } from '../../db/rows.js';
 import type { Tier } from '../../domain/account.js';
 import { ACTIVE_RUN_STATUSES } from '../../domain/workflow.js';
 
@@ -29,7 +30,7 @@ export async function lockAccountForStart(tx: Queryable, accountId: string): Pro
     `select tier, credit_micros, run_starts_per_minute, concurrent_runs from accounts where id = $1 for no key update`,
     [accountId],
   );
-  return rows[0];
+  return oneRow(rows, 'the account starting a run');
 }
 
 export interface ApiRunCounts {
@@ -46,10 +47,10 @@ const API_RUNS_ACTIVE_SQL = `select count(*)::int as n from workflow_runs
       where account_id = $1 and trigger = 'api' and status in (${sqlList(ACTIVE_RUN_STATUSES)})`;
 
 export async function apiRunCounts(tx: Queryable, accountId: string): Promise<ApiRunCounts> {
-  const [active] = await tx.query<{ n: number }>(
+  const active = oneRow(await tx.query<{ n: number }>(
     API_RUNS_ACTIVE_SQL,
     [accountId],
-  );
+  ), 'active API run count');
   const recent = await tx.query<{ created_at: Date }>(
     `select created_at from workflow_runs
       where account_id = $1 and trigger = 'api' and created_at > now() - interval '60 seconds'

@@ -4,10 +4,11 @@
 // store, workflows, automations and contacts through their services.
 import { insertRows, type Columns } from '../../db/bulk-insert.js';
 import type { Queryable } from '../../db/db.js';
+import { oneRow } from '../../db/rows.js';
 
 /** The transaction's own clock, so archived_at, erased_at and wm_opened_at equal created_at. */
 export async function transactionNow(tx: Queryable): Promise<Date> {
-  const [{ now }] = await tx.query<{ now: Date }>('select now() as now');
+  const { now } = oneRow(await tx.query<{ now: Date }>('select now() as now'), 'now()');
   return now;
 }
 

@@ -2,6 +2,7 @@
 // `day` of the charge) and the balance on accounts. Read-only.
 // Its home is services/, below api/, hub/ and cli/: /v1 and the hub read the same rows through it.
 import type { Queryable } from '../../db/db.js';
+import { oneRow } from '../../db/rows.js';
 
 /** The balance and the current UTC date, both from the database: the clock billing dates ledger rows with. */
 export async function balanceAndToday(db: Queryable, accountId: string): Promise<{ balance: number; today: string }> {
@@ -11,7 +12,8 @@ export async function balanceAndToday(db: Queryable, accountId: string): Promise
     [accountId],
   );
   // The key that authenticated this request belongs to the account, so the row is there.
-  return { balance: Number(rows[0].balance), today: rows[0].today };
+  const row = oneRow(rows, 'the authenticated account');
+  return { balance: Number(row.balance), today: row.today };
 }
 
 export interface UsageSums {

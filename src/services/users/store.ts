@@ -1,5 +1,6 @@
 // An account's users, their one-time links and the account's settings: SQL.
 import type { Queryable } from '../../db/db.js';
+import { oneRow } from '../../db/rows.js';
 import type { Role } from '../../domain/account.js';
 import type { UserTokenPurpose } from '../../domain/hub.js';
 
@@ -45,7 +46,7 @@ export async function keysCreatedBy(tx: Queryable, accountId: string, userId: st
        from api_keys where account_id = $1 and created_by = $2`,
     [accountId, userId],
   );
-  return rows[0];
+  return oneRow(rows, 'key counts');
 }
 
 /** Names another user as the creator of the user's keys that no longer work (they are history only). */

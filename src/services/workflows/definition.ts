@@ -5,6 +5,7 @@
 // the definition (`blocks[2].config.prompt`), the message the words a fixture gets.
 import { BLOCK_SCHEMAS } from '../../domain/block-schemas.js';
 import type { WorkflowStatus } from '../../domain/workflow.js';
+import { firstOf } from '../../lib/first.js';
 import { isUuid } from '../../lib/ids.js';
 import { DefinitionError, Fields, ROOT, fail, type JsonObject } from '../../lib/json-fields.js';
 import type { WorkflowEditRow } from './store.js';
@@ -60,11 +61,12 @@ export function parseDefinition(body: unknown, ids: AccountIds): WorkflowDefinit
   for (const k of DEFINITION_FIELDS) if (f.has(k)) wrapped[k === 'project_id' ? 'project' : k] = f.o[k];
   const items = byId('content item', ids.items);
   try {
-    const [spec] = validateWorkflows(new Fields(ROOT, { workflows: [wrapped] }, ['workflows']), {
+    const specs = validateWorkflows(new Fields(ROOT, { workflows: [wrapped] }, ['workflows']), {
       projects: byId('project', ids.projects),
       items,
       itemIds: items,
     });
+    const spec = firstOf(specs, 'the validated workflow');
     return {
       name: spec.name,
       description: spec.description,
@@ -84,8 +86,7 @@ export function parseDefinition(body: unknown, ids: AccountIds): WorkflowDefinit
 /** A config's keys in its schema's order (jsonb keeps its own order: shortest key first). */
 function inSchemaOrder(kind: BlockSpec['kind'], config: JsonObject): JsonObject {
   const names = BLOCK_SCHEMAS[kind]?.fields.map((f) => f.name) ?? [];
-  const keys = Object.keys(config).sort((a, b) => rank(names, a) - rank(names, b));
-  return Object.fromEntries(keys.map((k) => [k, config[k]]));
+  return Object.fromEntries(Object.entries(config).sort(([a], [b]) => rank(names, a) - rank(names, b)));
 }
 
 const rank = (names: string[], k: string) => (names.includes(k) ? names.indexOf(k) : names.length);

@@ -80,7 +80,7 @@ export function validateWorkflows(account: Fields, ctx: FlowRefs): WorkflowSpec[
     });
 
     const seen = new Set<string>();
-    const edgePaths: string[] = [];
+    const located: LocatedEdge[] = [];
     const edges: EdgeSpec[] = f.list('edges').map(([ev, ep]) => {
       const e = new Fields(ep, ev, EDGE_FIELDS);
       const from = e.ref('from');
@@ -91,10 +91,10 @@ export function validateWorkflows(account: Fields, ctx: FlowRefs): WorkflowSpec[
       const pair = JSON.stringify([from, to]);
       if (seen.has(pair)) fail(ep, `duplicate edge ${from} → ${to}`);
       seen.add(pair);
-      edgePaths.push(ep);
+      located.push({ from, to, path: ep });
       return { from, to };
     });
-    checkAcyclic(blocks, edges, edgePaths);
+    checkAcyclic(blocks, located);
     checkBlocks(blocks, edges, f, ctx);
     const schedule = f.given('schedule') ? f.text('schedule') : null;
     const scheduleTimezone = f.line('schedule_timezone', 'UTC');
@@ -138,23 +138,25 @@ function checkBlocks(blocks: BlockSpec[], edges: EdgeSpec[], f: Fields, ctx: Flo
   if (problem) fail(problem.path === null ? f.at('blocks') : `${f.path}.${problem.path}`, problem.message);
 }
 
+/** An edge with where it is in the definition (`edges[2]`), for the message that names it. */
+type LocatedEdge = EdgeSpec & { path: string };
+
 /**
  * Depth-first search in file order; the first edge that leads back into the path being explored
  * closes a cycle, and the message spells the cycle out.
  */
-function checkAcyclic(blocks: BlockSpec[], edges: EdgeSpec[], edgePaths: string[]): void {
-  const out = new Map<string, number[]>(blocks.map((b) => [b.id, []]));
-  edges.forEach((e, i) => out.get(e.from)!.push(i));
+function checkAcyclic(blocks: BlockSpec[], edges: readonly LocatedEdge[]): void {
+  const out = new Map<string, LocatedEdge[]>(blocks.map((b) => [b.id, []]));
+  for (const e of edges) out.get(e.from)!.push(e);
   const state = new Map<string, 'open' | 'done'>();
   const stack: string[] = [];
   const visit = (id: string): void => {
     state.set(id, 'open');
     stack.push(id);
-    for (const i of out.get(id)!) {
-      const to = edges[i].to;
+    for (const { to, path } of out.get(id)!) {
       if (state.get(to) === 'open') {
         const cycle = [...stack.slice(stack.indexOf(to)), to].join(' → ');
-        fail(edgePaths[i], `edges form a cycle: ${cycle} (a workflow is a DAG)`);
+        fail(path, `edges form a cycle: ${cycle} (a workflow is a DAG)`);
       }
       if (!state.has(to)) visit(to);
     }

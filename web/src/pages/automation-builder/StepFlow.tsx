@@ -42,7 +42,7 @@ export function StepFlow({
     setAdded(step.id);
   };
   const adder = (at: number) =>
-    !readOnly && <AddStepMenu where={at === 0 ? (steps.length ? 'at the start' : 'as the first step') : `after ${steps[at - 1].name}`} onAdd={(t) => add(at, t)} />;
+    !readOnly && <AddStepMenu where={at === 0 ? (steps.length ? 'at the start' : 'as the first step') : `after ${steps[at - 1]?.name ?? 'the step before'}`} onAdd={(t) => add(at, t)} />;
   return (
     <div className={readOnly ? 'builder-flow builder-flow-readonly' : 'builder-flow'}>
       <div className="builder-flow-start" aria-hidden="true">

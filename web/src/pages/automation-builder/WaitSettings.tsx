@@ -5,7 +5,13 @@ import { STEP_SCHEMAS } from '@domain/step-schemas';
 import { Labelled } from './ui';
 import { WAIT_PRESETS } from './words';
 
-const FIELDS = Object.fromEntries(STEP_SCHEMAS.wait.fields.map((f) => [f.name, f]));
+/** A wait field's label and help, as the step's schema (src/domain) declares them. */
+function waitField(name: string) {
+  const field = STEP_SCHEMAS.wait.fields.find((f) => f.name === name);
+  if (!field) throw new Error(`the wait step declares no field ${name}`);
+  return field;
+}
+const FIELDS = { duration: waitField('duration'), until: waitField('until') };
 
 /** An ISO time as a datetime-local input's value, in the browser's zone. */
 function localInput(iso: string): string {

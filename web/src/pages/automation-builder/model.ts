@@ -50,7 +50,10 @@ export function moveStep(steps: readonly Step[], index: number, by: -1 | 1): Ste
   const to = index + by;
   if (to < 0 || to >= steps.length) return [...steps];
   const out = [...steps];
-  [out[index], out[to]] = [out[to], out[index]];
+  const [a, b] = [out[index], out[to]];
+  if (a === undefined || b === undefined) return out;
+  out[index] = b;
+  out[to] = a;
   return out;
 }
 
@@ -101,6 +104,7 @@ export function chainFrom(steps: readonly Step[], startId: string | null, max = 
     const i = steps.findIndex((s) => s.id === id);
     if (i < 0 || out.some((s) => s.id === id)) break;
     const s = steps[i];
+    if (!s) break;
     out.push(s);
     if (s.type === 'end' || s.type === 'branch') break;
     id = s.next ?? steps[i + 1]?.id ?? null;

@@ -16,6 +16,8 @@ export function UsageChart({ days, summary }: { days: { date: string; micros: nu
     if (!el || !days.length) return;
     const xs = days.map((d) => Date.parse(`${d.date}T00:00:00Z`) / 1000);
     const ys = days.map((d) => d.micros / 1_000_000);
+    // days is not empty (checked above), so both ends exist.
+    const [first = 0, last = first] = [xs[0], xs[xs.length - 1]];
     const accent = getComputedStyle(document.documentElement).getPropertyValue('--accent').trim() || '#1f5fbf';
     const bars = uPlot.paths.bars!({ size: [0.7, 40] });
     const plot = new uPlot(
@@ -25,7 +27,7 @@ export function UsageChart({ days, summary }: { days: { date: string; micros: nu
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
         legend: { show: false },
         cursor: { show: true, x: false, y: false, points: { show: false } },
-        scales: { x: { time: true, range: [xs[0] - DAY_S / 2, xs[xs.length - 1] + DAY_S / 2] }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
+        scales: { x: { time: true, range: [first - DAY_S / 2, last + DAY_S / 2] }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
         axes: [{}, { values: (_u, ticks) => ticks.map((t) => dollars(Math.round(t * 1_000_000))), size: 80 }],
         series: [{}, { label: 'Billed (US$)', fill: accent, stroke: accent, paths: bars, points: { show: false } }],
       },

@@ -9,6 +9,6 @@ export function monthName(month: string): string {
 
 /** The twelve months up to and including `month` (YYYY-MM), newest first. */
 export function recentMonths(month: string, n = 12): string[] {
-  const [y, m] = month.split('-').map(Number);
+  const [y = 1970, m = 1] = month.split('-').map(Number);
   return Array.from({ length: n }, (_, i) => new Date(Date.UTC(y, m - 1 - i, 1)).toISOString().slice(0, 7));
 }

@@ -38,8 +38,8 @@ function place(message: string, param: string, sent: Definition): Omit<Problem, 
     const named = /block "([^"]+)"/.exec(message)?.[1];
     if (named && sent.blocks.some((x) => x.id === named)) return { message, block: { id: named, field: /config\.([A-Za-z0-9_]+)/.exec(message)?.[1] } };
     // A cycle is spelled a → b → a: its last step is the edge that closes it.
-    const cycle = /cycle: (.+?) \(/.exec(message)?.[1].split(' → ');
-    if (cycle && cycle.length > 1) return { message, edge: `${cycle[cycle.length - 2]}->${cycle[cycle.length - 1]}` };
+    const [from, to] = /cycle: (.+?) \(/.exec(message)?.[1]?.split(' → ').slice(-2) ?? [];
+    if (from && to) return { message, edge: `${from}->${to}` };
   }
   return { message, setting: param || undefined };
 }
