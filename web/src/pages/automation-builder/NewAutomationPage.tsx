@@ -81,7 +81,10 @@ export default function NewAutomationPage() {
           </>
         }
       >
-        {(d) => <NewForm newest={d.data[0]} />}
+        {(d) => {
+          const newest = d.data.at(0);
+          return newest ? <NewForm newest={newest} /> : null;
+        }}
       </QueryState>
     </section>
   );
