@@ -40,7 +40,7 @@ export async function registerHubApi(app: App, deps: AppDeps): Promise<void> {
         // Documented as what it is: the session cookie, not /v1's API key (public routes need neither).
         if (r.schema) (r.schema as { security?: unknown }).security = access === 'public' ? [] : [{ [HUB_SESSION_SCHEME]: [] }];
         for (const method of [r.method].flat()) {
-          if (method !== 'HEAD') table.push({ method, url: r.url, access, operationId: (r.schema as { operationId?: string } | undefined)?.operationId });
+          if (method !== 'HEAD') table.push({ method, url: r.url, access, operationId: r.schema?.operationId });
         }
       });
       installHubAuth(hub, deps);
