@@ -20,7 +20,7 @@ import { PROJECTS } from './projects.js';
 import { USERS } from './users.js';
 import { WORKFLOWS, workflowsInputFile } from './workflows.js';
 
-type AnyCommand = OperatorCommand<any>;
+type AnyCommand = OperatorCommand<unknown>;
 
 const COMMAND_TABLE = {
   keys: KEYS,

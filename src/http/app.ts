@@ -49,7 +49,7 @@ export type { App } from './route-kit.js';
 function withRequestSerializer(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
   if (!logger) return logger;
   const options = logger === true ? {} : logger;
-  return { ...options, serializers: { ...(options.serializers ?? {}), req: requestSerializer as never } };
+  return { ...options, serializers: { ...(options.serializers ?? {}), req: requestSerializer } };
 }
 
 /** The pages of a browser app served at /: an unmatched app URL gets the app's HTML. */
@@ -101,8 +101,9 @@ export async function buildHttpApp(deps: AppDeps, mount: Mount): Promise<App> {
     keepAliveTimeout: config.http.keepAliveTimeoutMs,
     http: httpOptions,
     ...(deps.https ? { https: { ...deps.https, ...httpOptions, handshakeTimeout } } : {}),
-    // The https variant is a different server type; the handlers never touch the raw server.
-  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
+    // Typed as the plain HTTP server either way (the https options are spread in): the handlers
+    // never touch the raw server.
+  }).withTypeProvider<TypeBoxTypeProvider>();
 
   guardConnections(app, { http: config.http, trustProxy: config.trustProxy });
   if (deps.logger) installRequestLog(app);

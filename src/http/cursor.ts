@@ -53,7 +53,7 @@ export class CursorCodec {
     if (!ok) throw bad();
     let parsed: { p?: unknown; s?: unknown };
     try {
-      parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+      parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { p?: unknown; s?: unknown };
     } catch {
       throw bad();
     }

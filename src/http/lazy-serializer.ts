@@ -44,7 +44,7 @@ export function withNullable(schema: unknown): unknown {
   const anyOf = schema.anyOf;
   if (Array.isArray(anyOf) && anyOf.length === 2) {
     const nulls = anyOf.filter(isNullType);
-    const other = anyOf.find((b) => !isNullType(b));
+    const other: unknown = anyOf.find((b) => !isNullType(b));
     if (nulls.length === 1 && isObject(other) && typeof other.type === 'string' && other.type !== 'null' && !('$ref' in other)) {
       const { anyOf: _dropped, ...rest } = out;
       return { ...(withNullable(other) as Json), ...rest, nullable: true };

@@ -66,7 +66,7 @@ export function openapiOptions(): SwaggerOptions {
         Object.entries(ERROR_CATALOGUE).map(([code, e]) => [code, { status: e.status, type: e.type, condition: e.condition }]),
       ),
     } as Record<string, unknown>,
-    transformObject: (documentObject) => markOptionalBodies(('openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject) as Record<string, unknown>) as never,
+    transformObject: (documentObject) => markOptionalBodies('openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject),
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string) ?? `def-${i}` },
   };
 }

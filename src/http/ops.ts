@@ -18,10 +18,10 @@ export function registerOpsRoutes(app: FastifyInstance, deps: AppDeps): void {
   );
 
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
-    let schema = 0;
+    let schema: number;
     try {
       schema = await appliedVersion(deps.db);
-    } catch (err) {
+    } catch {
       return reply.code(503).send({ status: 'unavailable', store: deps.db.capabilities.name, reason: 'the store is not reachable' });
     }
     if (schema < expected) {

@@ -5,7 +5,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { TSchema } from '@sinclair/typebox';
 import type { Role } from '../domain/account.js';
-import type { HubAccess } from '../domain/hub.js';
+import { HUB_TAG, type HubAccess } from '../domain/hub.js';
 import { errorResponses } from '../http/schemas.js';
 
 /** The caller of a hub route that needs an account (access 'member' or 'admin'). */
@@ -47,8 +47,8 @@ declare module 'fastify' {
   }
 }
 
-/** The route's `config`: `{ config: hubAccess('admin') }`. */
-export function hubAccess(access: HubAccess): { hub: HubRouteMeta } {
+/** The route's `config`, which the hook reads (hubRoute below makes it). */
+function hubAccess(access: HubAccess): { hub: HubRouteMeta } {
   return { hub: { access } };
 }
 
@@ -75,13 +75,40 @@ const ACCESS_ERRORS: Record<HubAccess, number[]> = {
 };
 
 /** The `response` of a hub route: its successes and every error status it can answer. */
-export function hubResponses(access: HubAccess, ok: Record<number, TSchema>, extraErrors: number[] = []): Record<number, TSchema> {
+function hubResponses(access: HubAccess, ok: Record<number, TSchema>, extraErrors: number[] = []): Record<number, TSchema> {
   const statuses = [...new Set([...ACCESS_ERRORS[access], ...extraErrors])].sort();
   return { ...ok, ...errorResponses(statuses) };
 }
 
-/** Every hub route carries this tag in the OpenAPI document (the document's kit names it too). */
-export { HUB_TAG } from '../domain/hub.js';
+/** What a hub route documents: its operation, its schemas, and in `response` its successes only. */
+export interface HubSchema {
+  operationId: string;
+  summary: string;
+  description?: string;
+  params?: TSchema;
+  querystring?: TSchema;
+  headers?: TSchema;
+  body?: TSchema;
+  response: Record<number, TSchema>;
+}
+
+/**
+ * A hub route's options (`hub.get(url, hubRoute('member', {...}), handler)`): the hub's tag (every
+ * hub route carries it in the OpenAPI document; the document's kit names it too), the
+ * schemas, the successes with every error the access can answer (and `extraErrors`), and the
+ * access the hook enforces. The access is named once, so what the document promises and what the
+ * hook checks cannot drift apart.
+ */
+export function hubRoute<S extends HubSchema>(
+  access: HubAccess,
+  schema: S,
+  extraErrors: number[] = [],
+): { schema: Omit<S, 'response'> & { tags: string[]; response: Record<number, TSchema> }; config: { hub: HubRouteMeta } } {
+  return {
+    schema: { tags: [HUB_TAG], ...schema, response: hubResponses(access, schema.response, extraErrors) },
+    config: hubAccess(access),
+  };
+}
 
 /** The audit log's actor for the hub user making this request. */
 export function actorOf(auth: HubAuth): { kind: 'user'; id: string; label: string } {

@@ -36,11 +36,11 @@ export async function registerHubApi(app: App, deps: AppDeps): Promise<void> {
         const access = r.config?.hub?.access;
         // A route without an access declaration is refused by the hook at request time; here it
         // fails at start instead, so it cannot ship.
-        if (!access) throw new Error(`hub route ${String(r.method)} ${r.url} declares no access (config: hubAccess(...))`);
+        if (!access) throw new Error(`hub route ${String(r.method)} ${r.url} declares no access (its options: hubRoute(access, ...))`);
         // Documented as what it is: the session cookie, not /v1's API key (public routes need neither).
         if (r.schema) (r.schema as { security?: unknown }).security = access === 'public' ? [] : [{ [HUB_SESSION_SCHEME]: [] }];
         for (const method of [r.method].flat()) {
-          if (method !== 'HEAD') table.push({ method, url: r.url, access, operationId: (r.schema as { operationId?: string } | undefined)?.operationId });
+          if (method !== 'HEAD') table.push({ method, url: r.url, access, operationId: r.schema?.operationId });
         }
       });
       installHubAuth(hub, deps);

@@ -26,7 +26,7 @@ export function sectionsOf(doc: string): Map<string, Section> {
   const heads: { at: number; level: number; number: string; heading: string }[] = [];
   lines.forEach((line, at) => {
     const m = /^(#{2,4}) (\d+(?:\.\d+)*)\.? (.+)$/.exec(line);
-    if (m) heads.push({ at, level: m[1]!.length, number: m[2]!, heading: m[3]!.trim() });
+    if (m) heads.push({ at, level: m[1].length, number: m[2], heading: m[3].trim() });
   });
   const out = new Map<string, Section>();
   heads.forEach((h, i) => {
@@ -68,7 +68,7 @@ export function checkCitations(files: ReadonlyMap<string, string>, doc: string):
       for (let c = CITE.exec(rest); c; c = CITE.exec(rest)) {
         rest = rest.slice(c[0].length);
         const [, number, step, step2, quote] = c;
-        const section = sections.get(number!);
+        const section = sections.get(number);
         if (!section) {
           problems.push({ file, detail: `cites ${DOC} §${number}, which does not exist` });
           continue;

@@ -24,7 +24,7 @@ function resolve(from: string, spec: string): string | null {
 function areaOf(file: string): string {
   const parts = file.split('/');
   if (parts[0] === 'pages') return parts.length > 2 ? `pages/${parts[1]}` : 'pages';
-  return parts.length > 1 ? parts[0]! : '';
+  return parts.length > 1 ? parts[0] : '';
 }
 
 const SERVER_SCHEMAS = /^@server\/(.+\/)?schemas$/;

@@ -12,20 +12,29 @@ import {
   type AutomationRunStepRow,
 } from '../../services/automation-runs/read-store.js';
 
-export function renderRun(r: AutomationRunRow): AutomationRun {
+type RunState = Pick<AutomationRun, 'status' | 'status_label' | 'test' | 'version' | 'started_at' | 'finished_at' | 'next_at' | 'error'>;
+
+/** Where a run stands, as every list of runs shows it (here and the hub's contact page). */
+export function renderRunState(r: Pick<AutomationRunRow, 'status' | 'test' | 'version' | 'started_at' | 'finished_at' | 'next_at' | 'error'>): RunState {
   return {
-    id: r.id,
-    automation_id: r.automation_id,
-    contact: r.contact_id ? { id: r.contact_id, name: r.contact_name ?? '' } : null,
     status: r.status,
     status_label: STATUS_LABELS[r.status],
-    started_by: r.started_by,
     test: r.test,
     version: r.version,
     started_at: iso(r.started_at),
     finished_at: isoOrNull(r.finished_at),
     next_at: isoOrNull(r.next_at),
     error: r.error,
+  };
+}
+
+export function renderRun(r: AutomationRunRow): AutomationRun {
+  return {
+    id: r.id,
+    automation_id: r.automation_id,
+    contact: r.contact_id ? { id: r.contact_id, name: r.contact_name ?? '' } : null,
+    started_by: r.started_by,
+    ...renderRunState(r),
   };
 }
 

@@ -3,14 +3,14 @@
 // and html can be large); Get an item adds them. Files and images are described, never linked to
 // their bytes. Then the list's query and a new page's body. Pure: TypeBox and src/domain only
 // (render.ts fills the shapes from rows).
-import { Type, type Static, type TLiteral, type TProperties } from '@sinclair/typebox';
+import { Type, type Static, type TProperties } from '@sinclair/typebox';
 import { DateTime, ListQuery, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
 import { ITEM_KINDS, MAX_PAGE_TITLE_LENGTH, type ItemKind } from '../../domain/project.js';
 
 const common = <K extends ItemKind>(kind: K) => ({
   id: Uuid,
   project_id: Uuid,
-  kind: Type.Literal(kind) as TLiteral<K>,
+  kind: Type.Literal<K>(kind),
   title: Type.String(),
   created_at: DateTime,
   updated_at: DateTime,

@@ -6,24 +6,12 @@ import { meta, optionalBody, v1Responses } from '../../http/route.js';
 import { authOf, type App } from '../../http/route-kit.js';
 import { ListEnvelope } from '../../http/schemas.js';
 import { idempotent } from '../../idempotency/index.js';
-import { iso, isoOrNull } from '../../lib/time.js';
+import { iso } from '../../lib/time.js';
 import { getWorkflow } from '../../services/workflows/read-store.js';
 import { startApiRun } from '../../services/runs/service.js';
 import { IdParams, ListRunsQuery, RunDetail, RunInList, StartBody, StartedRun, StartHeaders } from './schemas.js';
 import { getRun, getRunSteps, listRuns, type RunListRow, type RunStepRow } from '../../services/runs/read-store.js';
-
-function renderListRun(r: RunListRow): RunInList {
-  return {
-    id: r.id,
-    workflow_id: r.workflow_id,
-    status: r.status,
-    trigger: r.trigger,
-    summary: r.summary,
-    created_at: iso(r.created_at),
-    started_at: isoOrNull(r.started_at),
-    finished_at: isoOrNull(r.finished_at),
-  };
-}
+import { renderRunInList } from './render.js';
 
 function stepMs(s: RunStepRow, now: number): number {
   // A step still running reports the time elapsed so far.
@@ -99,7 +87,7 @@ export function registerRunRoutes(app: App, deps: AppDeps): void {
       const page = runs.start(request, request.query, { workflow_id: workflowId });
       if (!(await getWorkflow(deps.db, page.accountId, workflowId))) throw notFound('workflow');
       const rows = await listRuns(deps.db, page.accountId, workflowId, page);
-      return runs.page(page, rows, renderListRun);
+      return runs.page(page, rows, renderRunInList);
     },
   );
 
@@ -124,7 +112,7 @@ export function registerRunRoutes(app: App, deps: AppDeps): void {
       const steps = await getRunSteps(deps.db, accountId, id);
       const now = Date.now();
       return {
-        ...renderListRun(run),
+        ...renderRunInList(run),
         billed_micros: run.billed_micros,
         steps: steps.map((s) => ({ node_id: s.node_id, node_kind: s.node_kind, status: s.status as never, ms: stepMs(s, now), error: s.error })),
       };

@@ -6,7 +6,7 @@ import type { App } from '../../http/route-kit.js';
 import { ListEnvelope } from '../../http/schemas.js';
 import { iso } from '../../lib/time.js';
 import type { AuditRow } from '../../services/audit/store.js';
-import { hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
+import { hubAuthOf, hubRoute } from '../kit.js';
 import { listAudit } from './store.js';
 import { AuditEntry, AuditQuery } from './schemas.js';
 
@@ -23,20 +23,13 @@ function render(r: AuditRow): AuditEntry {
 
 export function registerHubAuditRoutes(hub: App, deps: AppDeps): void {
   const entries = listByTime(deps.cursors, (r: AuditRow) => r.at);
-  hub.get(
-    '/audit',
-    {
-      schema: {
-        tags: [HUB_TAG], operationId: 'hubListAudit', summary: 'The audit log, newest first',
-        querystring: AuditQuery, response: hubResponses('admin', { 200: ListEnvelope(AuditEntry, 'HubAuditList') }, [400]),
-      },
-      config: hubAccess('admin'),
-    },
-    async (request) => {
-      const { action, actor } = request.query;
-      const page = entries.start(request, request.query, { action, actor }, hubAuthOf(request).accountId);
-      const rows = await listAudit(deps.db, page.accountId, { action, actor }, page);
-      return entries.page(page, rows, render);
-    },
-  );
+  hub.get('/audit', hubRoute('admin', {
+    operationId: 'hubListAudit', summary: 'The audit log, newest first',
+    querystring: AuditQuery, response: { 200: ListEnvelope(AuditEntry, 'HubAuditList') },
+  }, [400]), async (request) => {
+    const { action, actor } = request.query;
+    const page = entries.start(request, request.query, { action, actor }, hubAuthOf(request).accountId);
+    const rows = await listAudit(deps.db, page.accountId, { action, actor }, page);
+    return entries.page(page, rows, render);
+  });
 }

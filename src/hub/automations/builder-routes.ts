@@ -12,7 +12,7 @@ import type { App } from '../../http/route-kit.js';
 import { iso } from '../../lib/time.js';
 import { copyAutomation, createAutomation, deleteAutomation, editorState, versionsOf, versionView, type AutomationDefinition } from '../../services/automations/definition.js';
 import { editDraft } from '../../services/automations/service.js';
-import { actorOf, hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
+import { actorOf, hubAuthOf, hubRoute } from '../kit.js';
 import { AutomationDiff, AutomationEditor, CreateBody, Deleted, DraftBody, IdParams, VersionList, VersionParams, VersionView } from './schemas.js';
 
 export function registerHubAutomationBuilderRoutes(hub: App, deps: AppDeps): void {
@@ -29,129 +29,94 @@ export function registerHubAutomationBuilderRoutes(hub: App, deps: AppDeps): voi
       webhook: { configured: state.row.webhook_configured },
     };
   };
-  const doc = { tags: [HUB_TAG] };
 
-  hub.post(
-    '/automations',
-    {
-      schema: {
-        ...doc,
-        operationId: 'hubCreateAutomation',
-        summary: 'Create an automation from a definition',
-        description: 'In a project of the account; published or paused publishes version 1 (refused with automation_not_publishable while it has problems).',
-        body: CreateBody,
-        response: hubResponses('member', { 201: AutomationEditor }),
-      },
-      config: hubAccess('member'),
-    },
-    async (request, reply) => {
-      const auth = hubAuthOf(request);
-      const id = await createAutomation(deps.db, auth.accountId, request.body, actorOf(auth));
-      reply.code(201);
-      return editor(auth.accountId, id);
-    },
-  );
+  hub.post('/automations', hubRoute('member', {
+    operationId: 'hubCreateAutomation',
+    summary: 'Create an automation from a definition',
+    description: 'In a project of the account; published or paused publishes version 1 (refused with automation_not_publishable while it has problems).',
+    body: CreateBody,
+    response: { 201: AutomationEditor },
+  }), async (request, reply) => {
+    const auth = hubAuthOf(request);
+    const id = await createAutomation(deps.db, auth.accountId, request.body, actorOf(auth));
+    reply.code(201);
+    return editor(auth.accountId, id);
+  });
 
-  hub.get(
-    '/automations/:id/editor',
-    {
-      schema: { ...doc, operationId: 'hubGetAutomationEditor', summary: 'The automation as the builder edits it', params: IdParams, response: hubResponses('member', { 200: AutomationEditor }) },
-      config: hubAccess('member'),
-    },
-    async (request) => editor(hubAuthOf(request).accountId, request.params.id),
-  );
+  hub.get('/automations/:id/editor', hubRoute('member', {
+    operationId: 'hubGetAutomationEditor',
+    summary: 'The automation as the builder edits it',
+    params: IdParams,
+    response: { 200: AutomationEditor },
+  }), async (request) => editor(hubAuthOf(request).accountId, request.params.id));
 
-  hub.put(
-    '/automations/:id/draft',
-    {
-      schema: {
-        ...doc,
-        operationId: 'hubSaveAutomationDraft',
-        summary: 'Save the draft',
-        description: 'Structural rules only (a draft may be incomplete: what blocks publishing is listed in problems). Runs keep their version. Not audited (publishing is).',
-        params: IdParams,
-        body: DraftBody,
-        response: hubResponses('member', { 200: AutomationEditor }),
-      },
-      config: hubAccess('member'),
-    },
-    async (request) => {
-      const accountId = hubAuthOf(request).accountId;
-      await editDraft(deps.db, { automationId: request.params.id, accountId }, request.body);
-      return editor(accountId, request.params.id);
-    },
-  );
+  hub.put('/automations/:id/draft', hubRoute('member', {
+    operationId: 'hubSaveAutomationDraft',
+    summary: 'Save the draft',
+    description: 'Structural rules only (a draft may be incomplete: what blocks publishing is listed in problems). Runs keep their version. Not audited (publishing is).',
+    params: IdParams,
+    body: DraftBody,
+    response: { 200: AutomationEditor },
+  }), async (request) => {
+    const accountId = hubAuthOf(request).accountId;
+    await editDraft(deps.db, { automationId: request.params.id, accountId }, request.body);
+    return editor(accountId, request.params.id);
+  });
 
-  hub.get(
-    '/automations/:id/diff',
-    {
-      schema: { ...doc, operationId: 'hubGetAutomationDiff', summary: 'The draft against the published version', params: IdParams, response: hubResponses('member', { 200: AutomationDiff }) },
-      config: hubAccess('member'),
-    },
-    async (request) => {
-      const state = await editorState(deps.db, hubAuthOf(request).accountId, request.params.id);
-      const side = (d: AutomationDefinition) => ({ ...d, steps: d.steps as unknown as DiffStep[] });
-      return diffAutomation(state.published ? { ...side(state.published), version: state.publishedVersion } : null, side(state.draft));
-    },
-  );
+  hub.get('/automations/:id/diff', hubRoute('member', {
+    operationId: 'hubGetAutomationDiff',
+    summary: 'The draft against the published version',
+    params: IdParams,
+    response: { 200: AutomationDiff },
+  }), async (request) => {
+    const state = await editorState(deps.db, hubAuthOf(request).accountId, request.params.id);
+    const side = (d: AutomationDefinition) => ({ ...d, steps: d.steps as unknown as DiffStep[] });
+    return diffAutomation(state.published ? { ...side(state.published), version: state.publishedVersion } : null, side(state.draft));
+  });
 
-  hub.get(
-    '/automations/:id/versions',
-    {
-      schema: { ...doc, operationId: 'hubListAutomationVersions', summary: 'Its published versions, newest first', params: IdParams, response: hubResponses('member', { 200: VersionList }) },
-      config: hubAccess('member'),
-    },
-    async (request) => {
-      const rows = await versionsOf(deps.db, hubAuthOf(request).accountId, request.params.id);
-      return { data: rows.map((v) => ({ version: v.version, published_at: iso(v.published_at), published_by: v.published_by })) };
-    },
-  );
+  hub.get('/automations/:id/versions', hubRoute('member', {
+    operationId: 'hubListAutomationVersions',
+    summary: 'Its published versions, newest first',
+    params: IdParams,
+    response: { 200: VersionList },
+  }), async (request) => {
+    const rows = await versionsOf(deps.db, hubAuthOf(request).accountId, request.params.id);
+    return { data: rows.map((v) => ({ version: v.version, published_at: iso(v.published_at), published_by: v.published_by })) };
+  });
 
-  hub.get(
-    '/automations/:id/versions/:version',
-    {
-      schema: { ...doc, operationId: 'hubGetAutomationVersion', summary: 'One published version, read-only', params: VersionParams, response: hubResponses('member', { 200: VersionView }) },
-      config: hubAccess('member'),
-    },
-    async (request) => {
-      const { id, version } = request.params;
-      // An unknown version of a known automation is its own 404 ("automation version"), as the runs' versions are.
-      const v = await versionView(deps.db, hubAuthOf(request).accountId, id, version);
-      return { ...v, published_at: iso(v.published_at) };
-    },
-  );
+  hub.get('/automations/:id/versions/:version', hubRoute('member', {
+    operationId: 'hubGetAutomationVersion',
+    summary: 'One published version, read-only',
+    params: VersionParams,
+    response: { 200: VersionView },
+  }), async (request) => {
+    const { id, version } = request.params;
+    // An unknown version of a known automation is its own 404 ("automation version"), as the runs' versions are.
+    const v = await versionView(deps.db, hubAuthOf(request).accountId, id, version);
+    return { ...v, published_at: iso(v.published_at) };
+  });
 
-  hub.post(
-    '/automations/:id/copy',
-    {
-      schema: { ...doc, operationId: 'hubCopyAutomation', summary: 'Copy as a new draft ("Copy of <name>", no webhook)', params: IdParams, response: hubResponses('member', { 201: AutomationEditor }) },
-      config: hubAccess('member'),
-    },
-    async (request, reply) => {
-      const auth = hubAuthOf(request);
-      const id = await copyAutomation(deps.db, auth.accountId, request.params.id, actorOf(auth));
-      reply.code(201);
-      return editor(auth.accountId, id);
-    },
-  );
+  hub.post('/automations/:id/copy', hubRoute('member', {
+    operationId: 'hubCopyAutomation',
+    summary: 'Copy as a new draft ("Copy of <name>", no webhook)',
+    params: IdParams,
+    response: { 201: AutomationEditor },
+  }), async (request, reply) => {
+    const auth = hubAuthOf(request);
+    const id = await copyAutomation(deps.db, auth.accountId, request.params.id, actorOf(auth));
+    reply.code(201);
+    return editor(auth.accountId, id);
+  });
 
-  hub.delete(
-    '/automations/:id',
-    {
-      schema: {
-        ...doc,
-        operationId: 'hubDeleteAutomation',
-        summary: 'Delete (owners and admins)',
-        description: 'Soft delete: gone from /v1 and the hub, takes no enrollment; its running and waiting runs end stopped. Its finished runs stay readable.',
-        params: IdParams,
-        response: hubResponses('admin', { 200: Deleted }),
-      },
-      config: hubAccess('admin'),
-    },
-    async (request) => {
-      const auth = hubAuthOf(request);
-      await deleteAutomation(deps.db, auth.accountId, request.params.id, actorOf(auth));
-      return { id: request.params.id, deleted: true as const };
-    },
-  );
+  hub.delete('/automations/:id', hubRoute('admin', {
+    operationId: 'hubDeleteAutomation',
+    summary: 'Delete (owners and admins)',
+    description: 'Soft delete: gone from /v1 and the hub, takes no enrollment; its running and waiting runs end stopped. Its finished runs stay readable.',
+    params: IdParams,
+    response: { 200: Deleted },
+  }), async (request) => {
+    const auth = hubAuthOf(request);
+    await deleteAutomation(deps.db, auth.accountId, request.params.id, actorOf(auth));
+    return { id: request.params.id, deleted: true as const };
+  });
 }

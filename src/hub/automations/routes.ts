@@ -16,71 +16,51 @@ import { AutomationRun } from '../../api/automation-runs/schemas.js';
 import { getAutomationRun, listAutomationRuns, type AutomationRunRow } from '../../services/automation-runs/read-store.js';
 import { stopRun, STOPPED_IN_HUB } from '../../services/automation-runs/service.js';
 import { moveAutomation, publishAutomation } from '../../services/automations/service.js';
-import { actorOf, hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
+import { actorOf, hubAuthOf, hubRoute } from '../kit.js';
 import { DetailQuery, HubAutomationDetail, IdParams } from './schemas.js';
 
 export function registerHubAutomationRoutes(hub: App, deps: AppDeps): void {
   const automations = listByTime(deps.cursors, (r: AutomationRow) => r.updated_at);
   const runs = listByTime(deps.cursors, (r: AutomationRunRow) => r.started_at);
 
-  hub.get(
-    '/automations',
-    {
-      schema: {
-        tags: [HUB_TAG],
-        operationId: 'hubListAutomations',
-        summary: 'List automations',
-        description: "/v1's summary: status, version, counters; most recently changed first.",
-        querystring: ListAutomationsQuery,
-        response: hubResponses('member', { 200: ListEnvelope(Automation, 'HubAutomationList') }),
-      },
-      config: hubAccess('member'),
-    },
-    async (request) => {
-      const { status, project_id } = request.query;
-      const page = automations.start(request, request.query, { status, project_id }, hubAuthOf(request).accountId);
-      const rows = await listAutomations(deps.db, page.accountId, { status, projectId: project_id }, page);
-      return automations.page(page, rows, renderAutomation);
-    },
-  );
+  hub.get('/automations', hubRoute('member', {
+    operationId: 'hubListAutomations',
+    summary: 'List automations',
+    description: "/v1's summary: status, version, counters; most recently changed first.",
+    querystring: ListAutomationsQuery,
+    response: { 200: ListEnvelope(Automation, 'HubAutomationList') },
+  }), async (request) => {
+    const { status, project_id } = request.query;
+    const page = automations.start(request, request.query, { status, project_id }, hubAuthOf(request).accountId);
+    const rows = await listAutomations(deps.db, page.accountId, { status, projectId: project_id }, page);
+    return automations.page(page, rows, renderAutomation);
+  });
 
-  hub.get(
-    '/automations/:id',
-    {
-      schema: {
-        tags: [HUB_TAG],
-        operationId: 'hubGetAutomation',
-        summary: "An automation's page: its summary and its runs per contact",
-        params: IdParams,
-        querystring: DetailQuery,
-        response: hubResponses('member', { 200: HubAutomationDetail }),
-      },
-      config: hubAccess('member'),
-    },
-    async (request) => {
-      const id = request.params.id;
-      const status = request.query.status;
-      const page = runs.start(request, request.query, { automation_id: id, status }, hubAuthOf(request).accountId);
-      const [row, rows] = await Promise.all([getAutomation(deps.db, page.accountId, id), listAutomationRuns(deps.db, page.accountId, id, status, page)]);
-      if (!row) throw notFound('automation');
-      return { automation: renderAutomation(row), runs: runs.page(page, rows, renderRun) };
-    },
-  );
+  hub.get('/automations/:id', hubRoute('member', {
+    operationId: 'hubGetAutomation',
+    summary: "An automation's page: its summary and its runs per contact",
+    params: IdParams,
+    querystring: DetailQuery,
+    response: { 200: HubAutomationDetail },
+  }), async (request) => {
+    const id = request.params.id;
+    const status = request.query.status;
+    const page = runs.start(request, request.query, { automation_id: id, status }, hubAuthOf(request).accountId);
+    const [row, rows] = await Promise.all([getAutomation(deps.db, page.accountId, id), listAutomationRuns(deps.db, page.accountId, id, status, page)]);
+    if (!row) throw notFound('automation');
+    return { automation: renderAutomation(row), runs: runs.page(page, rows, renderRun) };
+  });
 
   const move = (path: 'publish' | 'pause' | 'resume', summary: string, description: string) =>
     hub.post(
       `/automations/:id/${path}`,
-      {
-        schema: {
-          tags: [HUB_TAG],
-          operationId: `hub${path.charAt(0).toUpperCase()}${path.slice(1)}Automation`,
-          summary,
-          description,
-          params: IdParams,
-          response: hubResponses('member', { 200: Automation }),
-        },
-        config: hubAccess('member'),
-      },
+      hubRoute('member', {
+        operationId: `hub${path.charAt(0).toUpperCase()}${path.slice(1)}Automation`,
+        summary,
+        description,
+        params: IdParams,
+        response: { 200: Automation },
+      }),
       async (request) => {
         const auth = hubAuthOf(request);
         const ref = { automationId: request.params.id, accountId: auth.accountId };
@@ -101,25 +81,17 @@ export function registerHubAutomationRoutes(hub: App, deps: AppDeps): void {
   move('pause', 'Pause', 'Published → paused: it takes no enrollments and its waiting runs are held. 409 automation_status_conflict otherwise.');
   move('resume', 'Resume', 'Paused → published: held runs carry on. 409 automation_status_conflict otherwise.');
 
-  hub.post(
-    '/automation-runs/:id/stop',
-    {
-      schema: {
-        tags: [HUB_TAG],
-        operationId: 'hubStopAutomationRun',
-        summary: "Stop a contact's automation run",
-        description: `A running or waiting run ends stopped with the error "${STOPPED_IN_HUB}"; 409 automation_run_not_active when it already ended.`,
-        params: IdParams,
-        response: hubResponses('member', { 200: AutomationRun }),
-      },
-      config: hubAccess('member'),
-    },
-    async (request) => {
-      const auth = hubAuthOf(request);
-      await stopRun(deps.db, request.params.id, auth.accountId, STOPPED_IN_HUB, actorOf(auth));
-      const run = await getAutomationRun(deps.db, auth.accountId, request.params.id);
-      if (!run) throw notFound('automation run');
-      return renderRun(run);
-    },
-  );
+  hub.post('/automation-runs/:id/stop', hubRoute('member', {
+    operationId: 'hubStopAutomationRun',
+    summary: "Stop a contact's automation run",
+    description: `A running or waiting run ends stopped with the error "${STOPPED_IN_HUB}"; 409 automation_run_not_active when it already ended.`,
+    params: IdParams,
+    response: { 200: AutomationRun },
+  }), async (request) => {
+    const auth = hubAuthOf(request);
+    await stopRun(deps.db, request.params.id, auth.accountId, STOPPED_IN_HUB, actorOf(auth));
+    const run = await getAutomationRun(deps.db, auth.accountId, request.params.id);
+    if (!run) throw notFound('automation run');
+    return renderRun(run);
+  });
 }

@@ -11,105 +11,73 @@ import { getAutomationRun } from '../../services/automation-runs/read-store.js';
 import { previewTemplate } from '../../services/automations/preview.js';
 import { startTestRun } from '../../services/automations/test-run.js';
 import { rotateWebhook } from '../../services/automations/webhook.js';
-import { actorOf, hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
+import { actorOf, hubAuthOf, hubRoute } from '../kit.js';
 import { IdParams, PreviewBody, TemplatePreview, TestBody, TestStarted, Webhook } from './schemas.js';
 
 export function registerHubAutomationTestRoutes(hub: App, deps: AppDeps): void {
-  hub.post(
-    '/automations/:id/test',
-    {
-      schema: {
-        tags: [HUB_TAG],
-        operationId: 'hubTestAutomation',
-        summary: 'Send a test',
-        description:
-          'Runs the draft as saved now (or the given version) for one contact with test: true: every message goes only to the signed-in ' +
-          'user’s address, no record changes, no counter moves. 404 for an unknown contact or version; 422 automation_not_publishable ' +
-          '(param steps[i].config.<field>) for a draft whose steps are missing or incomplete.',
-        params: IdParams,
-        body: TestBody,
-        response: hubResponses('member', { 201: TestStarted }),
+  hub.post('/automations/:id/test', hubRoute('member', {
+    operationId: 'hubTestAutomation',
+    summary: 'Send a test',
+    description:
+      'Runs the draft as saved now (or the given version) for one contact with test: true: every message goes only to the signed-in ' +
+      'user’s address, no record changes, no counter moves. 404 for an unknown contact or version; 422 automation_not_publishable ' +
+      '(param steps[i].config.<field>) for a draft whose steps are missing or incomplete.',
+    params: IdParams,
+    body: TestBody,
+    response: { 201: TestStarted },
+  }), async (request, reply) => {
+    const auth = hubAuthOf(request);
+    const { contact_id, version } = request.body;
+    const started = await startTestRun(
+      deps.db,
+      {
+        automationId: request.params.id,
+        accountId: auth.accountId,
+        contactId: contact_id,
+        userId: auth.userId,
+        target: version === undefined ? 'draft' : { version },
       },
-      config: hubAccess('member'),
-    },
-    async (request, reply) => {
-      const auth = hubAuthOf(request);
-      const { contact_id, version } = request.body;
-      const started = await startTestRun(
-        deps.db,
-        {
-          automationId: request.params.id,
-          accountId: auth.accountId,
-          contactId: contact_id,
-          userId: auth.userId,
-          target: version === undefined ? 'draft' : { version },
-        },
-        actorOf(auth),
-      );
-      const run = await getAutomationRun(deps.db, auth.accountId, started.id);
-      if (!run) throw notFound('automation run');
-      reply.code(201);
-      return { run: renderRun(run), tester_email: started.tester_email };
-    },
-  );
+      actorOf(auth),
+    );
+    const run = await getAutomationRun(deps.db, auth.accountId, started.id);
+    if (!run) throw notFound('automation run');
+    reply.code(201);
+    return { run: renderRun(run), tester_email: started.tester_email };
+  });
 
-  hub.get(
-    '/automation-runs/:id',
-    {
-      schema: {
-        tags: [HUB_TAG],
-        operationId: 'hubGetAutomationRun',
-        summary: 'An automation run with its steps',
-        description: "/v1's automation run detail (the builder's test panel polls it); what a step sent is never included.",
-        params: IdParams,
-        response: hubResponses('member', { 200: AutomationRunDetail }),
-      },
-      config: hubAccess('member'),
-    },
-    async (request) => {
-      const detail = await automationRunDetail(deps.db, hubAuthOf(request).accountId, request.params.id);
-      if (!detail) throw notFound('automation run');
-      return detail;
-    },
-  );
+  hub.get('/automation-runs/:id', hubRoute('member', {
+    operationId: 'hubGetAutomationRun',
+    summary: 'An automation run with its steps',
+    description: "/v1's automation run detail (the builder's test panel polls it); what a step sent is never included.",
+    params: IdParams,
+    response: { 200: AutomationRunDetail },
+  }), async (request) => {
+    const detail = await automationRunDetail(deps.db, hubAuthOf(request).accountId, request.params.id);
+    if (!detail) throw notFound('automation run');
+    return detail;
+  });
 
-  hub.post(
-    '/automations/preview',
-    {
-      schema: {
-        tags: [HUB_TAG],
-        operationId: 'hubPreviewAutomationTemplate',
-        summary: 'Preview an email or text',
-        description:
-          'Renders the template as the step would for the contact (404 when archived, erased or unknown) or for the sample contact ' +
-          'Ada Lovelace <ada@example.com>; a text also gets its segments, encoding and price per send. Nothing is saved or sent.',
-        body: PreviewBody,
-        response: hubResponses('member', { 200: TemplatePreview }),
-      },
-      config: hubAccess('member'),
-    },
-    async (request) => {
-      const { channel, subject, body, contact_id } = request.body;
-      return previewTemplate(deps.db, deps.config, hubAuthOf(request).accountId, { channel, subject, body, contactId: contact_id });
-    },
-  );
+  hub.post('/automations/preview', hubRoute('member', {
+    operationId: 'hubPreviewAutomationTemplate',
+    summary: 'Preview an email or text',
+    description:
+      'Renders the template as the step would for the contact (404 when archived, erased or unknown) or for the sample contact ' +
+      'Ada Lovelace <ada@example.com>; a text also gets its segments, encoding and price per send. Nothing is saved or sent.',
+    body: PreviewBody,
+    response: { 200: TemplatePreview },
+  }), async (request) => {
+    const { channel, subject, body, contact_id } = request.body;
+    return previewTemplate(deps.db, deps.config, hubAuthOf(request).accountId, { channel, subject, body, contactId: contact_id });
+  });
 
-  hub.post(
-    '/automations/:id/webhook',
-    {
-      schema: {
-        tags: [HUB_TAG],
-        operationId: 'hubRotateAutomationWebhook',
-        summary: 'A new webhook URL',
-        description: 'A new secret for the webhook trigger, shown once; the previous URL stops working at once. Audited.',
-        params: IdParams,
-        response: hubResponses('member', { 200: Webhook }),
-      },
-      config: hubAccess('member'),
-    },
-    async (request) => {
-      const auth = hubAuthOf(request);
-      return rotateWebhook(deps.db, deps.config, { accountId: auth.accountId, automationId: request.params.id }, actorOf(auth));
-    },
-  );
+  hub.post('/automations/:id/webhook', hubRoute('member', {
+    operationId: 'hubRotateAutomationWebhook',
+    summary: 'A new webhook URL',
+    description: 'A new secret for the webhook trigger, shown once; the previous URL stops working at once. Audited.',
+    params: IdParams,
+    response: { 200: Webhook },
+  }), async (request) => {
+    const auth = hubAuthOf(request);
+    return rotateWebhook(deps.db, deps.config, { accountId: auth.accountId, automationId: request.params.id }, actorOf(auth));
+  });
 }

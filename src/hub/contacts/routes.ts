@@ -9,16 +9,16 @@ import { listByTime } from '../../http/list.js';
 import type { App } from '../../http/route-kit.js';
 import { ListEnvelope } from '../../http/schemas.js';
 import { normaliseEmail } from '../../lib/email.js';
-import { iso, isoOrNull } from '../../lib/time.js';
 import type { LiveContactRow } from '../../domain/contact.js';
 import { contactsPage, renderContact } from '../../api/contacts/read.js';
 import { Contact, CreateBody, ListContactsQuery, UpdateBody } from '../../api/contacts/schemas.js';
-import { contactRuns, STATUS_LABELS } from '../../services/automation-runs/read-store.js';
+import { contactRuns } from '../../services/automation-runs/read-store.js';
+import { renderRunState } from '../../api/automation-runs/render.js';
 import { recordAudit } from '../../services/audit/service.js';
 import { eraseContact } from '../../services/contacts/erase.js';
 import { checkedEmail, createContact, erasureHmacs, patchContact } from '../../services/contacts/service.js';
 import { getContact, smsStopped } from '../../services/contacts/store.js';
-import { actorOf, hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
+import { actorOf, hubAuthOf, hubRoute } from '../kit.js';
 import { renderMessage } from '../messages/render.js';
 import { listMessages } from '../messages/store.js';
 import { EraseBody, Erased, HubContactDetail, IdParams, PAGE_ITEMS } from './schemas.js';
@@ -33,147 +33,96 @@ function confirms(c: LiveContactRow, typed: string): boolean {
 export function registerHubContactRoutes(hub: App, deps: AppDeps): void {
   const contacts = listByTime(deps.cursors, (r: LiveContactRow) => r.updated_at);
 
-  hub.get(
-    '/contacts',
-    {
-      schema: {
-        tags: [HUB_TAG],
-        operationId: 'hubListContacts',
-        summary: 'List contacts',
-        description: "/v1's search and filters, most recently changed first.",
-        querystring: ListContactsQuery,
-        response: hubResponses('member', { 200: ListEnvelope(Contact, 'HubContactList') }),
-      },
-      config: hubAccess('member'),
-    },
-    async (request) => contactsPage(deps, contacts, request, request.query, hubAuthOf(request).accountId),
-  );
+  hub.get('/contacts', hubRoute('member', {
+    operationId: 'hubListContacts',
+    summary: 'List contacts',
+    description: "/v1's search and filters, most recently changed first.",
+    querystring: ListContactsQuery,
+    response: { 200: ListEnvelope(Contact, 'HubContactList') },
+  }), async (request) => contactsPage(deps, contacts, request, request.query, hubAuthOf(request).accountId));
 
-  hub.get(
-    '/contacts/:id',
-    {
-      schema: {
-        tags: [HUB_TAG],
-        operationId: 'hubGetContact',
-        summary: "A contact's page: fields, flags, automation runs and messages",
-        params: IdParams,
-        response: hubResponses('member', { 200: HubContactDetail }),
-      },
-      config: hubAccess('member'),
-    },
-    async (request) => {
-      const accountId = hubAuthOf(request).accountId;
-      const id = request.params.id;
-      const [row, stopped, runs, messages] = await Promise.all([
-        getContact(deps.db, accountId, id),
-        smsStopped(deps.db, accountId, id),
-        contactRuns(deps.db, accountId, id, PAGE_ITEMS),
-        listMessages(deps.db, accountId, { contactId: id }, { after: null, fetch: PAGE_ITEMS + 1 }),
-      ]);
-      if (!row) throw notFound('contact');
-      return {
-        contact: renderContact(row),
-        sms_stopped: stopped ?? false,
-        automation_runs: runs.map((r) => ({
-          id: r.id,
-          automation: { id: r.automation_id, name: r.automation_name },
-          status: r.status,
-          status_label: STATUS_LABELS[r.status],
-          test: r.test,
-          version: r.version,
-          started_at: iso(r.started_at),
-          finished_at: isoOrNull(r.finished_at),
-          next_at: isoOrNull(r.next_at),
-          error: r.error,
-        })),
-        messages: messages.slice(0, PAGE_ITEMS).map(renderMessage),
-        more_messages: messages.length > PAGE_ITEMS,
-      };
-    },
-  );
+  hub.get('/contacts/:id', hubRoute('member', {
+    operationId: 'hubGetContact',
+    summary: "A contact's page: fields, flags, automation runs and messages",
+    params: IdParams,
+    response: { 200: HubContactDetail },
+  }), async (request) => {
+    const accountId = hubAuthOf(request).accountId;
+    const id = request.params.id;
+    const [row, stopped, runs, messages] = await Promise.all([
+      getContact(deps.db, accountId, id),
+      smsStopped(deps.db, accountId, id),
+      contactRuns(deps.db, accountId, id, PAGE_ITEMS),
+      listMessages(deps.db, accountId, { contactId: id }, { after: null, fetch: PAGE_ITEMS + 1 }),
+    ]);
+    if (!row) throw notFound('contact');
+    return {
+      contact: renderContact(row),
+      sms_stopped: stopped ?? false,
+      automation_runs: runs.map((r) => ({ id: r.id, automation: { id: r.automation_id, name: r.automation_name }, ...renderRunState(r) })),
+      messages: messages.slice(0, PAGE_ITEMS).map(renderMessage),
+      more_messages: messages.length > PAGE_ITEMS,
+    };
+  });
 
-  hub.post(
-    '/contacts',
-    {
-      schema: {
-        tags: [HUB_TAG],
-        operationId: 'hubCreateContact',
-        summary: 'Create a contact',
-        description: "As /v1's createContact: published contact.created automations start for it.",
-        body: CreateBody,
-        response: hubResponses('member', { 201: Contact }),
-      },
-      config: hubAccess('member'),
-    },
-    async (request, reply) => {
-      const auth = hubAuthOf(request);
-      const email = checkedEmail(request.body.email);
-      const hmacs = await erasureHmacs(deps.db, email.normalized);
-      const row = await deps.db.transaction(async (tx) => {
-        const created = await createContact(tx, auth.accountId, request.body, email, hmacs);
-        await recordAudit(tx, { accountId: auth.accountId, actor: actorOf(auth), action: 'contact.created', objectKind: 'contact', objectId: created.id });
-        return created;
-      });
-      return reply.code(201).send(renderContact(row));
-    },
-  );
+  hub.post('/contacts', hubRoute('member', {
+    operationId: 'hubCreateContact',
+    summary: 'Create a contact',
+    description: "As /v1's createContact: published contact.created automations start for it.",
+    body: CreateBody,
+    response: { 201: Contact },
+  }), async (request, reply) => {
+    const auth = hubAuthOf(request);
+    const email = checkedEmail(request.body.email);
+    const hmacs = await erasureHmacs(deps.db, email.normalized);
+    const row = await deps.db.transaction(async (tx) => {
+      const created = await createContact(tx, auth.accountId, request.body, email, hmacs);
+      await recordAudit(tx, { accountId: auth.accountId, actor: actorOf(auth), action: 'contact.created', objectKind: 'contact', objectId: created.id });
+      return created;
+    });
+    return reply.code(201).send(renderContact(row));
+  });
 
-  hub.patch(
-    '/contacts/:id',
-    {
-      schema: {
-        tags: [HUB_TAG],
-        operationId: 'hubUpdateContact',
-        summary: 'Edit a contact',
-        description: "As /v1's updateContact: do_not_contact and email_opt_out, once true, cannot be set back (409 opt_out_locked).",
-        params: IdParams,
-        body: UpdateBody,
-        response: hubResponses('member', { 200: Contact }),
-      },
-      config: hubAccess('member'),
-    },
-    async (request) => {
-      const auth = hubAuthOf(request);
-      const body = request.body;
-      let email = null;
-      if (body.email !== undefined) {
-        const e = checkedEmail(body.email);
-        email = { ...e, hmacs: await erasureHmacs(deps.db, e.normalized) };
-      }
-      const row = await patchContact(deps.db, auth.accountId, request.params.id, body, email, actorOf(auth));
-      if (!row) throw notFound('contact');
-      return renderContact(row);
-    },
-  );
+  hub.patch('/contacts/:id', hubRoute('member', {
+    operationId: 'hubUpdateContact',
+    summary: 'Edit a contact',
+    description: "As /v1's updateContact: do_not_contact and email_opt_out, once true, cannot be set back (409 opt_out_locked).",
+    params: IdParams,
+    body: UpdateBody,
+    response: { 200: Contact },
+  }), async (request) => {
+    const auth = hubAuthOf(request);
+    const body = request.body;
+    let email = null;
+    if (body.email !== undefined) {
+      const e = checkedEmail(body.email);
+      email = { ...e, hmacs: await erasureHmacs(deps.db, e.normalized) };
+    }
+    const row = await patchContact(deps.db, auth.accountId, request.params.id, body, email, actorOf(auth));
+    if (!row) throw notFound('contact');
+    return renderContact(row);
+  });
 
-  hub.post(
-    '/contacts/:id/erase',
-    {
-      schema: {
-        tags: [HUB_TAG],
-        operationId: 'hubEraseContact',
-        summary: 'Erase a contact at their request',
-        description:
-          "As `contacts erase`: the address kept only as an HMAC, personal fields cleared, running automation runs stopped, messages deleted. " +
-          "confirm must be the contact's email or id (422 invalid_field otherwise).",
-        params: IdParams,
-        body: EraseBody,
-        response: hubResponses('member', { 200: Erased }),
-      },
-      config: hubAccess('member'),
-    },
-    async (request) => {
-      const auth = hubAuthOf(request);
-      const id = request.params.id;
-      const row = await getContact(deps.db, auth.accountId, id);
-      if (!row) throw notFound('contact');
-      if (!confirms(row, request.body.confirm)) {
-        throw new ApiError('invalid_field', "confirm must be the contact's email address or its id.", { param: 'confirm' });
-      }
-      const out = await eraseContact(deps.db, auth.accountId, id, actorOf(auth));
-      // Erased or archived by someone else between the read and the erasure: it is gone all the same.
-      if (out.status !== 'erased') throw notFound('contact');
-      return { id, erased: true as const, runs_stopped: out.runsStopped, messages_deleted: out.messagesDeleted };
-    },
-  );
+  hub.post('/contacts/:id/erase', hubRoute('member', {
+    operationId: 'hubEraseContact',
+    summary: 'Erase a contact at their request',
+    description:
+      "As `contacts erase`: the address kept only as an HMAC, personal fields cleared, running automation runs stopped, messages deleted. " +
+      "confirm must be the contact's email or id (422 invalid_field otherwise).",
+    params: IdParams,
+    body: EraseBody,
+    response: { 200: Erased },
+  }), async (request) => {
+    const auth = hubAuthOf(request);
+    const id = request.params.id;
+    const row = await getContact(deps.db, auth.accountId, id);
+    if (!row) throw notFound('contact');
+    if (!confirms(row, request.body.confirm)) {
+      throw new ApiError('invalid_field', "confirm must be the contact's email address or its id.", { param: 'confirm' });
+    }
+    const out = await eraseContact(deps.db, auth.accountId, id, actorOf(auth));
+    // Erased or archived by someone else between the read and the erasure: it is gone all the same.
+    if (out.status !== 'erased') throw notFound('contact');
+    return { id, erased: true as const, runs_stopped: out.runsStopped, messages_deleted: out.messagesDeleted };
+  });
 }

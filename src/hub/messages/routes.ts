@@ -5,34 +5,26 @@ import type { AppDeps } from '../../http/deps.js';
 import { listByTime } from '../../http/list.js';
 import type { App } from '../../http/route-kit.js';
 import { ListEnvelope } from '../../http/schemas.js';
-import { hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
+import { hubAuthOf, hubRoute } from '../kit.js';
 import { renderMessage } from './render.js';
 import { HubMessage, ListMessagesQuery } from './schemas.js';
 import { listMessages, type MessageRow } from './store.js';
 
 export function registerHubMessageRoutes(hub: App, deps: AppDeps): void {
   const messages = listByTime(deps.cursors, (r: MessageRow) => r.created_at);
-  hub.get(
-    '/messages',
-    {
-      schema: {
-        tags: [HUB_TAG],
-        operationId: 'hubListMessages',
-        summary: 'List messages',
-        description:
-          'Every message of the account, newest first: status, the recipient masked as in logs, the automation and contact ' +
-          "of the run that sent it, and the transport's reason for a failure. Never the subject or the body. An unknown " +
-          'contact_id or automation_id (or another account’s) lists nothing.',
-        querystring: ListMessagesQuery,
-        response: hubResponses('member', { 200: ListEnvelope(HubMessage, 'HubMessageList') }),
-      },
-      config: hubAccess('member'),
-    },
-    async (request) => {
-      const { status, channel, contact_id, automation_id } = request.query;
-      const page = messages.start(request, request.query, { status, channel, contact_id, automation_id }, hubAuthOf(request).accountId);
-      const rows = await listMessages(deps.db, page.accountId, { status, channel, contactId: contact_id, automationId: automation_id }, page);
-      return messages.page(page, rows, renderMessage);
-    },
-  );
+  hub.get('/messages', hubRoute('member', {
+    operationId: 'hubListMessages',
+    summary: 'List messages',
+    description:
+      'Every message of the account, newest first: status, the recipient masked as in logs, the automation and contact ' +
+      "of the run that sent it, and the transport's reason for a failure. Never the subject or the body. An unknown " +
+      'contact_id or automation_id (or another account’s) lists nothing.',
+    querystring: ListMessagesQuery,
+    response: { 200: ListEnvelope(HubMessage, 'HubMessageList') },
+  }), async (request) => {
+    const { status, channel, contact_id, automation_id } = request.query;
+    const page = messages.start(request, request.query, { status, channel, contact_id, automation_id }, hubAuthOf(request).accountId);
+    const rows = await listMessages(deps.db, page.accountId, { status, channel, contactId: contact_id, automationId: automation_id }, page);
+    return messages.page(page, rows, renderMessage);
+  });
 }

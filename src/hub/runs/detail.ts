@@ -8,21 +8,15 @@ import type { Queryable } from '../../db/db.js';
 import { isFinal } from '../../domain/workflow.js';
 import { joinedInput, looksLikeHtml } from '../../engine/blocks/text.js';
 import type { BlockOutput } from '../../engine/types.js';
-import { iso, isoOrNull } from '../../lib/time.js';
+import { isoOrNull } from '../../lib/time.js';
+import { renderRunInList } from '../../api/runs/render.js';
 import type { HubRunDetail as Detail, HubRunInList, Output } from './schemas.js';
 import { getAccountRun, getRunSteps, pagesHtml, type AccountRunRow, type RunStepRow } from '../../services/runs/read-store.js';
 
 export function renderHubRun(r: AccountRunRow): HubRunInList {
   return {
-    id: r.id,
-    workflow_id: r.workflow_id,
+    ...renderRunInList(r),
     workflow_name: r.workflow_name,
-    status: r.status,
-    trigger: r.trigger,
-    summary: r.summary,
-    created_at: iso(r.created_at),
-    started_at: isoOrNull(r.started_at),
-    finished_at: isoOrNull(r.finished_at),
     duration_ms: r.duration_ms === null ? null : Math.round(Number(r.duration_ms)),
   };
 }

@@ -10,7 +10,7 @@ import type { App } from '../../http/route-kit.js';
 import { ListEnvelope } from '../../http/schemas.js';
 import { iso } from '../../lib/time.js';
 import { moveRun, startRunAsUser, type RunMove } from '../../services/runs/by-user.js';
-import { actorOf, hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
+import { actorOf, hubAuthOf, hubRoute } from '../kit.js';
 import { renderHubRun, renderRunDetail } from './detail.js';
 import { EmptyBody, HubRunDetail, HubRunInList, IdParams, ListRunsQuery } from './schemas.js';
 import { listAccountRuns, type AccountRunRow } from '../../services/runs/read-store.js';
@@ -24,81 +24,53 @@ const MOVE_SUMMARY: Record<RunMove, string> = {
 export function registerHubRunRoutes(hub: App, deps: AppDeps): void {
   const runs = listByTime(deps.cursors, (r: AccountRunRow) => r.created_at);
 
-  hub.get(
-    '/runs',
-    {
-      schema: {
-        tags: [HUB_TAG],
-        operationId: 'hubListRuns',
-        summary: 'Every run of the account, newest first',
-        querystring: ListRunsQuery,
-        response: hubResponses('member', { 200: ListEnvelope(HubRunInList, 'HubRunList') }),
-      },
-      config: hubAccess('member'),
-    },
-    async (request) => {
-      const q = request.query;
-      const auth = hubAuthOf(request);
-      const page = runs.start(request, q, { workflow_id: q.workflow_id, status: q.status, trigger: q.trigger }, auth.accountId);
-      const rows = await listAccountRuns(deps.db, auth.accountId, { workflowId: q.workflow_id, status: q.status, trigger: q.trigger }, page);
-      return runs.page(page, rows, renderHubRun);
-    },
-  );
+  hub.get('/runs', hubRoute('member', {
+    operationId: 'hubListRuns',
+    summary: 'Every run of the account, newest first',
+    querystring: ListRunsQuery,
+    response: { 200: ListEnvelope(HubRunInList, 'HubRunList') },
+  }), async (request) => {
+    const q = request.query;
+    const auth = hubAuthOf(request);
+    const page = runs.start(request, q, { workflow_id: q.workflow_id, status: q.status, trigger: q.trigger }, auth.accountId);
+    const rows = await listAccountRuns(deps.db, auth.accountId, { workflowId: q.workflow_id, status: q.status, trigger: q.trigger }, page);
+    return runs.page(page, rows, renderHubRun);
+  });
 
-  hub.get(
-    '/runs/:id',
-    {
-      schema: {
-        tags: [HUB_TAG],
-        operationId: 'hubGetRun',
-        summary: 'A run: its steps with their outputs, and what an approval waits on',
-        params: IdParams,
-        response: hubResponses('member', { 200: HubRunDetail }),
-      },
-      config: hubAccess('member'),
-    },
-    async (request) => {
-      const detail = await renderRunDetail(deps.db, hubAuthOf(request).accountId, request.params.id);
-      if (!detail) throw notFound('run');
-      return detail;
-    },
-  );
+  hub.get('/runs/:id', hubRoute('member', {
+    operationId: 'hubGetRun',
+    summary: 'A run: its steps with their outputs, and what an approval waits on',
+    params: IdParams,
+    response: { 200: HubRunDetail },
+  }), async (request) => {
+    const detail = await renderRunDetail(deps.db, hubAuthOf(request).accountId, request.params.id);
+    if (!detail) throw notFound('run');
+    return detail;
+  });
 
-  hub.post(
-    '/workflows/:id/runs',
-    {
-      schema: {
-        tags: [HUB_TAG],
-        operationId: 'hubStartRun',
-        summary: 'Run now: start a manual run of the workflow',
-        description: 'Checks the workflow and the account\'s credit as the API\'s start does; the API\'s run limits count API runs only.',
-        params: IdParams,
-        body: optionalBody(EmptyBody),
-        response: hubResponses('member', { 202: StartedRun }, [402]),
-      },
-      config: hubAccess('member'),
-    },
-    async (request, reply) => {
-      const auth = hubAuthOf(request);
-      const r = await startRunAsUser(deps.db, { accountId: auth.accountId, workflowId: request.params.id, actor: actorOf(auth) });
-      return reply.code(202).send({ id: r.id, workflow_id: r.workflow_id, status: r.status, trigger: r.trigger, created_at: iso(r.created_at) });
-    },
-  );
+  hub.post('/workflows/:id/runs', hubRoute('member', {
+    operationId: 'hubStartRun',
+    summary: 'Run now: start a manual run of the workflow',
+    description: 'Checks the workflow and the account\'s credit as the API\'s start does; the API\'s run limits count API runs only.',
+    params: IdParams,
+    body: optionalBody(EmptyBody),
+    response: { 202: StartedRun },
+  }, [402]), async (request, reply) => {
+    const auth = hubAuthOf(request);
+    const r = await startRunAsUser(deps.db, { accountId: auth.accountId, workflowId: request.params.id, actor: actorOf(auth) });
+    return reply.code(202).send({ id: r.id, workflow_id: r.workflow_id, status: r.status, trigger: r.trigger, created_at: iso(r.created_at) });
+  });
 
   for (const move of ['approve', 'reject', 'cancel'] as const) {
     hub.post(
       `/runs/:id/${move}`,
-      {
-        schema: {
-          tags: [HUB_TAG],
-          operationId: `hub${move.charAt(0).toUpperCase()}${move.slice(1)}Run`,
-          summary: MOVE_SUMMARY[move],
-          params: IdParams,
-          body: optionalBody(EmptyBody),
-          response: hubResponses('member', { 200: HubRunDetail }),
-        },
-        config: hubAccess('member'),
-      },
+      hubRoute('member', {
+        operationId: `hub${move.charAt(0).toUpperCase()}${move.slice(1)}Run`,
+        summary: MOVE_SUMMARY[move],
+        params: IdParams,
+        body: optionalBody(EmptyBody),
+        response: { 200: HubRunDetail },
+      }),
       async (request) => {
         const auth = hubAuthOf(request);
         await moveRun(deps.db, { accountId: auth.accountId, runId: request.params.id, move, actor: actorOf(auth) });

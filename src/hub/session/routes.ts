@@ -10,7 +10,7 @@ import { SESSION_ABSOLUTE_MS, SESSION_COOKIE, SIGN_IN_FAILURES_PER_EMAIL_BEFORE_
 import type { AppDeps } from '../../http/deps.js';
 import type { App } from '../../http/route-kit.js';
 import { verifyPassword } from '../../lib/password.js';
-import { hubAccess, hubResponses, hubSessionOf, HUB_TAG, type HubSessionInfo } from '../kit.js';
+import { hubRoute, hubSessionOf, type HubSessionInfo } from '../kit.js';
 import { deleteSession, insertSession, pickAccount } from '../sessions/store.js';
 import { hashToken, isWellFormedToken, newToken } from '../sessions/token.js';
 import { sessionAccounts, signInCandidates } from './store.js';
@@ -66,67 +66,63 @@ export async function startSession(
 }
 
 export function registerHubSessionRoutes(hub: App, deps: AppDeps): void {
-  hub.post(
-    '/session',
-    {
-      schema: { tags: [HUB_TAG], operationId: 'hubSignIn', summary: 'Sign in with email and password', body: SignInBody, response: hubResponses('public', { 200: HubSession }, [401, 429]) },
-      config: hubAccess('public'),
-    },
-    async (request, reply) => {
-      const email = request.body.email.trim().toLowerCase();
-      const admission = await admitSignIn(deps.counters.failedAuth, email, request.ip, (limit) =>
-        request.log.warn({ limit, address: request.ip }, 'sign-in failures went past a limit: this address is refused for the rest of the minute'),
-      );
-      if (admission.delayMs > 0) {
-        // Held, not refused: the email is failing from many addresses at once. Logged as it
-        // starts each minute (the first held attempt), not once per attempt.
-        if (admission.emailFailures === SIGN_IN_FAILURES_PER_EMAIL_BEFORE_DELAY + 1) {
-          request.log.warn({ email_failures: admission.emailFailures, delay_ms: admission.delayMs }, 'sign-ins for one email are failing from many addresses: its attempts are held before their passwords are checked');
-        }
-        await (deps.pause ?? sleep)(admission.delayMs);
+  hub.post('/session', hubRoute('public', {
+    operationId: 'hubSignIn',
+    summary: 'Sign in with email and password',
+    body: SignInBody,
+    response: { 200: HubSession },
+  }, [401, 429]), async (request, reply) => {
+    const email = request.body.email.trim().toLowerCase();
+    const admission = await admitSignIn(deps.counters.failedAuth, email, request.ip, (limit) =>
+      request.log.warn({ limit, address: request.ip }, 'sign-in failures went past a limit: this address is refused for the rest of the minute'),
+    );
+    if (admission.delayMs > 0) {
+      // Held, not refused: the email is failing from many addresses at once. Logged as it
+      // starts each minute (the first held attempt), not once per attempt.
+      if (admission.emailFailures === SIGN_IN_FAILURES_PER_EMAIL_BEFORE_DELAY + 1) {
+        request.log.warn({ email_failures: admission.emailFailures, delay_ms: admission.delayMs }, 'sign-ins for one email are failing from many addresses: its attempts are held before their passwords are checked');
       }
-      const candidates = await signInCandidates(deps.db, email);
-      if (!candidates.length) await verifyPassword(request.body.password, DUMMY_HASH);
-      const matched: typeof candidates = [];
-      for (const c of candidates) if (await verifyPassword(request.body.password, c.password_hash)) matched.push(c);
-      if (!matched.length) throw new ApiError('sign_in_failed', 'Wrong email or password.');
-      await admission.succeeded();
-      return startSession(request, reply, deps, email, matched);
-    },
-  );
+      await (deps.pause ?? sleep)(admission.delayMs);
+    }
+    const candidates = await signInCandidates(deps.db, email);
+    if (!candidates.length) await verifyPassword(request.body.password, DUMMY_HASH);
+    const matched: typeof candidates = [];
+    for (const c of candidates) if (await verifyPassword(request.body.password, c.password_hash)) matched.push(c);
+    if (!matched.length) throw new ApiError('sign_in_failed', 'Wrong email or password.');
+    await admission.succeeded();
+    return startSession(request, reply, deps, email, matched);
+  });
 
-  hub.get(
-    '/session',
-    { schema: { tags: [HUB_TAG], operationId: 'hubGetSession', summary: 'Who is signed in', response: hubResponses('signed-in', { 200: HubSession }) }, config: hubAccess('signed-in') },
-    async (request) => {
-      const s: HubSessionInfo = hubSessionOf(request);
-      return render(deps, s);
-    },
-  );
+  hub.get('/session', hubRoute('signed-in', {
+    operationId: 'hubGetSession',
+    summary: 'Who is signed in',
+    response: { 200: HubSession },
+  }), async (request) => {
+    const s: HubSessionInfo = hubSessionOf(request);
+    return render(deps, s);
+  });
 
-  hub.put(
-    '/session/account',
-    {
-      schema: { tags: [HUB_TAG], operationId: 'hubPickAccount', summary: 'Pick the account to act in', body: PickBody, response: hubResponses('signed-in', { 200: HubSession }, [404]) },
-      config: hubAccess('signed-in'),
-    },
-    async (request) => {
-      const s = hubSessionOf(request);
-      const rows = await sessionAccounts(deps.db, s.userIds);
-      const row = rows.find((r) => r.account_id === request.body.account_id && r.state !== 'closed');
-      if (!row) throw notFound('account');
-      await pickAccount(deps.db, Buffer.from(s.sessionId, 'hex'), row.account_id, row.user_id);
-      return render(deps, { ...s, accountId: row.account_id });
-    },
-  );
+  hub.put('/session/account', hubRoute('signed-in', {
+    operationId: 'hubPickAccount',
+    summary: 'Pick the account to act in',
+    body: PickBody,
+    response: { 200: HubSession },
+  }, [404]), async (request) => {
+    const s = hubSessionOf(request);
+    const rows = await sessionAccounts(deps.db, s.userIds);
+    const row = rows.find((r) => r.account_id === request.body.account_id && r.state !== 'closed');
+    if (!row) throw notFound('account');
+    await pickAccount(deps.db, Buffer.from(s.sessionId, 'hex'), row.account_id, row.user_id);
+    return render(deps, { ...s, accountId: row.account_id });
+  });
 
-  hub.delete(
-    '/session',
-    { schema: { tags: [HUB_TAG], operationId: 'hubSignOut', summary: 'Sign out (ends the session everywhere)', response: hubResponses('signed-in', { 204: Type.Null() }) }, config: hubAccess('signed-in') },
-    async (request, reply) => {
-      await deleteSession(deps.db, Buffer.from(hubSessionOf(request).sessionId, 'hex'));
-      reply.clearCookie(SESSION_COOKIE, { path: '/' });
-      return reply.code(204).send();
-    },
-  );
+  hub.delete('/session', hubRoute('signed-in', {
+    operationId: 'hubSignOut',
+    summary: 'Sign out (ends the session everywhere)',
+    response: { 204: Type.Null() },
+  }), async (request, reply) => {
+    await deleteSession(deps.db, Buffer.from(hubSessionOf(request).sessionId, 'hex'));
+    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    return reply.code(204).send();
+  });
 }

@@ -7,7 +7,7 @@ import type { App } from '../../http/route-kit.js';
 import { iso } from '../../lib/time.js';
 import { limitsFor } from '../../limits/tiers.js';
 import { changeProjectSettings, readSettings, renameAccountBy, type AccountSettings, type ProjectWithSettings } from '../../services/settings/service.js';
-import { actorOf, hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
+import { actorOf, hubAuthOf, hubRoute } from '../kit.js';
 import { AccountBody, IdParams, ProjectBody, ProjectSettings, Settings } from './schemas.js';
 
 function renderProject(p: ProjectWithSettings): ProjectSettings {
@@ -28,43 +28,26 @@ function render(s: AccountSettings): Settings {
 }
 
 export function registerHubSettingsRoutes(hub: App, deps: AppDeps): void {
-  hub.get(
-    '/settings',
-    {
-      schema: { tags: [HUB_TAG], operationId: 'hubGetSettings', summary: "The account's settings", response: hubResponses('member', { 200: Settings }) },
-      config: hubAccess('member'),
-    },
-    async (request) => render(await readSettings(deps.db, hubAuthOf(request).accountId)),
-  );
+  hub.get('/settings', hubRoute('member', {
+    operationId: 'hubGetSettings',
+    summary: "The account's settings",
+    response: { 200: Settings },
+  }), async (request) => render(await readSettings(deps.db, hubAuthOf(request).accountId)));
 
-  hub.patch(
-    '/settings',
-    {
-      schema: {
-        tags: [HUB_TAG], operationId: 'hubUpdateSettings', summary: "Change the account's name (tier, limits, subscription and state are the operator's)",
-        body: AccountBody, response: hubResponses('admin', { 200: Settings }),
-      },
-      config: hubAccess('admin'),
-    },
-    async (request) => {
-      const auth = hubAuthOf(request);
-      if (request.body.name !== undefined) await renameAccountBy(deps.db, auth.accountId, request.body.name, actorOf(auth));
-      return render(await readSettings(deps.db, auth.accountId));
-    },
-  );
+  hub.patch('/settings', hubRoute('admin', {
+    operationId: 'hubUpdateSettings', summary: "Change the account's name (tier, limits, subscription and state are the operator's)",
+    body: AccountBody, response: { 200: Settings },
+  }), async (request) => {
+    const auth = hubAuthOf(request);
+    if (request.body.name !== undefined) await renameAccountBy(deps.db, auth.accountId, request.body.name, actorOf(auth));
+    return render(await readSettings(deps.db, auth.accountId));
+  });
 
-  hub.patch(
-    '/settings/projects/:id',
-    {
-      schema: {
-        tags: [HUB_TAG], operationId: 'hubUpdateProjectSettings', summary: "Change a project's settings",
-        params: IdParams, body: ProjectBody, response: hubResponses('admin', { 200: ProjectSettings }),
-      },
-      config: hubAccess('admin'),
-    },
-    async (request) => {
-      const auth = hubAuthOf(request);
-      return renderProject(await changeProjectSettings(deps.db, auth.accountId, request.params.id, request.body, actorOf(auth)));
-    },
-  );
+  hub.patch('/settings/projects/:id', hubRoute('admin', {
+    operationId: 'hubUpdateProjectSettings', summary: "Change a project's settings",
+    params: IdParams, body: ProjectBody, response: { 200: ProjectSettings },
+  }), async (request) => {
+    const auth = hubAuthOf(request);
+    return renderProject(await changeProjectSettings(deps.db, auth.accountId, request.params.id, request.body, actorOf(auth)));
+  });
 }

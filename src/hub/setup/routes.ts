@@ -11,7 +11,7 @@ import type { AppDeps } from '../../http/deps.js';
 import type { App } from '../../http/route-kit.js';
 import { AccountInputError, checkPassword } from '../../services/accounts/create.js';
 import { runFirstSetup, setupDone, setupNeeded, setupTokenValid } from '../../services/setup/service.js';
-import { hubAccess, hubResponses, HUB_TAG } from '../kit.js';
+import { hubRoute } from '../kit.js';
 import { hostIsLoopback } from '../origins.js';
 import { HubSession } from '../session/schemas.js';
 import { startSession } from '../session/routes.js';
@@ -33,40 +33,32 @@ export function fromThisMachine(request: FastifyRequest): boolean {
 const PARAM_OF: Record<string, string> = { name: 'account_name', owner_email: 'email', password: 'password' };
 
 export function registerHubSetupRoutes(hub: App, deps: AppDeps): void {
-  hub.get(
-    '/setup',
-    { schema: { tags: [HUB_TAG], operationId: 'hubGetSetup', summary: 'Whether first-run set-up is open', response: hubResponses('public', { 200: SetupState }) }, config: hubAccess('public') },
-    async (request) => ({ needed: await setupNeeded(deps.db), token_required: !fromThisMachine(request) }),
-  );
+  hub.get('/setup', hubRoute('public', {
+    operationId: 'hubGetSetup',
+    summary: 'Whether first-run set-up is open',
+    response: { 200: SetupState },
+  }), async (request) => ({ needed: await setupNeeded(deps.db), token_required: !fromThisMachine(request) }));
 
-  hub.post(
-    '/setup',
-    {
-      schema: {
-        tags: [HUB_TAG],
-        operationId: 'hubSetUp',
-        summary: 'Create the first account and its owner, and sign in',
-        body: SetupBody,
-        response: hubResponses('public', { 200: HubSession }, [409]),
-      },
-      config: hubAccess('public'),
-    },
-    async (request, reply) => {
-      const b = request.body;
-      if (!(await setupNeeded(deps.db))) throw setupDone();
-      if (!fromThisMachine(request) && !(b.setup_token && (await setupTokenValid(deps.db, b.setup_token.trim())))) {
-        throw new ApiError('setup_token_required', 'Set-up from anywhere but a browser on the server\'s own machine (opened as localhost or 127.0.0.1) needs the set-up token that `switchboard serve` printed at start.', { param: 'setup_token' });
-      }
-      const email = b.email.trim().toLowerCase();
-      let ids: { accountId: string; ownerId: string };
-      try {
-        checkPassword(b.password);
-        ids = await runFirstSetup(deps.db, { accountName: b.account_name, ownerName: b.name, email, password: b.password, creditMicros: deps.config.startingCreditMicros, actorLabel: `first-run set-up by ${email}` });
-      } catch (err) {
-        if (err instanceof AccountInputError) throw new ApiError('invalid_field', err.message, { param: PARAM_OF[err.field] ?? err.field });
-        throw err;
-      }
-      return startSession(request, reply, deps, email, [{ user_id: ids.ownerId, account_id: ids.accountId }]);
-    },
-  );
+  hub.post('/setup', hubRoute('public', {
+    operationId: 'hubSetUp',
+    summary: 'Create the first account and its owner, and sign in',
+    body: SetupBody,
+    response: { 200: HubSession },
+  }, [409]), async (request, reply) => {
+    const b = request.body;
+    if (!(await setupNeeded(deps.db))) throw setupDone();
+    if (!fromThisMachine(request) && !(b.setup_token && (await setupTokenValid(deps.db, b.setup_token.trim())))) {
+      throw new ApiError('setup_token_required', 'Set-up from anywhere but a browser on the server\'s own machine (opened as localhost or 127.0.0.1) needs the set-up token that `switchboard serve` printed at start.', { param: 'setup_token' });
+    }
+    const email = b.email.trim().toLowerCase();
+    let ids: { accountId: string; ownerId: string };
+    try {
+      checkPassword(b.password);
+      ids = await runFirstSetup(deps.db, { accountName: b.account_name, ownerName: b.name, email, password: b.password, creditMicros: deps.config.startingCreditMicros, actorLabel: `first-run set-up by ${email}` });
+    } catch (err) {
+      if (err instanceof AccountInputError) throw new ApiError('invalid_field', err.message, { param: PARAM_OF[err.field] ?? err.field });
+      throw err;
+    }
+    return startSession(request, reply, deps, email, [{ user_id: ids.ownerId, account_id: ids.accountId }]);
+  });
 }

@@ -6,7 +6,7 @@ import { mayAdminister } from '../../domain/hub.js';
 import type { AppDeps } from '../../http/deps.js';
 import type { App } from '../../http/route-kit.js';
 import { balanceAndToday, usageSums } from '../../services/usage/read-store.js';
-import { hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
+import { hubAuthOf, hubRoute } from '../kit.js';
 import { keySpend } from './store.js';
 import { HubUsage, UsageQuery } from './schemas.js';
 
@@ -21,54 +21,46 @@ function lastDayOf(month: string): string {
 }
 
 export function registerHubUsageRoutes(hub: App, deps: AppDeps): void {
-  hub.get(
-    '/usage',
-    {
-      schema: {
-        tags: [HUB_TAG],
-        operationId: 'hubGetUsage',
-        summary: "A month's usage",
-        description:
-          'Billed micros by day for the month (up to today), totals by feature, the balance, and each key\'s spend against its cap. ' +
-          'Members see everything but the keys (keys is null for them).',
-        querystring: UsageQuery,
-        response: hubResponses('member', { 200: HubUsage }),
-      },
-      config: hubAccess('member'),
-    },
-    async (request): Promise<HubUsage> => {
-      const auth = hubAuthOf(request);
-      const { balance, today } = await balanceAndToday(deps.db, auth.accountId);
-      const month = request.query.month ?? today.slice(0, 7);
-      if (month < '1970-01') throw new ApiError('invalid_parameter', `The month ${month} is before 1970-01.`, { param: 'month' });
-      const from = `${month}-01`;
-      const last = lastDayOf(month);
-      const to = last < today ? last : today;
-      const days = Math.max(0, (toMs(to) - toMs(from)) / DAY_MS + 1);
-      const [sums, keys] = await Promise.all([
-        days > 0 ? usageSums(deps.db, auth.accountId, from, to) : Promise.resolve({ total: 0, byDay: new Map<string, number>(), byFeature: [] }),
-        mayAdminister(auth.role) ? keySpend(deps.db, auth.accountId, month) : Promise.resolve(null),
-      ]);
-      return {
-        month,
-        currency: 'usd',
-        balance_micros: balance,
-        total_micros: sums.total,
-        by_day: Array.from({ length: days }, (_, i) => {
-          const date = toDay(toMs(from) + i * DAY_MS);
-          return { date, micros: sums.byDay.get(date) ?? 0 };
-        }),
-        by_feature: sums.byFeature,
-        keys:
-          keys?.map((k) => ({
-            id: k.id,
-            name: k.name,
-            prefix: k.prefix,
-            monthly_spend_cap_micros: k.monthly_spend_cap_micros === null ? null : Number(k.monthly_spend_cap_micros),
-            spent_micros: Number(k.spent_micros),
-            revoked: k.revoked,
-          })) ?? null,
-      };
-    },
-  );
+  hub.get('/usage', hubRoute('member', {
+    operationId: 'hubGetUsage',
+    summary: "A month's usage",
+    description:
+      'Billed micros by day for the month (up to today), totals by feature, the balance, and each key\'s spend against its cap. ' +
+      'Members see everything but the keys (keys is null for them).',
+    querystring: UsageQuery,
+    response: { 200: HubUsage },
+  }), async (request): Promise<HubUsage> => {
+    const auth = hubAuthOf(request);
+    const { balance, today } = await balanceAndToday(deps.db, auth.accountId);
+    const month = request.query.month ?? today.slice(0, 7);
+    if (month < '1970-01') throw new ApiError('invalid_parameter', `The month ${month} is before 1970-01.`, { param: 'month' });
+    const from = `${month}-01`;
+    const last = lastDayOf(month);
+    const to = last < today ? last : today;
+    const days = Math.max(0, (toMs(to) - toMs(from)) / DAY_MS + 1);
+    const [sums, keys] = await Promise.all([
+      days > 0 ? usageSums(deps.db, auth.accountId, from, to) : Promise.resolve({ total: 0, byDay: new Map<string, number>(), byFeature: [] }),
+      mayAdminister(auth.role) ? keySpend(deps.db, auth.accountId, month) : Promise.resolve(null),
+    ]);
+    return {
+      month,
+      currency: 'usd',
+      balance_micros: balance,
+      total_micros: sums.total,
+      by_day: Array.from({ length: days }, (_, i) => {
+        const date = toDay(toMs(from) + i * DAY_MS);
+        return { date, micros: sums.byDay.get(date) ?? 0 };
+      }),
+      by_feature: sums.byFeature,
+      keys:
+        keys?.map((k) => ({
+          id: k.id,
+          name: k.name,
+          prefix: k.prefix,
+          monthly_spend_cap_micros: k.monthly_spend_cap_micros === null ? null : Number(k.monthly_spend_cap_micros),
+          spent_micros: Number(k.spent_micros),
+          revoked: k.revoked,
+        })) ?? null,
+    };
+  });
 }

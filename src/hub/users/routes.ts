@@ -7,7 +7,7 @@ import type { AppDeps } from '../../http/deps.js';
 import type { App } from '../../http/route-kit.js';
 import { iso } from '../../lib/time.js';
 import { inviteUser, listUsers, removeUser, setUserRole, type UserRow } from '../../services/users/service.js';
-import { actorOf, hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
+import { actorOf, hubAuthOf, hubRoute } from '../kit.js';
 import { HubUser, IdParams, Invitation, InviteBody, RoleBody, UserList } from './schemas.js';
 
 export function renderUser(u: UserRow): HubUser {
@@ -15,59 +15,35 @@ export function renderUser(u: UserRow): HubUser {
 }
 
 export function registerHubUserRoutes(hub: App, deps: AppDeps): void {
-  hub.get(
-    '/users',
-    {
-      schema: { tags: [HUB_TAG], operationId: 'hubListUsers', summary: "The account's users", response: hubResponses('admin', { 200: UserList }) },
-      config: hubAccess('admin'),
-    },
-    async (request) => ({ data: (await listUsers(deps.db, hubAuthOf(request).accountId)).map(renderUser) }),
-  );
+  hub.get('/users', hubRoute('admin', {
+    operationId: 'hubListUsers',
+    summary: "The account's users",
+    response: { 200: UserList },
+  }), async (request) => ({ data: (await listUsers(deps.db, hubAuthOf(request).accountId)).map(renderUser) }));
 
-  hub.post(
-    '/users',
-    {
-      schema: {
-        tags: [HUB_TAG], operationId: 'hubInviteUser', summary: 'Invite a user (returns their one-time set-password link)',
-        body: InviteBody, response: hubResponses('admin', { 201: Invitation }),
-      },
-      config: hubAccess('admin'),
-    },
-    async (request, reply) => {
-      const auth = hubAuthOf(request);
-      const r = await inviteUser(deps.db, auth.accountId, request.body, actorOf(auth), deps.config);
-      return reply.code(201).send({ user: renderUser(r.user), set_password_url: r.link, emailed: r.emailed });
-    },
-  );
+  hub.post('/users', hubRoute('admin', {
+    operationId: 'hubInviteUser', summary: 'Invite a user (returns their one-time set-password link)',
+    body: InviteBody, response: { 201: Invitation },
+  }), async (request, reply) => {
+    const auth = hubAuthOf(request);
+    const r = await inviteUser(deps.db, auth.accountId, request.body, actorOf(auth), deps.config);
+    return reply.code(201).send({ user: renderUser(r.user), set_password_url: r.link, emailed: r.emailed });
+  });
 
-  hub.patch(
-    '/users/:id',
-    {
-      schema: {
-        tags: [HUB_TAG], operationId: 'hubSetUserRole', summary: "Change a user's role",
-        params: IdParams, body: RoleBody, response: hubResponses('admin', { 200: HubUser }),
-      },
-      config: hubAccess('admin'),
-    },
-    async (request) => {
-      const auth = hubAuthOf(request);
-      return renderUser(await setUserRole(deps.db, auth.accountId, request.params.id, request.body.role, actorOf(auth)));
-    },
-  );
+  hub.patch('/users/:id', hubRoute('admin', {
+    operationId: 'hubSetUserRole', summary: "Change a user's role",
+    params: IdParams, body: RoleBody, response: { 200: HubUser },
+  }), async (request) => {
+    const auth = hubAuthOf(request);
+    return renderUser(await setUserRole(deps.db, auth.accountId, request.params.id, request.body.role, actorOf(auth)));
+  });
 
-  hub.delete(
-    '/users/:id',
-    {
-      schema: {
-        tags: [HUB_TAG], operationId: 'hubRemoveUser', summary: 'Remove a user (their sessions end)',
-        params: IdParams, response: hubResponses('admin', { 204: Type.Null() }),
-      },
-      config: hubAccess('admin'),
-    },
-    async (request, reply) => {
-      const auth = hubAuthOf(request);
-      await removeUser(deps.db, auth.accountId, request.params.id, actorOf(auth));
-      return reply.code(204).send();
-    },
-  );
+  hub.delete('/users/:id', hubRoute('admin', {
+    operationId: 'hubRemoveUser', summary: 'Remove a user (their sessions end)',
+    params: IdParams, response: { 204: Type.Null() },
+  }), async (request, reply) => {
+    const auth = hubAuthOf(request);
+    await removeUser(deps.db, auth.accountId, request.params.id, actorOf(auth));
+    return reply.code(204).send();
+  });
 }

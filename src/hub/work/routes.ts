@@ -9,95 +9,61 @@ import { projectOr404, workItemDetail, workItemsPage } from '../../api/workmgmt/
 import { renderProject, renderSprint } from '../../api/workmgmt/render.js';
 import { ItemParams, ListItemsQuery, ListOnlyQuery, ProjectParams, Sprint, WorkItemDetail, WorkProject } from '../../api/workmgmt/schemas.js';
 import { listSprints, listWmProjects, type SprintRow, type WmItemRow, type WmProjectRow } from '../../services/workmgmt/read-store.js';
-import { hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
+import { hubAuthOf, hubRoute } from '../kit.js';
 import { ProjectItems } from './schemas.js';
-
-const MEMBER = hubAccess('member');
 
 export function registerHubWorkRoutes(hub: App, deps: AppDeps): void {
   const projects = listByTime(deps.cursors, (r: WmProjectRow) => r.created_at);
   const items = listByNumber(deps.cursors, (r: WmItemRow) => r.number);
   const sprints = listByTime(deps.cursors, (r: SprintRow) => r.created_at);
 
-  hub.get(
-    '/workmgmt/projects',
-    {
-      schema: {
-        tags: [HUB_TAG],
-        operationId: 'hubListWorkProjects',
-        summary: 'Work-management projects',
-        description: 'Projects that opened work management, newest first.',
-        querystring: ListOnlyQuery,
-        response: hubResponses('member', { 200: ListEnvelope(WorkProject, 'HubWorkProjectList') }),
-      },
-      config: MEMBER,
-    },
-    async (request) => {
-      const page = projects.start(request, request.query, {}, hubAuthOf(request).accountId);
-      return projects.page(page, await listWmProjects(deps.db, page.accountId, page), renderProject);
-    },
-  );
+  hub.get('/workmgmt/projects', hubRoute('member', {
+    operationId: 'hubListWorkProjects',
+    summary: 'Work-management projects',
+    description: 'Projects that opened work management, newest first.',
+    querystring: ListOnlyQuery,
+    response: { 200: ListEnvelope(WorkProject, 'HubWorkProjectList') },
+  }), async (request) => {
+    const page = projects.start(request, request.query, {}, hubAuthOf(request).accountId);
+    return projects.page(page, await listWmProjects(deps.db, page.accountId, page), renderProject);
+  });
 
-  hub.get(
-    '/workmgmt/projects/:project_id/items',
-    {
-      schema: {
-        tags: [HUB_TAG],
-        operationId: 'hubListWorkItems',
-        summary: 'Work items',
-        description:
-          "A project's items in key order, with /v1's filters (status, type, sprint, assignee, epic, label, words, changed since), " +
-          'and the project itself.',
-        params: ProjectParams,
-        querystring: ListItemsQuery,
-        response: hubResponses('member', { 200: ProjectItems }),
-      },
-      config: MEMBER,
-    },
-    async (request) => {
-      const q = request.query;
-      const { limit: _l, cursor: _c, ...filters } = q;
-      const page = items.start(request, q, { project_id: request.params.project_id, ...filters }, hubAuthOf(request).accountId);
-      const project = await projectOr404(deps, page.accountId, request.params.project_id);
-      return { project: renderProject(project), ...(await workItemsPage(deps, items, page, project, q)) };
-    },
-  );
+  hub.get('/workmgmt/projects/:project_id/items', hubRoute('member', {
+    operationId: 'hubListWorkItems',
+    summary: 'Work items',
+    description:
+      "A project's items in key order, with /v1's filters (status, type, sprint, assignee, epic, label, words, changed since), " +
+      'and the project itself.',
+    params: ProjectParams,
+    querystring: ListItemsQuery,
+    response: { 200: ProjectItems },
+  }), async (request) => {
+    const q = request.query;
+    const { limit: _l, cursor: _c, ...filters } = q;
+    const page = items.start(request, q, { project_id: request.params.project_id, ...filters }, hubAuthOf(request).accountId);
+    const project = await projectOr404(deps, page.accountId, request.params.project_id);
+    return { project: renderProject(project), ...(await workItemsPage(deps, items, page, project, q)) };
+  });
 
-  hub.get(
-    '/workmgmt/projects/:project_id/items/:key',
-    {
-      schema: {
-        tags: [HUB_TAG],
-        operationId: 'hubGetWorkItem',
-        summary: 'A work item',
-        description: 'The item by its key (a previous prefix finds it too), with linked documents and its whole history.',
-        params: ItemParams,
-        querystring: NoQuery,
-        response: hubResponses('member', { 200: WorkItemDetail }),
-      },
-      config: MEMBER,
-    },
-    async (request) => workItemDetail(deps, hubAuthOf(request).accountId, request.params.project_id, request.params.key),
-  );
+  hub.get('/workmgmt/projects/:project_id/items/:key', hubRoute('member', {
+    operationId: 'hubGetWorkItem',
+    summary: 'A work item',
+    description: 'The item by its key (a previous prefix finds it too), with linked documents and its whole history.',
+    params: ItemParams,
+    querystring: NoQuery,
+    response: { 200: WorkItemDetail },
+  }), async (request) => workItemDetail(deps, hubAuthOf(request).accountId, request.params.project_id, request.params.key));
 
-  hub.get(
-    '/workmgmt/projects/:project_id/sprints',
-    {
-      schema: {
-        tags: [HUB_TAG],
-        operationId: 'hubListSprints',
-        summary: 'Sprints',
-        description: "A project's sprints, newest first, with their totals (items, done, points) and, once finished, their review.",
-        params: ProjectParams,
-        querystring: ListOnlyQuery,
-        response: hubResponses('member', { 200: ListEnvelope(Sprint, 'HubSprintList') }),
-      },
-      config: MEMBER,
-    },
-    async (request) => {
-      const page = sprints.start(request, request.query, { project_id: request.params.project_id }, hubAuthOf(request).accountId);
-      const project = await projectOr404(deps, page.accountId, request.params.project_id);
-      return sprints.page(page, await listSprints(deps.db, page.accountId, project.id, page), renderSprint);
-    },
-  );
+  hub.get('/workmgmt/projects/:project_id/sprints', hubRoute('member', {
+    operationId: 'hubListSprints',
+    summary: 'Sprints',
+    description: "A project's sprints, newest first, with their totals (items, done, points) and, once finished, their review.",
+    params: ProjectParams,
+    querystring: ListOnlyQuery,
+    response: { 200: ListEnvelope(Sprint, 'HubSprintList') },
+  }), async (request) => {
+    const page = sprints.start(request, request.query, { project_id: request.params.project_id }, hubAuthOf(request).accountId);
+    const project = await projectOr404(deps, page.accountId, request.params.project_id);
+    return sprints.page(page, await listSprints(deps.db, page.accountId, project.id, page), renderSprint);
+  });
 }

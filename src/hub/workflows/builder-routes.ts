@@ -21,7 +21,7 @@ import {
 } from '../../services/workflows/manage.js';
 import type { WorkflowEditRow } from '../../services/workflows/store.js';
 import { scheduleProblem } from '../../services/workflows/validate.js';
-import { actorOf, hubAccess, hubAuthOf, hubResponses, HUB_TAG, type HubAuth } from '../kit.js';
+import { actorOf, hubAuthOf, hubRoute, type HubAuth } from '../kit.js';
 import { DefinitionBody, IdParams, PREVIEW_COUNT, PreviewQuery, ReplaceBody, ScheduleBody, SchedulePreview, StatusBody, WorkflowDeleted, WorkflowEditor } from './schemas.js';
 
 const upcoming = (schedule: string | null, timezone: string): string[] =>
@@ -41,168 +41,102 @@ function renderEditor(w: WorkflowEditRow): WorkflowEditor {
 const refOf = (auth: HubAuth, id: string): WorkflowRef => ({ workflowId: id, accountId: auth.accountId });
 
 export function registerHubWorkflowBuilderRoutes(hub: App, deps: AppDeps): void {
-  const route = { tags: [HUB_TAG] };
+  hub.post('/workflows', hubRoute('member', {
+    operationId: 'hubCreateWorkflow',
+    summary: 'Create a workflow from a definition',
+    body: DefinitionBody,
+    response: { 201: WorkflowEditor },
+  }), async (request, reply) => {
+    const auth = hubAuthOf(request);
+    const row = await createWorkflow(deps.db, auth.accountId, request.body, actorOf(auth));
+    return reply.code(201).send(renderEditor(row));
+  });
 
-  hub.post(
-    '/workflows',
-    {
-      schema: {
-        ...route,
-        operationId: 'hubCreateWorkflow',
-        summary: 'Create a workflow from a definition',
-        body: DefinitionBody,
-        response: hubResponses('member', { 201: WorkflowEditor }),
-      },
-      config: hubAccess('member'),
-    },
-    async (request, reply) => {
-      const auth = hubAuthOf(request);
-      const row = await createWorkflow(deps.db, auth.accountId, request.body, actorOf(auth));
-      return reply.code(201).send(renderEditor(row));
-    },
-  );
+  hub.get('/workflows/:id/definition', hubRoute('member', {
+    operationId: 'hubGetWorkflowDefinition',
+    summary: "A workflow's definition, for the builder",
+    params: IdParams,
+    response: { 200: WorkflowEditor },
+  }), async (request) => renderEditor(await getWorkflowForEdit(deps.db, refOf(hubAuthOf(request), request.params.id))));
 
-  hub.get(
-    '/workflows/:id/definition',
-    {
-      schema: {
-        ...route,
-        operationId: 'hubGetWorkflowDefinition',
-        summary: "A workflow's definition, for the builder",
-        params: IdParams,
-        response: hubResponses('member', { 200: WorkflowEditor }),
-      },
-      config: hubAccess('member'),
-    },
-    async (request) => renderEditor(await getWorkflowForEdit(deps.db, refOf(hubAuthOf(request), request.params.id))),
-  );
+  hub.put('/workflows/:id/definition', hubRoute('member', {
+    operationId: 'hubReplaceWorkflowDefinition',
+    summary: "Replace a workflow's definition",
+    description: 'The whole definition (fields left out take their defaults). Runs in flight keep the definition they started with.',
+    params: IdParams,
+    body: ReplaceBody,
+    response: { 200: WorkflowEditor },
+  }), async (request) => {
+    const auth = hubAuthOf(request);
+    const { expected_updated_at, ...definition } = request.body;
+    const ref = refOf(auth, request.params.id);
+    return renderEditor(await replaceWorkflow(deps.db, ref, definition, actorOf(auth), expected_updated_at ?? null));
+  });
 
-  hub.put(
-    '/workflows/:id/definition',
-    {
-      schema: {
-        ...route,
-        operationId: 'hubReplaceWorkflowDefinition',
-        summary: "Replace a workflow's definition",
-        description: 'The whole definition (fields left out take their defaults). Runs in flight keep the definition they started with.',
-        params: IdParams,
-        body: ReplaceBody,
-        response: hubResponses('member', { 200: WorkflowEditor }),
-      },
-      config: hubAccess('member'),
-    },
-    async (request) => {
-      const auth = hubAuthOf(request);
-      const { expected_updated_at, ...definition } = request.body;
-      const ref = refOf(auth, request.params.id);
-      return renderEditor(await replaceWorkflow(deps.db, ref, definition, actorOf(auth), expected_updated_at ?? null));
-    },
-  );
+  hub.post('/workflows/:id/status', hubRoute('member', {
+    operationId: 'hubSetWorkflowStatus',
+    summary: 'Draft, activate or pause a workflow',
+    params: IdParams,
+    body: StatusBody,
+    response: { 200: WorkflowEditor },
+  }), async (request) => {
+    const auth = hubAuthOf(request);
+    return renderEditor(await setWorkflowStatus(deps.db, refOf(auth, request.params.id), request.body.status, actorOf(auth)));
+  });
 
-  hub.post(
-    '/workflows/:id/status',
-    {
-      schema: {
-        ...route,
-        operationId: 'hubSetWorkflowStatus',
-        summary: 'Draft, activate or pause a workflow',
-        params: IdParams,
-        body: StatusBody,
-        response: hubResponses('member', { 200: WorkflowEditor }),
-      },
-      config: hubAccess('member'),
-    },
-    async (request) => {
-      const auth = hubAuthOf(request);
-      return renderEditor(await setWorkflowStatus(deps.db, refOf(auth, request.params.id), request.body.status, actorOf(auth)));
-    },
-  );
+  hub.put('/workflows/:id/schedule', hubRoute('member', {
+    operationId: 'hubSetWorkflowSchedule',
+    summary: "Set or clear a workflow's schedule",
+    description: '422 invalid_field param schedule when the cron expression or time zone cannot run.',
+    params: IdParams,
+    body: ScheduleBody,
+    response: { 200: WorkflowEditor },
+  }), async (request) => {
+    const auth = hubAuthOf(request);
+    const { schedule, schedule_timezone } = request.body;
+    const ref = refOf(auth, request.params.id);
+    return renderEditor(await setWorkflowSchedule(deps.db, ref, { schedule, timezone: schedule_timezone }, actorOf(auth)));
+  });
 
-  hub.put(
-    '/workflows/:id/schedule',
-    {
-      schema: {
-        ...route,
-        operationId: 'hubSetWorkflowSchedule',
-        summary: "Set or clear a workflow's schedule",
-        description: '422 invalid_field param schedule when the cron expression or time zone cannot run.',
-        params: IdParams,
-        body: ScheduleBody,
-        response: hubResponses('member', { 200: WorkflowEditor }),
-      },
-      config: hubAccess('member'),
-    },
-    async (request) => {
-      const auth = hubAuthOf(request);
-      const { schedule, schedule_timezone } = request.body;
-      const ref = refOf(auth, request.params.id);
-      return renderEditor(await setWorkflowSchedule(deps.db, ref, { schedule, timezone: schedule_timezone }, actorOf(auth)));
-    },
-  );
+  hub.get('/schedule-preview', hubRoute('member', {
+    operationId: 'hubPreviewSchedule',
+    summary: 'The next five times a cron expression fires',
+    description: '422 invalid_field param timezone (an unknown time zone) or cron (an expression that cannot run).',
+    querystring: PreviewQuery,
+    response: { 200: SchedulePreview },
+  }), async (request) => {
+    // Checked here rather than by the schema, so a missing one is named like a bad one (param cron).
+    const cron = request.query.cron ?? '';
+    const timezone = request.query.timezone ?? 'UTC';
+    // The zone first, with an expression that always runs: the words are the cron library's.
+    const badZone = cronProblem('* * * * *', timezone);
+    if (badZone) throw new ApiError('invalid_field', badZone, { param: 'timezone' });
+    const problem = request.query.cron === undefined ? 'missing (required)' : cron.trim() === '' ? 'must not be empty' : scheduleProblem(cron, timezone);
+    if (problem) throw new ApiError('invalid_field', problem, { param: 'cron' });
+    return { next: upcoming(cron, timezone), timezone };
+  });
 
-  hub.get(
-    '/schedule-preview',
-    {
-      schema: {
-        ...route,
-        operationId: 'hubPreviewSchedule',
-        summary: 'The next five times a cron expression fires',
-        description: '422 invalid_field param timezone (an unknown time zone) or cron (an expression that cannot run).',
-        querystring: PreviewQuery,
-        response: hubResponses('member', { 200: SchedulePreview }),
-      },
-      config: hubAccess('member'),
-    },
-    async (request) => {
-      // Checked here rather than by the schema, so a missing one is named like a bad one (param cron).
-      const cron = request.query.cron ?? '';
-      const timezone = request.query.timezone ?? 'UTC';
-      // The zone first, with an expression that always runs: the words are the cron library's.
-      const badZone = cronProblem('* * * * *', timezone);
-      if (badZone) throw new ApiError('invalid_field', badZone, { param: 'timezone' });
-      const problem = request.query.cron === undefined ? 'missing (required)' : cron.trim() === '' ? 'must not be empty' : scheduleProblem(cron, timezone);
-      if (problem) throw new ApiError('invalid_field', problem, { param: 'cron' });
-      return { next: upcoming(cron, timezone), timezone };
-    },
-  );
+  hub.post('/workflows/:id/copy', hubRoute('member', {
+    operationId: 'hubCopyWorkflow',
+    summary: 'Copy a workflow',
+    description: 'The copy is a draft named "Copy of <name>", without a schedule.',
+    params: IdParams,
+    response: { 201: WorkflowEditor },
+  }), async (request, reply) => {
+    const auth = hubAuthOf(request);
+    const row = await copyWorkflow(deps.db, refOf(auth, request.params.id), actorOf(auth));
+    return reply.code(201).send(renderEditor(row));
+  });
 
-  hub.post(
-    '/workflows/:id/copy',
-    {
-      schema: {
-        ...route,
-        operationId: 'hubCopyWorkflow',
-        summary: 'Copy a workflow',
-        description: 'The copy is a draft named "Copy of <name>", without a schedule.',
-        params: IdParams,
-        response: hubResponses('member', { 201: WorkflowEditor }),
-      },
-      config: hubAccess('member'),
-    },
-    async (request, reply) => {
-      const auth = hubAuthOf(request);
-      const row = await copyWorkflow(deps.db, refOf(auth, request.params.id), actorOf(auth));
-      return reply.code(201).send(renderEditor(row));
-    },
-  );
-
-  hub.delete(
-    '/workflows/:id',
-    {
-      schema: {
-        ...route,
-        operationId: 'hubDeleteWorkflow',
-        summary: 'Delete a workflow (owners and admins)',
-        description: 'It leaves every list and cannot be started; its schedule stops. Its runs stay readable; runs in flight finish.',
-        params: IdParams,
-        response: hubResponses('admin', { 200: WorkflowDeleted }),
-      },
-      config: hubAccess('admin'),
-    },
-    async (request) => {
-      const auth = hubAuthOf(request);
-      const done = await deleteWorkflow(deps.db, refOf(auth, request.params.id), actorOf(auth));
-      return { id: done.id, deleted: true as const };
-    },
-  );
+  hub.delete('/workflows/:id', hubRoute('admin', {
+    operationId: 'hubDeleteWorkflow',
+    summary: 'Delete a workflow (owners and admins)',
+    description: 'It leaves every list and cannot be started; its schedule stops. Its runs stay readable; runs in flight finish.',
+    params: IdParams,
+    response: { 200: WorkflowDeleted },
+  }), async (request) => {
+    const auth = hubAuthOf(request);
+    const done = await deleteWorkflow(deps.db, refOf(auth, request.params.id), actorOf(auth));
+    return { id: done.id, deleted: true as const };
+  });
 }

@@ -7,7 +7,7 @@ import type { AppDeps } from '../../http/deps.js';
 import { listByTime, searchText } from '../../http/list.js';
 import type { App } from '../../http/route-kit.js';
 import { ListEnvelope } from '../../http/schemas.js';
-import { hubAccess, hubAuthOf, hubResponses, HUB_TAG } from '../kit.js';
+import { hubAuthOf, hubRoute } from '../kit.js';
 import { renderHubRun } from '../runs/detail.js';
 import { listAccountRuns } from '../../services/runs/read-store.js';
 import { getHubWorkflow, listHubWorkflows, type HubWorkflowRow } from './store.js';
@@ -33,52 +33,36 @@ function blocksInOrder(blocks: unknown, edges: unknown): HubWorkflowBlock[] {
 export function registerHubWorkflowRoutes(hub: App, deps: AppDeps): void {
   const workflows = listByTime(deps.cursors, (r: HubWorkflowRow) => r.updated_at);
 
-  hub.get(
-    '/workflows',
-    {
-      schema: {
-        tags: [HUB_TAG],
-        operationId: 'hubListWorkflows',
-        summary: 'Workflows, most recently updated first, with project and last run',
-        querystring: HubListWorkflowsQuery,
-        response: hubResponses('member', { 200: ListEnvelope(HubWorkflowInList, 'HubWorkflowList') }),
-      },
-      config: hubAccess('member'),
-    },
-    async (request) => {
-      const q = request.query;
-      const accountId = hubAuthOf(request).accountId;
-      const search = searchText(q.q);
-      const page = workflows.start(request, q, { status: q.status, project_id: q.project_id, q: search }, accountId);
-      const rows = await listHubWorkflows(deps.db, accountId, { status: q.status, projectId: q.project_id, search }, page);
-      return workflows.page(page, rows, renderHubWorkflow);
-    },
-  );
+  hub.get('/workflows', hubRoute('member', {
+    operationId: 'hubListWorkflows',
+    summary: 'Workflows, most recently updated first, with project and last run',
+    querystring: HubListWorkflowsQuery,
+    response: { 200: ListEnvelope(HubWorkflowInList, 'HubWorkflowList') },
+  }), async (request) => {
+    const q = request.query;
+    const accountId = hubAuthOf(request).accountId;
+    const search = searchText(q.q);
+    const page = workflows.start(request, q, { status: q.status, project_id: q.project_id, q: search }, accountId);
+    const rows = await listHubWorkflows(deps.db, accountId, { status: q.status, projectId: q.project_id, search }, page);
+    return workflows.page(page, rows, renderHubWorkflow);
+  });
 
-  hub.get(
-    '/workflows/:id',
-    {
-      schema: {
-        tags: [HUB_TAG],
-        operationId: 'hubGetWorkflow',
-        summary: 'A workflow with its blocks in order and its recent runs',
-        params: IdParams,
-        response: hubResponses('member', { 200: HubWorkflowDetail }),
-      },
-      config: hubAccess('member'),
-    },
-    async (request) => {
-      const accountId = hubAuthOf(request).accountId;
-      const row = await getHubWorkflow(deps.db, accountId, request.params.id);
-      if (!row) throw notFound('workflow');
-      const runs = await listAccountRuns(deps.db, accountId, { workflowId: row.id }, { after: null, fetch: RECENT_RUNS + 1 });
-      return {
-        ...renderHubWorkflow(row),
-        schedule: row.schedule,
-        blocks: blocksInOrder(row.blocks, row.edges),
-        recent_runs: runs.slice(0, RECENT_RUNS).map(renderHubRun),
-        more_runs: runs.length > RECENT_RUNS,
-      };
-    },
-  );
+  hub.get('/workflows/:id', hubRoute('member', {
+    operationId: 'hubGetWorkflow',
+    summary: 'A workflow with its blocks in order and its recent runs',
+    params: IdParams,
+    response: { 200: HubWorkflowDetail },
+  }), async (request) => {
+    const accountId = hubAuthOf(request).accountId;
+    const row = await getHubWorkflow(deps.db, accountId, request.params.id);
+    if (!row) throw notFound('workflow');
+    const runs = await listAccountRuns(deps.db, accountId, { workflowId: row.id }, { after: null, fetch: RECENT_RUNS + 1 });
+    return {
+      ...renderHubWorkflow(row),
+      schedule: row.schedule,
+      blocks: blocksInOrder(row.blocks, row.edges),
+      recent_runs: runs.slice(0, RECENT_RUNS).map(renderHubRun),
+      more_runs: runs.length > RECENT_RUNS,
+    };
+  });
 }

@@ -3,23 +3,15 @@
 // published each and when), the project's settings, and the soft delete.
 import type { Queryable } from '../../db/db.js';
 import { sqlList } from '../../db/sql-list.js';
-import { ACTIVE_AUTOMATION_RUN_STATUSES, type AutomationStatus, type ReenrollRule } from '../../domain/automation.js';
+import { ACTIVE_AUTOMATION_RUN_STATUSES, type ReenrollRule } from '../../domain/automation.js';
 import type { Json, JsonObject } from '../../lib/json-fields.js';
-import type { Draft } from './store.js';
+import type { AutomationDraftRow, Draft } from './store.js';
 
 const ACTIVE = sqlList(ACTIVE_AUTOMATION_RUN_STATUSES);
 
-export interface DefinitionRow {
-  id: string;
-  account_id: string;
+/** The draft's columns (never a deleted one), with its project and whether it has a webhook. */
+export interface DefinitionRow extends Omit<AutomationDraftRow, 'deleted'> {
   project_id: string;
-  name: string;
-  status: AutomationStatus;
-  trigger: JsonObject;
-  steps: Json[];
-  run_only_if: JsonObject | null;
-  reenroll: ReenrollRule;
-  published_version: number;
   webhook_configured: boolean;
 }
 

@@ -62,7 +62,7 @@ export function triggerProblems(trigger: unknown): Problem[] {
   if (timezone !== undefined && (typeof timezone !== 'string' || !timezone.trim())) {
     return [{ path: 'trigger.config.timezone', message: 'config.timezone must be a time zone name such as Europe/Paris' }];
   }
-  const tz = (timezone as string | undefined) ?? 'UTC';
+  const tz = timezone ?? 'UTC';
   const problem = cronProblem(cron, tz);
   return problem ? [{ path: 'trigger.config.cron', message: `${JSON.stringify(cron)} in ${tz} is not a usable cron schedule: ${problem}` }] : [];
 }

@@ -19,6 +19,7 @@ import {
   updateWorkflowSchedule,
   updateWorkflowStatus,
   type WorkflowEditRow,
+  type WorkflowFields,
 } from './store.js';
 import { scheduleProblem } from './validate.js';
 
@@ -49,21 +50,23 @@ async function reread(db: Queryable, accountId: string, id: string): Promise<Wor
   return row;
 }
 
+/** The columns a definition saves, its schedule due at `scheduleNextAt`. */
+function fieldsOf(d: WorkflowDefinition, scheduleNextAt: Date | null): WorkflowFields {
+  return {
+    projectId: d.project_id,
+    name: d.name,
+    description: d.description,
+    status: d.status,
+    blocks: d.blocks,
+    edges: d.edges,
+    schedule: d.schedule,
+    scheduleTimezone: d.schedule_timezone,
+    scheduleNextAt,
+  };
+}
+
 async function insertOne(tx: Queryable, accountId: string, id: string, d: WorkflowDefinition): Promise<void> {
-  await insertWorkflows(tx, accountId, [
-    {
-      id,
-      projectId: d.project_id,
-      name: d.name,
-      description: d.description,
-      status: d.status,
-      blocks: d.blocks,
-      edges: d.edges,
-      schedule: d.schedule,
-      scheduleTimezone: d.schedule_timezone,
-      scheduleNextAt: nextAt(d),
-    },
-  ]);
+  await insertWorkflows(tx, accountId, [{ id, ...fieldsOf(d, nextAt(d)) }]);
 }
 
 /** A new workflow in the account from a definition (parsed JSON). Audited as workflow.created. */
@@ -100,18 +103,8 @@ export async function replaceWorkflow(
     }
     const d = await checked(tx, current.account_id, body);
     const sameSchedule = d.schedule === current.schedule && d.schedule_timezone === current.schedule_timezone;
-    await updateWorkflow(tx, current.account_id, current.id, {
-      projectId: d.project_id,
-      name: d.name,
-      description: d.description,
-      status: d.status,
-      blocks: d.blocks,
-      edges: d.edges,
-      schedule: d.schedule,
-      scheduleTimezone: d.schedule_timezone,
-      // An unchanged schedule keeps its due time (a tick about to fire is not skipped).
-      scheduleNextAt: sameSchedule ? current.schedule_next_at : nextAt(d),
-    });
+    // An unchanged schedule keeps its due time (a tick about to fire is not skipped).
+    await updateWorkflow(tx, current.account_id, current.id, fieldsOf(d, sameSchedule ? current.schedule_next_at : nextAt(d)));
     await recordAudit(tx, {
       accountId: current.account_id,
       actor,

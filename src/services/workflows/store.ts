@@ -9,31 +9,6 @@ const WORKFLOW_COLS: Columns = [
   ['blocks', 'jsonb'], ['edges', 'jsonb'], ['schedule', 'text'], ['schedule_timezone', 'text'], ['schedule_next_at', 'timestamptz'],
 ];
 
-export interface WorkflowInsert {
-  id: string;
-  projectId: string | null;
-  name: string;
-  description: string;
-  status: string;
-  blocks: unknown[];
-  edges: unknown[];
-  schedule: string | null;
-  scheduleTimezone: string;
-  scheduleNextAt: Date | null;
-}
-
-export async function insertWorkflows(tx: Queryable, accountId: string, rows: WorkflowInsert[]): Promise<void> {
-  await insertRows(
-    tx,
-    'workflows',
-    WORKFLOW_COLS,
-    rows.map((f) => [
-      accountId, f.id, f.projectId, f.name, f.description, f.status, JSON.stringify(f.blocks), JSON.stringify(f.edges),
-      f.schedule, f.scheduleTimezone, f.scheduleNextAt,
-    ]),
-  );
-}
-
 /** A workflow as the builder edits it (never a deleted one). */
 export interface WorkflowEditRow {
   account_id: string;
@@ -50,6 +25,29 @@ export interface WorkflowEditRow {
   schedule_next_at: Date | null;
   created_at: Date;
   updated_at: Date;
+}
+
+/** A workflow's saved fields (the row's, in the code's case), as one is inserted and an edit replaces them. */
+export interface WorkflowFields extends Pick<WorkflowEditRow, 'name' | 'description' | 'status' | 'blocks' | 'edges' | 'schedule'> {
+  projectId: string | null;
+  scheduleTimezone: string;
+  scheduleNextAt: Date | null;
+}
+
+export interface WorkflowInsert extends WorkflowFields {
+  id: string;
+}
+
+export async function insertWorkflows(tx: Queryable, accountId: string, rows: WorkflowInsert[]): Promise<void> {
+  await insertRows(
+    tx,
+    'workflows',
+    WORKFLOW_COLS,
+    rows.map((f) => [
+      accountId, f.id, f.projectId, f.name, f.description, f.status, JSON.stringify(f.blocks), JSON.stringify(f.edges),
+      f.schedule, f.scheduleTimezone, f.scheduleNextAt,
+    ]),
+  );
 }
 
 /**
@@ -72,19 +70,7 @@ export async function findWorkflowForEdit(db: Queryable, id: string, accountId: 
 // coarse): a builder's expected_updated_at then never matches a version it has not seen.
 const TOUCH = `updated_at = greatest(now(), updated_at + interval '1 millisecond')`;
 
-export interface WorkflowUpdate {
-  projectId: string | null;
-  name: string;
-  description: string;
-  status: string;
-  blocks: unknown[];
-  edges: unknown[];
-  schedule: string | null;
-  scheduleTimezone: string;
-  scheduleNextAt: Date | null;
-}
-
-export async function updateWorkflow(tx: Queryable, accountId: string, id: string, u: WorkflowUpdate): Promise<void> {
+export async function updateWorkflow(tx: Queryable, accountId: string, id: string, u: WorkflowFields): Promise<void> {
   await tx.query(
     `update workflows
         set project_id = $3, name = $4, description = $5, status = $6, blocks = $7::jsonb, edges = $8::jsonb,

@@ -19,7 +19,7 @@ export function Shell() {
     onSuccess: async () => {
       client.clear();
       await client.invalidateQueries({ queryKey: SESSION_KEY });
-      navigate('/sign-in');
+      void navigate('/sign-in');
     },
   });
   const admin = isAdmin(session);

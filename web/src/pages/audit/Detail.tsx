@@ -1,8 +1,7 @@
 // An entry's detail as short "key: value" lines ({from, to} pairs as "from → to").
 function show(v: unknown): string {
   if (v && typeof v === 'object' && 'from' in v && 'to' in v) {
-    const p = v as { from: unknown; to: unknown };
-    return `${show(p.from)} → ${show(p.to)}`;
+    return `${show(v.from)} → ${show(v.to)}`;
   }
   return typeof v === 'string' ? v : JSON.stringify(v);
 }

@@ -25,7 +25,7 @@ export function DeleteWorkflow({ wf, inRow = false }: { wf: Pick<WorkflowInList,
         onCancel={() => setOpen(false)}
         onConfirm={() => {
           setOpen(false);
-          remove.mutate(undefined, { onSuccess: () => navigate('/workflows') });
+          remove.mutate(undefined, { onSuccess: () => void navigate('/workflows') });
         }}
       >
         <p>It stops running on its schedule and can no longer be started. Its past runs stay readable; a run in progress finishes.</p>

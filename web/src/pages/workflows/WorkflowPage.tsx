@@ -45,7 +45,7 @@ function RunNow({ wf }: { wf: WorkflowDetail }) {
   const start = useStartRun(wf.id);
   return (
     <>
-      <button type="button" onClick={() => start.mutate(undefined, { onSuccess: (run) => navigate(`/runs/${run.id}`) })} disabled={start.isPending || wf.block_count === 0}>
+      <button type="button" onClick={() => start.mutate(undefined, { onSuccess: (run) => void navigate(`/runs/${run.id}`) })} disabled={start.isPending || wf.block_count === 0}>
         {start.isPending ? 'Starting…' : 'Run now'}
       </button>
       <ErrorNotice error={start.error} />
