@@ -82,6 +82,15 @@ export class ListSql {
     return this;
   }
 
+  /**
+   * `column` contains the text, ignoring case, when it is given. strpos, not ilike: a % or _ typed
+   * in a search is matched as itself, with no escaping to get wrong.
+   */
+  contains(column: string, text: string | undefined): this {
+    if (text !== undefined) this.conditions.push(`strpos(lower(${column}), lower(${this.bind(text)}::text)) > 0`);
+    return this;
+  }
+
   /** A condition without a parameter. */
   literal(condition: string): this {
     this.conditions.push(condition);

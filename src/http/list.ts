@@ -78,4 +78,7 @@ export function listByNumber<R>(codec: CursorCodec, number: (row: R) => number):
   return new Lister<R>(codec, { number });
 }
 
+/** A list's search (NameSearch) as a store takes it: trimmed, undefined when blank. */
+export const searchText = (q: string | undefined): string | undefined => q?.trim() || undefined;
+
 const rowId = (row: { id: string }): string => row.id;

@@ -76,6 +76,21 @@ export const ListQuery = {
   cursor: Type.Optional(Type.String({ description: 'next_cursor of the previous page.' })),
 };
 
+/** The longest search text a hub list takes (as /v1's contact search). */
+export const MAX_SEARCH_LENGTH = 200;
+
+/**
+ * The hub's search of a list by name or title (its pickers ask the server as the user types): a
+ * case-insensitive substring, matched as typed (% and _ are themselves), blanks around it trimmed.
+ */
+export const NameSearch = (field: 'name' | 'title') =>
+  Type.Optional(
+    Type.String({
+      maxLength: MAX_SEARCH_LENGTH,
+      description: `Only rows whose ${field} contains this text, ignoring case (surrounding blanks trimmed; blank = no filter). At most ${MAX_SEARCH_LENGTH} characters.`,
+    }),
+  );
+
 /**
  * One page of any list (/v1's and the hub's): what ListEnvelope describes, for items of type T.
  * The web app's one Page<T>.

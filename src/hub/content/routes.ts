@@ -5,20 +5,20 @@
 // that saves nothing. The page shows a page's HTML only in a sandboxed iframe.
 import { notFound } from '../../domain/errors.js';
 import type { AppDeps } from '../../http/deps.js';
-import { listByTime } from '../../http/list.js';
+import { listByTime, searchText } from '../../http/list.js';
 import type { App } from '../../http/route-kit.js';
 import { ListEnvelope } from '../../http/schemas.js';
 import { PAGE_HTML_POLICY, pageBytes } from '../../lib/page.js';
 import { createProject } from '../../services/projects/service.js';
 import { createPage, convertPage, pageSource } from '../../services/pages/service.js';
 import { renderItem, renderItemSummary } from '../../api/items/render.js';
-import { CreatePageBody, Item, ListItemsQuery } from '../../api/items/schemas.js';
+import { CreatePageBody, Item } from '../../api/items/schemas.js';
 import { getItem, listItems, type ItemRow } from '../../services/items/read-store.js';
 import { renderProject } from '../../api/projects/render.js';
-import { ListProjectsQuery, Project } from '../../api/projects/schemas.js';
+import { Project } from '../../api/projects/schemas.js';
 import { getProject, listProjects, type ProjectRow } from '../../services/projects/read-store.js';
 import { actorOf, hubAuthOf, hubRoute } from '../kit.js';
-import { CreateProjectBody, IdParams, Preview, PreviewBody, ProjectItems } from './schemas.js';
+import { CreateProjectBody, HubListItemsQuery, HubListProjectsQuery, IdParams, Preview, PreviewBody, ProjectItems } from './schemas.js';
 
 export function registerHubContentRoutes(hub: App, deps: AppDeps): void {
   const projects = listByTime(deps.cursors, (r: ProjectRow) => r.created_at);
@@ -28,11 +28,12 @@ export function registerHubContentRoutes(hub: App, deps: AppDeps): void {
     operationId: 'hubListProjects',
     summary: 'Content projects',
     description: 'Every project of the account, newest first.',
-    querystring: ListProjectsQuery,
+    querystring: HubListProjectsQuery,
     response: { 200: ListEnvelope(Project, 'HubProjectList') },
   }), async (request) => {
-    const page = projects.start(request, request.query, {}, hubAuthOf(request).accountId);
-    return projects.page(page, await listProjects(deps.db, page.accountId, page), renderProject);
+    const search = searchText(request.query.q);
+    const page = projects.start(request, request.query, { q: search }, hubAuthOf(request).accountId);
+    return projects.page(page, await listProjects(deps.db, page.accountId, page, search), renderProject);
   });
 
   hub.post('/projects', hubRoute('member', {
@@ -56,16 +57,17 @@ export function registerHubContentRoutes(hub: App, deps: AppDeps): void {
       "Most recently updated first, paged as in /v1 (a page's text and html are in the item only), with the project " +
       'itself: the screen needs one request.',
     params: IdParams,
-    querystring: ListItemsQuery,
+    querystring: HubListItemsQuery,
     response: { 200: ProjectItems },
   }), async (request) => {
     const projectId = request.params.id;
     const { kind, updated_since } = request.query;
-    const page = items.start(request, request.query, { project: projectId.toLowerCase(), kind, updated_since }, hubAuthOf(request).accountId);
+    const search = searchText(request.query.q);
+    const page = items.start(request, request.query, { project: projectId.toLowerCase(), kind, updated_since, q: search }, hubAuthOf(request).accountId);
     const project = await getProject(deps.db, page.accountId, projectId);
     if (!project) throw notFound('project');
     const since = updated_since === undefined ? undefined : new Date(updated_since);
-    const rows = await listItems(deps.db, page.accountId, projectId, { kind, updatedSince: since }, page);
+    const rows = await listItems(deps.db, page.accountId, projectId, { kind, updatedSince: since, search }, page);
     return { project: renderProject(project), ...items.page(page, rows, renderItemSummary) };
   });
 

@@ -2,13 +2,18 @@
 // items. Projects and items themselves are /v1's (api/projects, api/items). Pure: TypeBox,
 // src/domain and other schema modules only, for the web app too.
 import { Type, type Static } from '@sinclair/typebox';
-import { ListEnvelope, Uuid } from '../../http/schemas.js';
+import { ListEnvelope, NameSearch, Uuid } from '../../http/schemas.js';
 import { MAX_PROJECT_DESCRIPTION_LENGTH, MAX_PROJECT_NAME_LENGTH } from '../../domain/project.js';
-import { ItemSummary } from '../../api/items/schemas.js';
-import { Project } from '../../api/projects/schemas.js';
+import { ItemSummary, ListItemsQuery } from '../../api/items/schemas.js';
+import { ListProjectsQuery, Project } from '../../api/projects/schemas.js';
 
 export const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
 export type IdParams = Static<typeof IdParams>;
+/** /v1's list queries and the hub's search by name (projects) or title (items), for the pickers. */
+export const HubListProjectsQuery = Type.Object({ ...ListProjectsQuery.properties, q: NameSearch('name') }, { additionalProperties: false });
+export type HubListProjectsQuery = Static<typeof HubListProjectsQuery>;
+export const HubListItemsQuery = Type.Object({ ...ListItemsQuery.properties, q: NameSearch('title') }, { additionalProperties: false });
+export type HubListItemsQuery = Static<typeof HubListItemsQuery>;
 export const CreateProjectBody = Type.Object(
   {
     name: Type.String({ maxLength: MAX_PROJECT_NAME_LENGTH, description: 'One line; trimmed, and must not be blank.' }),

@@ -2,17 +2,16 @@
 // run, and one workflow with its blocks in order, its edges and its most recent runs, each
 // screen in one request. "Run now" is POST /workflows/{id}/runs (hub/runs/routes.ts).
 import { renderWorkflow } from '../../api/workflows/render.js';
-import { ListWorkflowsQuery } from '../../api/workflows/schemas.js';
 import { notFound } from '../../domain/errors.js';
 import type { AppDeps } from '../../http/deps.js';
-import { listByTime } from '../../http/list.js';
+import { listByTime, searchText } from '../../http/list.js';
 import type { App } from '../../http/route-kit.js';
 import { ListEnvelope } from '../../http/schemas.js';
 import { hubAuthOf, hubRoute } from '../kit.js';
 import { renderHubRun } from '../runs/detail.js';
 import { listAccountRuns } from '../../services/runs/read-store.js';
 import { getHubWorkflow, listHubWorkflows, type HubWorkflowRow } from './store.js';
-import { HubWorkflowBlock, HubWorkflowDetail, HubWorkflowInList, IdParams, RECENT_RUNS } from './schemas.js';
+import { HubListWorkflowsQuery, HubWorkflowBlock, HubWorkflowDetail, HubWorkflowInList, IdParams, RECENT_RUNS } from './schemas.js';
 
 function renderHubWorkflow(r: HubWorkflowRow): HubWorkflowInList {
   return { ...renderWorkflow(r), project_name: r.project_name, block_count: Number(r.block_count) };
@@ -37,13 +36,14 @@ export function registerHubWorkflowRoutes(hub: App, deps: AppDeps): void {
   hub.get('/workflows', hubRoute('member', {
     operationId: 'hubListWorkflows',
     summary: 'Workflows, most recently updated first, with project and last run',
-    querystring: ListWorkflowsQuery,
+    querystring: HubListWorkflowsQuery,
     response: { 200: ListEnvelope(HubWorkflowInList, 'HubWorkflowList') },
   }), async (request) => {
     const q = request.query;
     const accountId = hubAuthOf(request).accountId;
-    const page = workflows.start(request, q, { status: q.status, project_id: q.project_id }, accountId);
-    const rows = await listHubWorkflows(deps.db, accountId, { status: q.status, projectId: q.project_id }, page);
+    const search = searchText(q.q);
+    const page = workflows.start(request, q, { status: q.status, project_id: q.project_id, q: search }, accountId);
+    const rows = await listHubWorkflows(deps.db, accountId, { status: q.status, projectId: q.project_id, search }, page);
     return workflows.page(page, rows, renderHubWorkflow);
   });
 

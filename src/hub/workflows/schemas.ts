@@ -3,12 +3,16 @@
 // TypeBox, src/domain and other schema modules only, for the web app too.
 import { Type, type Static } from '@sinclair/typebox';
 import { BLOCK_KINDS, WORKFLOW_STATUSES } from '../../domain/workflow.js';
-import { Workflow } from '../../api/workflows/schemas.js';
-import { DateTime, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
+import { ListWorkflowsQuery, Workflow } from '../../api/workflows/schemas.js';
+import { DateTime, NameSearch, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
 import { HubRunInList } from '../runs/schemas.js';
 
 /** How many of a workflow's runs its page shows; the Runs screen filtered by it has them all. */
 export const RECENT_RUNS = 10;
+
+/** /v1's list filters and the hub's name search (the pickers'). */
+export const HubListWorkflowsQuery = Type.Object({ ...ListWorkflowsQuery.properties, q: NameSearch('name') }, { additionalProperties: false });
+export type HubListWorkflowsQuery = Static<typeof HubListWorkflowsQuery>;
 
 const hubFields = {
   ...Workflow.properties,

@@ -28,10 +28,14 @@ const ORDER = new KeysetOrder('w.updated_at', 'w.id', 'desc');
 export async function listHubWorkflows(
   db: Queryable,
   accountId: string,
-  f: { status?: string; projectId?: string },
+  f: { status?: string; projectId?: string; search?: string },
   page: KeysetPage,
 ): Promise<HubWorkflowRow[]> {
-  const w = new ListSql([accountId], ['w.account_id = $1', 'w.deleted_at is null']).eq('w.status', f.status).eq('w.project_id', f.projectId).after(ORDER, page);
+  const w = new ListSql([accountId], ['w.account_id = $1', 'w.deleted_at is null'])
+    .eq('w.status', f.status)
+    .eq('w.project_id', f.projectId)
+    .contains('w.name', f.search)
+    .after(ORDER, page);
   return db.query<HubWorkflowRow>(`${SELECT} ${FROM} where ${w.sql} ${w.tail(ORDER, page)}`, w.params);
 }
 

@@ -15,6 +15,8 @@ const COLUMNS = 'i.id, i.project_id, i.kind, i.title, i.attrs, i.created_at, i.u
 export interface ItemFilters {
   kind?: ItemKind;
   updatedSince?: Date;
+  /** The hub's title search (a trimmed substring, ignoring case); /v1 never passes it. */
+  search?: string;
 }
 
 const ORDER = new KeysetOrder('i.updated_at', 'i.id', 'desc');
@@ -23,6 +25,7 @@ export async function listItems(db: Queryable, accountId: string, projectId: str
   const w = new ListSql([accountId, projectId], ['i.account_id = $1', 'i.project_id = $2'])
     .eq('i.kind', filters.kind)
     .atLeast('i.updated_at', filters.updatedSince)
+    .contains('i.title', filters.search)
     .after(ORDER, page);
   return db.query<ItemRow>(
     `select ${COLUMNS} from content_items i

@@ -16,8 +16,9 @@ const SELECT = 'select p.id, p.name, p.description, p.created_at, p.updated_at f
 
 const ORDER = new KeysetOrder('p.created_at', 'p.id', 'desc');
 
-export async function listProjects(db: Queryable, accountId: string, page: KeysetPage): Promise<ProjectRow[]> {
-  const w = new ListSql([accountId], ['p.account_id = $1']).after(ORDER, page);
+/** `search`: the hub's name search (a trimmed substring, ignoring case); /v1 never passes it. */
+export async function listProjects(db: Queryable, accountId: string, page: KeysetPage, search?: string): Promise<ProjectRow[]> {
+  const w = new ListSql([accountId], ['p.account_id = $1']).contains('p.name', search).after(ORDER, page);
   return db.query<ProjectRow>(`${SELECT} where ${w.sql} ${w.tail(ORDER, page)}`, w.params);
 }
 

@@ -12,14 +12,14 @@ import { useSearchParams } from 'react-router';
 import type { Page } from '../../data/keys';
 import { cursorOf, filterKeyOf, firstPage, isFiltered, nextPage, previousPage, readFilters, stackFor, withFilter, withoutFilters, type CursorStack } from './list-state';
 
-export interface ListQueryConfig<T, F extends string, K extends QueryKey> {
+export interface ListQueryConfig<T, F extends string, K extends QueryKey, D extends Page<T> = Page<T>> {
   /** The URL search params this list reads as filters ('' when absent). */
   filters: readonly F[];
-  /** The data kit's list read: (filters, cursor) => queryOptions(...). */
-  query: (filters: Record<F, string>, cursor?: string) => UseQueryOptions<Page<T>, Error, Page<T>, K>;
+  /** The data kit's list read: (filters, cursor) => queryOptions(...); a page may carry more (D: a project's items come with the project). */
+  query: (filters: Record<F, string>, cursor?: string) => UseQueryOptions<D, Error, D, K>;
 }
 
-export function useListQuery<T, F extends string = never, K extends QueryKey = QueryKey>({ filters: names, query }: ListQueryConfig<T, F, K>) {
+export function useListQuery<T, F extends string = never, K extends QueryKey = QueryKey, D extends Page<T> = Page<T>>({ filters: names, query }: ListQueryConfig<T, F, K, D>) {
   const [params, setParams] = useSearchParams();
   const filters = readFilters(names, params);
   // The cursor stack belongs to one set of filters: another set starts at page 1.

@@ -6,19 +6,17 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Field, Select } from '../../components/controls';
 import { ErrorNotice, QueryState } from '../../components/states';
-import { api } from '../../lib/api';
 import { NEW_PROJECT_PATH } from '../../lib/paths';
-import type { Project } from '../../data/projects';
+import { SearchPicker } from '../../components/list';
 import { useCreateAutomation, type Definition } from '../../data/automations';
-// TODO(issue 24): the project picker below moves to a server-searching picker (another change).
-import type { Page as ListPage } from '../../data/keys';
+import { projectListQuery, type Project } from '../../data/projects';
 import { TRIGGER_TYPES } from './words';
 import { PageHeader } from '../../components/PageHeader';
 
-function NewForm({ projects }: { projects: Project[] }) {
+function NewForm({ newest }: { newest: Project }) {
   const navigate = useNavigate();
   const [name, setName] = useState('');
-  const [projectId, setProjectId] = useState(projects[0].id);
+  const [projectId, setProjectId] = useState(newest.id);
   const [trigger, setTrigger] = useState<string>(TRIGGER_TYPES[0][0]);
   const create = useCreateAutomation();
   const submit = (e: FormEvent) => {
@@ -38,7 +36,18 @@ function NewForm({ projects }: { projects: Project[] }) {
   return (
     <form className="card builder-new-automation" onSubmit={submit}>
       <Field label="Name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} autoFocus />
-      <Select label="Project" value={projectId} onChange={setProjectId} options={projects.map((p): [string, string] => [p.id, p.name])} />
+      {/* Searched on the server; the search box's label avoids "Name" and "Project", the fields' own. */}
+      <SearchPicker
+        label="Project"
+        searchLabel="Search by words"
+        value={projectId}
+        onChange={setProjectId}
+        query={(search) => projectListQuery({ q: search, limit: '100' })}
+        option={(p) => [p.id, p.name]}
+        searchable
+        searchOnlyWhenMore
+        current={newest.id === projectId ? newest.name : 'This project'}
+      />
       <Select label="Starts when" value={trigger} onChange={setTrigger} options={[...TRIGGER_TYPES.map(([t, words]): [string, string] => [t, words]), ['', 'Choose later']]} />
       <ErrorNotice error={create.error} />
       <div className="actions">
@@ -54,10 +63,8 @@ function NewForm({ projects }: { projects: Project[] }) {
 }
 
 export default function NewAutomationPage() {
-  const q = useQuery({
-    queryKey: ['hub', 'projects', 'all'],
-    queryFn: () => api.get<ListPage<Project>>('/hub/api/projects?limit=100'),
-  });
+  // The first page: is there a project at all, and the newest (the default choice).
+  const q = useQuery(projectListQuery({ q: '', limit: '100' }));
   return (
     <section aria-labelledby="new-automation-title">
       <p>
@@ -74,7 +81,10 @@ export default function NewAutomationPage() {
           </>
         }
       >
-        {(d) => <NewForm projects={d.data} />}
+        {(d) => {
+          const newest = d.data.at(0);
+          return newest ? <NewForm newest={newest} /> : null;
+        }}
       </QueryState>
     </section>
   );

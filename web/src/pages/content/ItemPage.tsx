@@ -4,23 +4,40 @@ import { useQuery } from '@tanstack/react-query';
 import { Fragment, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { Time } from '../../components/controls';
-import { QueryState } from '../../components/states';
-import { api } from '../../lib/api';
-import { PageFrame, type Item } from './shared';
 import { PageHeader } from '../../components/PageHeader';
+import { QueryState } from '../../components/states';
+import { itemQuery, type Item } from '../../data/projects';
+import { PageFrame } from './shared';
 
-function Facts({ item }: { item: Item }) {
-  const rows: [string, ReactNode][] = [
-    ['Kind', item.kind],
-    ['Created', <Time iso={item.created_at} />],
-    ['Updated', <Time iso={item.updated_at} />],
-  ];
-  if (item.kind === 'link') rows.push(['URL', <code>{item.url}</code>]);
-  if (item.filename) rows.push(['File', <code>{item.filename}</code>]);
-  if (item.content_type) rows.push(['Type', item.content_type]);
-  if (item.size_bytes != null) rows.push(['Size', `${item.size_bytes.toLocaleString()} bytes`]);
-  if (item.kind === 'dataset') rows.push(['Rows', String(item.row_count)], ['Columns', (item.columns ?? []).join(', ') || '—']);
-  if (item.kind === 'image') rows.push(['Size in pixels', `${item.width} × ${item.height}`], ['Alternative text', item.alt || '—']);
+type Facts = [string, ReactNode][];
+
+const fileFacts = (f: { filename: string | null; content_type: string | null; size_bytes: number | null }): Facts => [
+  ...(f.filename ? [['File', <code>{f.filename}</code>] as [string, ReactNode]] : []),
+  ...(f.content_type ? [['Type', f.content_type] as [string, ReactNode]] : []),
+  ...(f.size_bytes != null ? [['Size', `${f.size_bytes.toLocaleString()} bytes`] as [string, ReactNode]] : []),
+];
+
+/** The fields of the item's own kind (the server's Item is a union told apart by kind). */
+function kindFacts(item: Item): Facts {
+  switch (item.kind) {
+    case 'link':
+      return [['URL', <code>{item.url}</code>]];
+    case 'file':
+      return fileFacts(item);
+    case 'dataset':
+      return [
+        ['Rows', String(item.row_count)],
+        ['Columns', item.columns.join(', ') || '—'],
+      ];
+    case 'image':
+      return [...fileFacts(item), ['Size in pixels', `${item.width} × ${item.height}`], ['Alternative text', item.alt || '—']];
+    case 'page':
+      return [];
+  }
+}
+
+function ItemFacts({ item }: { item: Item }) {
+  const rows: Facts = [['Kind', item.kind], ['Created', <Time iso={item.created_at} />], ['Updated', <Time iso={item.updated_at} />], ...kindFacts(item)];
   return (
     <dl className="facts">
       {rows.map(([k, v]) => (
@@ -35,7 +52,7 @@ function Facts({ item }: { item: Item }) {
 
 export default function ItemPage() {
   const { id = '' } = useParams();
-  const q = useQuery({ queryKey: ['content-item', id], queryFn: () => api.get<Item>(`/hub/api/items/${id}`) });
+  const q = useQuery(itemQuery(id));
   return (
     <QueryState q={q}>
       {(item) => (
@@ -44,11 +61,11 @@ export default function ItemPage() {
             <Link to={`/content/${item.project_id}`}>← Project</Link>
           </p>
           <PageHeader title={item.title} />
-          <Facts item={item} />
+          <ItemFacts item={item} />
           {item.kind === 'page' && (
             <>
               <h2>Page</h2>
-              <PageFrame html={item.html ?? ''} title={`The page ${item.title}`} />
+              <PageFrame html={item.html} title={`The page ${item.title}`} />
               <details>
                 <summary>Source text</summary>
                 <pre className="output">{item.text}</pre>

@@ -1,16 +1,16 @@
 // Create a page in a project from Markdown or HTML, with a live preview of the sanitised result:
 // the preview endpoint runs the same converter and sanitiser the page will be saved with, once
 // the typing pauses. The saved page opens on its own URL.
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { Field, Select } from '../../components/controls';
 import { ErrorNotice } from '../../components/states';
-import { api } from '../../lib/api';
-import { useDebounced } from '../../lib/useDebounced';
-import { PageFrame, type Item } from './shared';
-import './content.css';
 import { PageHeader } from '../../components/PageHeader';
+import { pagePreviewQuery, useCreatePage } from '../../data/projects';
+import { useDebounced } from '../../lib/useDebounced';
+import { PageFrame } from './shared';
+import './content.css';
 
 type Format = 'markdown' | 'html';
 const FORMATS = [
@@ -28,20 +28,12 @@ export default function NewPage() {
   // One string, so the debounced value only changes when the text or the format does.
   const settledKey = useDebounced(JSON.stringify([format, source]), 400);
   const settled = JSON.parse(settledKey) as [Format, string];
-  const preview = useQuery({
-    queryKey: ['page-preview', settledKey],
-    queryFn: () => api.post<{ html: string; bytes: number }>('/hub/api/pages/preview', { [settled[0]]: settled[1] }),
-    enabled: settled[1].trim() !== '',
-    placeholderData: (previous) => previous,
-    staleTime: Infinity,
-  });
-  const create = useMutation({
-    mutationFn: () => api.post<Item>(`/hub/api/projects/${projectId}/pages`, { title, [format]: source }),
-    onSuccess: (item) => navigate(`/items/${item.id}`),
-  });
+  // The last preview stays on screen (marked busy) while the next one is prepared.
+  const preview = useQuery({ ...pagePreviewQuery(settled[0], settled[1]), placeholderData: (previous) => previous });
+  const create = useCreatePage(projectId);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    create.mutate();
+    create.mutate({ title, [format]: source }, { onSuccess: (item) => void navigate(`/items/${item.id}`) });
   };
   const stale = settled[1] !== source || settled[0] !== format || preview.isFetching;
   return (
@@ -50,8 +42,8 @@ export default function NewPage() {
         <Link to={`/content/${projectId}`}>← Project</Link>
       </p>
       <PageHeader title="New page" />
-      <form onSubmit={submit} className="page-editor">
-        <div className="page-editor-source">
+      <form onSubmit={submit} className="content-editor">
+        <div className="content-editor-source">
           <Field label="Title" value={title} onChange={(e) => setTitle(e.target.value)} required maxLength={500} />
           <Select label="Format" value={format} onChange={(v) => setFormat(v as Format)} options={FORMATS} />
           <div className="field">
@@ -68,7 +60,7 @@ export default function NewPage() {
             </Link>
           </div>
         </div>
-        <section className="page-editor-preview" aria-labelledby={`${sourceId}-preview`} aria-busy={stale && source.trim() !== ''}>
+        <section className="content-editor-preview" aria-labelledby={`${sourceId}-preview`} aria-busy={stale && source.trim() !== ''}>
           <h2 id={`${sourceId}-preview`}>Preview</h2>
           <p className="hint">As the page will be saved: sanitised, shown without scripts.</p>
           <ErrorNotice error={preview.error} />

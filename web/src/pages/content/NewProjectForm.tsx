@@ -1,35 +1,26 @@
 // Content's "New project": a name and an optional description (POST /hub/api/projects). A new
 // account has no project, and automations and output.project blocks need one, so the screens
 // that find none link here (NEW_PROJECT_PATH, links.ts). The new project opens on its own screen.
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { MAX_PROJECT_DESCRIPTION_LENGTH, MAX_PROJECT_NAME_LENGTH } from '@domain/project';
 import { Field } from '../../components/controls';
 import { ErrorNotice } from '../../components/states';
-import { api } from '../../lib/api';
-import type { Project } from './shared';
+import { useCreateProject } from '../../data/projects';
 
 export function NewProjectForm({ onCancel }: { onCancel: () => void }) {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const descriptionId = useId();
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
-  const create = useMutation({
-    mutationFn: () => api.post<Project>('/hub/api/projects', { name: name.trim(), description: description.trim() }),
-    onSuccess: async (project) => {
-      // Every project list: Content's, and the builders' pickers.
-      await Promise.all([queryClient.invalidateQueries({ queryKey: ['content-projects'] }), queryClient.invalidateQueries({ queryKey: ['hub', 'projects'] })]);
-      navigate(`/content/${project.id}`);
-    },
-  });
+  // Every project list (Content's, the builders' pickers) is refreshed before the new one opens.
+  const create = useCreateProject();
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    create.mutate();
+    create.mutate({ name: name.trim(), description: description.trim() }, { onSuccess: (project) => void navigate(`/content/${project.id}`) });
   };
   return (
-    <form className="card new-project" onSubmit={submit} aria-labelledby={`${descriptionId}-title`}>
+    <form className="card content-new-project" onSubmit={submit} aria-labelledby={`${descriptionId}-title`}>
       <h2 id={`${descriptionId}-title`}>New project</h2>
       <Field label="Name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={MAX_PROJECT_NAME_LENGTH} autoFocus />
       <div className="field">

@@ -18,12 +18,14 @@ export default function RunsPage() {
     <section aria-labelledby="runs-title">
       <PageHeader id="runs-title" title="Runs" />
       <form className="filters card" role="search" aria-label="Filter runs" onSubmit={(e) => e.preventDefault()}>
-        {/* The account's workflows, most recently changed first (the endpoint has no search). */}
+        {/* The account's workflows, most recently changed first; past a page, searched by name on the server. */}
         <SearchPicker
           label="Workflow"
           value={filters.workflow_id}
           onChange={(v) => setFilter('workflow_id', v)}
-          query={() => workflowListQuery({ limit: '100' })}
+          query={(search) => workflowListQuery({ q: search, limit: '100' })}
+          searchable
+          searchOnlyWhenMore
           option={(w) => [w.id, w.name]}
           none="All workflows"
           current="This workflow"

@@ -1,45 +1,47 @@
 // A work-management project: its items in key order with the API's filters (status, type,
 // words; kept in the URL so a filtered view can be bookmarked), paged, and its sprints with totals.
-import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router';
-import { Field, Pager, Select, StatusBadge, useCursorPager } from '../../components/controls';
-import { QueryState } from '../../components/states';
-import { api, qs } from '../../lib/api';
-import { SprintTable } from './SprintTable';
-import { WM_STATUSES, WM_TYPES, type Page, type WorkItem, type WorkProject as Project } from './types';
+import { Link, useParams } from 'react-router';
+import { Field, Select, StatusBadge } from '../../components/controls';
+import { ListTable, useListQuery, type Column } from '../../components/list';
 import { PageHeader } from '../../components/PageHeader';
+import { workItemListQuery, type WorkItem } from '../../data/work';
+import { SprintTable } from './SprintTable';
+import { WM_STATUSES, WM_TYPES } from '@domain/work-item';
 
 const label = (v: string) => v.replace(/_/g, ' ');
 const STATUS_OPTIONS = [['', 'Any status'], ...WM_STATUSES.map((s) => [s, label(s)] as const)] as const;
 const TYPE_OPTIONS = [['', 'Any type'], ...WM_TYPES.map((t) => [t, t] as const)] as const;
+const none = <span className="muted">—</span>;
+
+const COLUMNS: Column<WorkItem>[] = [
+  { header: 'Key', cell: (i) => <code>{i.key}</code> },
+  {
+    header: 'Title',
+    cell: (i) => (
+      <>
+        {i.title}
+        {i.labels.length > 0 && <span className="muted"> · {i.labels.join(', ')}</span>}
+      </>
+    ),
+  },
+  { header: 'Type', cell: (i) => i.type },
+  { header: 'Status', cell: (i) => <StatusBadge status={i.status} /> },
+  { header: 'Assignee', cell: (i) => i.assignee?.name || none },
+  { header: 'Points', cell: (i) => i.points ?? none },
+  { header: 'Due', cell: (i) => i.due_date ?? none },
+];
 
 export default function WorkProject() {
   const { projectId = '' } = useParams();
-  const [params, setParams] = useSearchParams();
-  const status = params.get('status') ?? '';
-  const type = params.get('type') ?? '';
-  const words = params.get('q') ?? '';
-  const [typed, setTyped] = useState(words);
-  const pager = useCursorPager();
-  const set = (key: string, value: string) => {
-    pager.reset();
-    const next = new URLSearchParams(params);
-    if (value) next.set(key, value);
-    else next.delete(key);
-    setParams(next);
-  };
   // The page of items comes with the project itself; the sprints are their own list.
-  const items = useQuery({
-    queryKey: ['work-items', projectId, status, type, words, pager.cursor],
-    queryFn: () =>
-      api.get<Page<WorkItem> & { project: Project }>(`/hub/api/workmgmt/projects/${projectId}/items${qs({ status, type, q: words, cursor: pager.cursor })}`),
-    placeholderData: (previous) => (previous?.project.project_id === projectId ? previous : undefined),
-  });
-  const project = items.data?.project;
+  const list = useListQuery({ filters: ['status', 'type', 'q'], query: workItemListQuery(projectId) });
+  const [typed, setTyped] = useState(list.filters.q);
+  // The previous page stays on screen while the next loads: only a page of this project names it.
+  const project = list.q.data?.project.project_id === projectId ? list.q.data.project : undefined;
   const search = (e: FormEvent) => {
     e.preventDefault();
-    set('q', typed.trim());
+    list.setFilter('q', typed.trim());
   };
   return (
     <>
@@ -49,51 +51,12 @@ export default function WorkProject() {
       <PageHeader title={project ? `${project.name} (${project.key_prefix})` : 'Project'} />
       <h2>Items</h2>
       <form className="filters" onSubmit={search} role="search" aria-label="Filter items">
-        <Select label="Status" value={status} onChange={(v) => set('status', v)} options={STATUS_OPTIONS} />
-        <Select label="Type" value={type} onChange={(v) => set('type', v)} options={TYPE_OPTIONS} />
+        <Select label="Status" value={list.filters.status} onChange={(v) => list.setFilter('status', v)} options={STATUS_OPTIONS} />
+        <Select label="Type" value={list.filters.type} onChange={(v) => list.setFilter('type', v)} options={TYPE_OPTIONS} />
         <Field label="Words" value={typed} onChange={(e) => setTyped(e.target.value)} maxLength={200} />
         <button type="submit">Search</button>
       </form>
-      <QueryState q={items} isEmpty={(p) => p.data.length === 0 && pager.page === 1} empty="No items match.">
-        {(p) => (
-          <>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Key</th>
-                  <th scope="col">Title</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Assignee</th>
-                  <th scope="col">Points</th>
-                  <th scope="col">Due</th>
-                </tr>
-              </thead>
-              <tbody>
-                {p.data.map((i) => (
-                  <tr key={i.key}>
-                    <td>
-                      <code>{i.key}</code>
-                    </td>
-                    <td>
-                      {i.title}
-                      {i.labels.length > 0 && <span className="muted"> · {i.labels.join(', ')}</span>}
-                    </td>
-                    <td>{i.type}</td>
-                    <td>
-                      <StatusBadge status={i.status} />
-                    </td>
-                    <td>{i.assignee?.name || <span className="muted">—</span>}</td>
-                    <td>{i.points ?? <span className="muted">—</span>}</td>
-                    <td>{i.due_date ?? <span className="muted">—</span>}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <Pager pager={pager} nextCursor={p.next_cursor} label="Items" />
-          </>
-        )}
-      </QueryState>
+      <ListTable list={list} columns={COLUMNS} rowKey={(i) => i.key} caption="Items in key order" label="Items" empty="No items match." />
       <h2>Sprints</h2>
       <SprintTable projectId={projectId} />
     </>

@@ -5,13 +5,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useMemo } from 'react';
 import { ErrorNotice } from '../../components/states';
-import { api, HubError, qs } from '../../lib/api';
+import { schedulePreviewQuery } from '../../data/workflows';
+import { HubError } from '../../lib/api';
 import { useDebounced } from '../../lib/useDebounced';
-
-interface Preview {
-  next: string[];
-  timezone: string;
-}
 
 function zones(): string[] {
   const intl = Intl as unknown as { supportedValuesOf?: (k: string) => string[] };
@@ -40,11 +36,7 @@ export function Schedule(p: ScheduleProps) {
   const cron = p.schedule ?? '';
   const allZones = useMemo(zones, []);
   const settled = useDebounced({ cron: cron.trim(), timezone: p.timezone.trim() }, 400);
-  const preview = useQuery({
-    queryKey: ['hub', 'schedule-preview', settled.cron, settled.timezone],
-    queryFn: () => api.get<Preview>(`/hub/api/schedule-preview${qs({ cron: settled.cron, timezone: settled.timezone })}`),
-    enabled: settled.cron !== '' && settled.timezone !== '',
-  });
+  const preview = useQuery(schedulePreviewQuery(settled.cron, settled.timezone));
   // Typing not yet settled: the last answer is about an older expression, so none is shown.
   const pending = settled.cron !== cron.trim() || settled.timezone !== p.timezone.trim();
   const previewError = !pending && preview.error instanceof HubError && preview.error.code === 'invalid_field' ? preview.error.message : null;

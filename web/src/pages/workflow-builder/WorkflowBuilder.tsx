@@ -4,9 +4,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation, useParams } from 'react-router';
 import { QueryState } from '../../components/states';
-import { api } from '../../lib/api';
+import { workflowEditorQuery } from '../../data/workflows';
 import { Builder } from './Builder';
-import type { WorkflowEditor, XY } from './model';
+import type { XY } from './model';
 import './builder.css';
 import { PageHeader } from '../../components/PageHeader';
 
@@ -14,11 +14,7 @@ export default function WorkflowBuilder() {
   const { id } = useParams();
   const location = useLocation();
   const handed = (location.state as { positions?: Record<string, XY> } | null)?.positions;
-  const q = useQuery({
-    queryKey: ['hub', 'workflow-definition', id],
-    queryFn: () => api.get<WorkflowEditor>(`/hub/api/workflows/${encodeURIComponent(id!)}/definition`),
-    enabled: !!id,
-  });
+  const q = useQuery(workflowEditorQuery(id ?? ''));
   if (!id) return <Builder key="new" editor={null} />;
   return (
     <>

@@ -3,42 +3,18 @@
 // and the pure moves on it — add, rename, remove, connect, disconnect — each returning a new draft.
 import { BLOCK_SCHEMAS } from '@domain/block-schemas';
 import { BLOCK_ID_RE, BLOCK_ID_RULE, BLOCK_KINDS, type BlockKind, type WorkflowStatus } from '@domain/workflow';
+import type { WorkflowBlock, WorkflowDefinition, WorkflowEdge, WorkflowEditor } from '@server/hub/workflows/schemas';
 
 export { BLOCK_KINDS, BLOCK_SCHEMAS };
 export type { BlockKind, WorkflowStatus };
 
-export interface BlockDef {
-  id: string;
-  kind: BlockKind;
-  config: Record<string, unknown>;
-}
-
-export interface EdgeDef {
-  from: string;
-  to: string;
-}
-
+// The server's shapes (src/hub/workflows/schemas.ts), under the builder's names.
+export type BlockDef = WorkflowBlock;
+export type EdgeDef = WorkflowEdge;
 /** The definition format, keys in the API's order. */
-export interface Definition {
-  name: string;
-  description: string;
-  project_id: string | null;
-  status: WorkflowStatus;
-  blocks: BlockDef[];
-  edges: EdgeDef[];
-  schedule: string | null;
-  schedule_timezone: string;
-}
-
+export type Definition = WorkflowDefinition;
 /** GET/PUT /hub/api/workflows/:id/definition, POST /hub/api/workflows. */
-export interface WorkflowEditor {
-  id: string;
-  created_at: string;
-  updated_at: string;
-  definition: Definition;
-  schedule_next: string[];
-  project_name: string | null;
-}
+export type { WorkflowEditor };
 
 export interface XY {
   x: number;

@@ -2,63 +2,48 @@
 // updated_at it started from otherwise, so a concurrent edit is a 409 instead of a silent
 // overwrite), change the status, save the schedule, and Run now. Each answer is a WorkflowEditor
 // the draft takes as its new base.
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { runKeys } from '../../data/runs';
-import { workflowKeys } from '../../data/workflows';
-import { api } from '../../lib/api';
-import { definitionOf, type Definition, type Draft, type WorkflowEditor, type WorkflowStatus } from './model';
+import { useStartRun } from '../../data/runs';
+import { useFetchEditor, useSaveDefinition, useWorkflowSchedule, useWorkflowStatus } from '../../data/workflows';
+import { definitionOf, type Draft } from './model';
 import { failureOf, isStale, putBody, type Refused } from './saving';
 import type { useDraft } from './useDraft';
 
 type DraftState = ReturnType<typeof useDraft>;
 
 export function useSave(id: string | null, d: DraftState) {
-  const client = useQueryClient();
   const navigate = useNavigate();
   // A refusal is about the definition it was given: kept with it, and dropped as soon as the draft
   // is no longer that definition (the user is fixing it), so no stale error outlives its cause.
   const [refused, setRefused] = useState<Refused | null>(null);
   const [conflict, setConflict] = useState(false);
 
-  const refresh = (e: WorkflowEditor) => {
-    client.setQueryData(['hub', 'workflow-definition', e.id], e);
-    // The workflow's list rows and its page (data/workflows.ts keys).
-    void client.invalidateQueries({ queryKey: workflowKeys.all });
-  };
-
-  const save = useMutation({
-    mutationFn: async ({ draft, force }: { draft: Draft; force?: boolean }) => {
-      const body = definitionOf(draft);
-      try {
-        const e = id
-          ? await api.put<WorkflowEditor>(`/hub/api/workflows/${id}/definition`, putBody(draft, d.updatedAt, force))
-          : await api.post<WorkflowEditor>('/hub/api/workflows', body);
-        return { e, sent: body };
-      } catch (err) {
-        throw Object.assign(err as Error, { sent: body });
-      }
-    },
+  const saveDefinition = useSaveDefinition(id, {
     onMutate: () => {
       setRefused(null);
       setConflict(false);
     },
-    onSuccess: ({ e }) => {
-      refresh(e);
+    onSuccess: (e) => {
       d.saved(e);
       // The new workflow's own URL; its canvas keeps the blocks where the user put them.
-      if (!id) navigate(`/workflows/${e.id}/build`, { replace: true, state: { positions: d.draft.positions } });
+      if (!id) void navigate(`/workflows/${e.id}/build`, { replace: true, state: { positions: d.draft.positions } });
     },
-    onError: (err: Error & { sent?: Definition }) => {
-      const failure = failureOf(err, err.sent);
+    // What was sent is the body less the updated_at it started from.
+    onError: (err, body) => {
+      const failure = failureOf(err, definitionOf(body));
       if (failure && 'conflict' in failure) setConflict(true);
       else if (failure) setRefused(failure.refused);
     },
   });
+  /** Save the draft: a PUT carries the updated_at it started from unless forced over ("Save mine over it"). */
+  const save = {
+    ...saveDefinition,
+    mutate: ({ draft, force }: { draft: Draft; force?: boolean }) => saveDefinition.mutate(id ? putBody(draft, d.updatedAt, force) : definitionOf(draft)),
+  };
 
   const { draft } = d;
-  const { reset: resetSave } = save;
+  const { reset: resetSave } = saveDefinition;
   const stale = isStale(refused, draft);
   useEffect(() => {
     if (!stale) return;
@@ -67,33 +52,15 @@ export function useSave(id: string | null, d: DraftState) {
   }, [stale, resetSave]);
   const problem = stale ? null : (refused?.problem ?? null);
 
-  const status = useMutation({
-    mutationFn: (to: WorkflowStatus) => api.post<WorkflowEditor>(`/hub/api/workflows/${id}/status`, { status: to }),
-    onSuccess: (e) => {
-      refresh(e);
-      d.saved(e, ['status']);
-    },
-  });
-
-  const schedule = useMutation({
-    mutationFn: (s: { schedule: string | null; schedule_timezone: string }) => api.put<WorkflowEditor>(`/hub/api/workflows/${id}/schedule`, s),
-    onSuccess: (e) => {
-      refresh(e);
-      d.saved(e, ['schedule', 'schedule_timezone']);
-    },
-  });
-
-  const run = useMutation({
-    mutationFn: () => api.post<{ id: string }>(`/hub/api/workflows/${id}/runs`),
-    onSuccess: () => void client.invalidateQueries({ queryKey: runKeys.lists() }),
-  });
+  const status = useWorkflowStatus(id, { onSuccess: (e) => d.saved(e, ['status']) });
+  const schedule = useWorkflowSchedule(id, { onSuccess: (e) => d.saved(e, ['schedule', 'schedule_timezone']) });
+  const run = useStartRun(id ?? '');
+  const fetchEditor = useFetchEditor();
 
   /** Someone else saved first: take their version (dropping ours) — the conflict's "Reload". */
   const reload = async () => {
     if (!id) return;
-    const e = await api.get<WorkflowEditor>(`/hub/api/workflows/${id}/definition`);
-    refresh(e);
-    d.discard(e);
+    d.discard(await fetchEditor(id));
     setConflict(false);
     setRefused(null);
   };
