@@ -12,6 +12,7 @@ import {
   cursorOf,
   filterKeyOf,
   firstPage,
+  isAnotherPage,
   isFiltered,
   nextPage,
   previousPage,
@@ -174,5 +175,21 @@ describe('the cursor stack', () => {
   it('ties a stack to its filters by value, not by object', () => {
     expect(filterKeyOf({ status: 'a', trigger: '' })).toBe(filterKeyOf({ status: 'a', trigger: '' }));
     expect(filterKeyOf({ status: 'a', trigger: '' })).not.toBe(filterKeyOf({ status: 'b', trigger: '' }));
+  });
+});
+
+describe('what stays on screen while a list loads', () => {
+  const runs = resourceKeys('runs');
+  const items = resourceKeys('items');
+  it('keeps the page shown when only the cursor moves (next or previous page)', () => {
+    expect(isAnotherPage(runs.list({ status: 'failed' }), runs.list({ status: 'failed' }, 'c2'))).toBe(true);
+    expect(isAnotherPage(runs.list({}, 'c2'), runs.list({}, 'c3'))).toBe(true);
+    expect(isAnotherPage(runs.list({}, 'c2'), runs.list({}))).toBe(true);
+  });
+  it('shows loading for other filters or another record, never their rows', () => {
+    expect(isAnotherPage(runs.list({ status: 'failed' }), runs.list({ status: 'succeeded' }))).toBe(false);
+    expect(isAnotherPage(items.list({ project: 'p1' }, 'c2'), items.list({ project: 'p2' }, 'c2'))).toBe(false);
+    expect(isAnotherPage(runs.list({}), items.list({}))).toBe(false);
+    expect(isAnotherPage(runs.detail('r1'), runs.list({}))).toBe(false);
   });
 });

@@ -53,3 +53,13 @@ export const previousPage = (filterKey: string, stack: readonly (string | undefi
   filterKey,
   stack: stack.length > 1 ? stack.slice(0, -1) : [...stack],
 });
+
+/**
+ * Whether a list's next query is another page of the list on screen (every key part but the
+ * cursor, which the data kit's list keys put last, is the same): only then does the page on screen
+ * stay while the next loads. Other filters or another record (a different project's items) show
+ * "Loading" instead of rows that do not belong to what is asked.
+ */
+export function isAnotherPage(shown: readonly unknown[], next: readonly unknown[]): boolean {
+  return shown.length === next.length && JSON.stringify(shown.slice(0, -1)) === JSON.stringify(next.slice(0, -1));
+}

@@ -6,11 +6,11 @@
 //   const list = useListQuery({ filters: ['status', 'trigger'], query: runListQuery });
 //   <select value={list.filters.status} onChange={(e) => list.setFilter('status', e.target.value)} />
 //   <ListTable list={list} columns={…} caption="Runs, newest first" empty="No runs match." />
-import { keepPreviousData, useQuery, type UseQueryOptions, type QueryKey } from '@tanstack/react-query';
+import { useQuery, type UseQueryOptions, type QueryKey } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { Page } from '../../data/keys';
-import { cursorOf, filterKeyOf, firstPage, isFiltered, nextPage, previousPage, readFilters, stackFor, withFilter, withoutFilters, type CursorStack } from './list-state';
+import { cursorOf, filterKeyOf, firstPage, isAnotherPage, isFiltered, nextPage, previousPage, readFilters, stackFor, withFilter, withoutFilters, type CursorStack } from './list-state';
 
 export interface ListQueryConfig<T, F extends string, K extends QueryKey, D extends Page<T> = Page<T>> {
   /** The URL search params this list reads as filters ('' when absent). */
@@ -30,7 +30,11 @@ export function useListQuery<T, F extends string = never, K extends QueryKey = Q
   if (pages.filterKey !== filterKey) setPages(firstPage(filterKey));
   const stack = stackFor(pages, filterKey);
   const cursor = cursorOf(stack);
-  const q = useQuery({ ...query(filters, cursor), placeholderData: keepPreviousData });
+  const options = query(filters, cursor);
+  const q = useQuery({
+    ...options,
+    placeholderData: (shown, shownQuery) => (shownQuery && isAnotherPage(shownQuery.queryKey, options.queryKey) ? shown : undefined),
+  });
 
   const setFilter = (name: F, value: string) => setParams(withFilter(params, name, value));
   const clearFilters = () => setParams(withoutFilters(params, names));

@@ -10,6 +10,7 @@ import { NEW_PROJECT_PATH } from '../../lib/paths';
 import { SearchPicker } from '../../components/list';
 import { useCreateAutomation, type Definition } from '../../data/automations';
 import { projectListQuery, type Project } from '../../data/projects';
+import { TRIGGER_TYPES as DOMAIN_TRIGGER_TYPES } from '@domain/automation';
 import { TRIGGER_TYPES } from './words';
 import { PageHeader } from '../../components/PageHeader';
 
@@ -17,7 +18,7 @@ function NewForm({ newest }: { newest: Project }) {
   const navigate = useNavigate();
   const [name, setName] = useState('');
   const [projectId, setProjectId] = useState(newest.id);
-  const [trigger, setTrigger] = useState<string>(TRIGGER_TYPES[0][0]);
+  const [trigger, setTrigger] = useState<string>(DOMAIN_TRIGGER_TYPES[0]);
   const create = useCreateAutomation();
   const submit = (e: FormEvent) => {
     e.preventDefault();
