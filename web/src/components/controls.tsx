@@ -1,5 +1,6 @@
 // Small controls with their accessible names built in: a labelled field, a copy button, a confirm
-// dialog (the native <dialog>, which traps focus and closes on Escape), a cursor pager.
+// dialog (the native <dialog>, which traps focus and closes on Escape). Lists and their pager are in
+// components/list.
 import { useEffect, useId, useRef, useState, type InputHTMLAttributes, type ReactNode } from 'react';
 
 export function Field({ label, hint, ...input }: { label: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {
@@ -93,39 +94,6 @@ export function ConfirmDialog({
         </button>
       </div>
     </dialog>
-  );
-}
-
-/**
- * Paging with the API's cursors: a stack of the cursors that led to each page, so "Previous"
- * goes back exactly. Usage: const pager = useCursorPager(); query key includes pager.cursor.
- * @deprecated List screens use components/list (useListQuery + ListTable), which keeps the
- * previous page on screen and the filters in the URL; this goes when the last page moves there.
- */
-export function useCursorPager() {
-  const [stack, setStack] = useState<(string | undefined)[]>([undefined]);
-  const cursor = stack[stack.length - 1];
-  return {
-    cursor,
-    page: stack.length,
-    next: (c: string) => setStack((s) => [...s, c]),
-    previous: () => setStack((s) => (s.length > 1 ? s.slice(0, -1) : s)),
-    reset: () => setStack([undefined]),
-  };
-}
-
-/** @deprecated See useCursorPager: components/list's ListPager replaces it. */
-export function Pager({ pager, nextCursor, label }: { pager: ReturnType<typeof useCursorPager>; nextCursor: string | null | undefined; label: string }) {
-  return (
-    <nav className="pager" aria-label={`${label} pages`}>
-      <button type="button" className="button-secondary" disabled={pager.page === 1} onClick={pager.previous}>
-        Previous page
-      </button>
-      <span>Page {pager.page}</span>
-      <button type="button" className="button-secondary" disabled={!nextCursor} onClick={() => nextCursor && pager.next(nextCursor)}>
-        Next page
-      </button>
-    </nav>
   );
 }
 
