@@ -13,24 +13,29 @@ export interface Column<T> {
   rowHeader?: boolean;
 }
 
-export function ListTable<T>({
-  list,
-  columns,
-  caption,
-  rowKey,
-  empty,
-  label,
-}: {
+/**
+ * How a row is told apart from the others (React's key): its `id` unless the rows have none, when
+ * the caller says (a work item's key, a feature's name).
+ */
+export type RowKey<T> = [T] extends [{ id: string }] ? { rowKey?: (row: T) => string } : { rowKey: (row: T) => string };
+
+/** The rowKey given, or the row's id (RowKey<T> lets a caller leave it out only when rows have one). */
+function keyOf<T>(props: RowKey<T>): (row: T) => string {
+  const given = (props as { rowKey?: (row: T) => string }).rowKey;
+  return given ?? ((row: T) => (row as { id: string }).id);
+}
+
+export function ListTable<T>(props: {
   list: Pick<ListState<T>, 'q' | 'pager'>;
   columns: Column<T>[];
   /** Said to screen readers (visually hidden): what the table lists, in which order. */
   caption: string;
-  rowKey: (row: T) => string;
   /** Shown when the first page is empty (later pages say "No more."). */
   empty: ReactNode;
   /** Names the pager: "Runs" → "Runs pages". */
   label: string;
-}) {
+} & RowKey<T>) {
+  const { list, columns, caption, empty, label } = props;
   const { q, pager } = list;
   if (q.isPending) return <Loading />;
   if (q.error && !q.data) return <ErrorNotice error={q.error} />;
@@ -42,7 +47,7 @@ export function ListTable<T>({
       {page.data.length === 0 ? (
         <Empty>No more.</Empty>
       ) : (
-        <Table columns={columns} rows={page.data} caption={caption} rowKey={rowKey} busy={pager.loadingPage} />
+        <Rows columns={columns} rows={page.data} caption={caption} rowKey={keyOf(props)} busy={pager.loadingPage} />
       )}
       <ListPager pager={pager} nextCursor={page.next_cursor} label={label} />
     </>
@@ -50,7 +55,11 @@ export function ListTable<T>({
 }
 
 /** A table of a fixed set of rows (no pager, no states): a record's newest runs, a small list. */
-export function Table<T>({ columns, rows, caption, rowKey, busy = false }: { columns: Column<T>[]; rows: readonly T[]; caption: string; rowKey: (row: T) => string; busy?: boolean }) {
+export function Table<T>(props: { columns: Column<T>[]; rows: readonly T[]; caption: string } & RowKey<T>) {
+  return <Rows columns={props.columns} rows={props.rows} caption={props.caption} rowKey={keyOf(props)} />;
+}
+
+function Rows<T>({ columns, rows, caption, rowKey, busy = false }: { columns: Column<T>[]; rows: readonly T[]; caption: string; rowKey: (row: T) => string; busy?: boolean }) {
   // The table scrolls sideways inside its own box on a narrow screen, so the page itself never
   // grows wider than the phone; the box takes focus, so a keyboard can scroll it too.
   return (

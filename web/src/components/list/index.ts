@@ -3,3 +3,4 @@
 export { useListQuery, type ListState } from './useListQuery';
 export { ListTable, ListPager, Table, type Column } from './ListTable';
 export { SearchPicker } from './SearchPicker';
+export { ClearFilters } from './ClearFilters';

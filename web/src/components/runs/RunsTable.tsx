@@ -43,5 +43,5 @@ export function runColumns(showWorkflow = true): Column<RunInList>[] {
 
 /** A fixed set of runs (no pager): a workflow's newest. */
 export function RunsTable({ runs, caption, showWorkflow = true }: { runs: RunInList[]; caption: string; showWorkflow?: boolean }) {
-  return <Table columns={runColumns(showWorkflow)} rows={runs} caption={caption} rowKey={(r) => r.id} />;
+  return <Table columns={runColumns(showWorkflow)} rows={runs} caption={caption} />;
 }

@@ -44,7 +44,7 @@ export default function AuditPage() {
         <ListTable
           list={list}
           columns={COLUMNS}
-          rowKey={(e) => e.id}
+         
           caption="Audit log, newest first"
           label="Audit log"
           empty={list.filtered ? 'No entries match these filters.' : 'Nothing has been changed yet.'}

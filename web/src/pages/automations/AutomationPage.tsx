@@ -91,7 +91,7 @@ function Runs({ id }: { id: string }) {
           options={[['', 'Any status'], ...RUN_STATUSES.map((s): [string, string] => [s, RUN_STATUS_WORDS[s]])]}
         />
       </form>
-      <ListTable list={list} columns={RUN_COLUMNS} rowKey={(r) => r.id} caption="Runs of this automation, newest first" label="Runs" empty="No runs match." />
+      <ListTable list={list} columns={RUN_COLUMNS} caption="Runs of this automation, newest first" label="Runs" empty="No runs match." />
     </>
   );
 }

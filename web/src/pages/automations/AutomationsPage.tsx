@@ -46,7 +46,7 @@ export default function AutomationsPage() {
           options={[['', 'Any status'], ...AUTOMATION_STATUSES.map((s): [string, string] => [s, s])]}
         />
       </form>
-      <ListTable list={list} columns={COLUMNS} rowKey={(a) => a.id} caption="Automations, most recently changed first" label="Automations" empty="No automations match." />
+      <ListTable list={list} columns={COLUMNS} caption="Automations, most recently changed first" label="Automations" empty="No automations match." />
     </section>
   );
 }

@@ -57,13 +57,13 @@ export default function ContactPage() {
             <ContactEditor key={d.contact.id} contact={d.contact} />
             <h2>Automation runs</h2>
             {d.automation_runs.length ? (
-              <Table columns={RUN_COLUMNS} rows={d.automation_runs} rowKey={(r) => r.id} caption="Automation runs of this contact, newest first" />
+              <Table columns={RUN_COLUMNS} rows={d.automation_runs} caption="Automation runs of this contact, newest first" />
             ) : (
               <p className="state state-empty">No automation has run for this contact.</p>
             )}
             <h2>Messages</h2>
             {d.messages.length ? (
-              <Table columns={MESSAGE_COLUMNS} rows={d.messages} rowKey={(m) => m.id} caption="Messages sent to this contact, newest first" />
+              <Table columns={MESSAGE_COLUMNS} rows={d.messages} caption="Messages sent to this contact, newest first" />
             ) : (
               <p className="state state-empty">No message has been sent to this contact.</p>
             )}

@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Field, Select, StatusBadge, Time } from '../../components/controls';
-import { ListTable, useListQuery, type Column } from '../../components/list';
+import { ClearFilters, ListTable, useListQuery, type Column } from '../../components/list';
 import { PageHeader } from '../../components/PageHeader';
 import { contactListQuery, contactName, type Contact } from '../../data/contacts';
 import { LIFECYCLE_STAGES, stageWord } from './words';
@@ -51,23 +51,12 @@ export default function ContactsPage() {
         <Field label="Search" type="search" value={typed} onChange={(e) => setTyped(e.target.value)} hint="Words that begin a name or the email." />
         <button type="submit">Search</button>
         <Select label="Lifecycle stage" value={filters.lifecycle_stage} onChange={(v) => setFilter('lifecycle_stage', v)} options={[['', 'Any stage'], ...LIFECYCLE_STAGES.map((s): [string, string] => [s, stageWord(s)])]} />
-        {list.filtered && (
-          <button
-            type="button"
-            className="button-secondary"
-            onClick={() => {
-              setTyped('');
-              list.clearFilters();
-            }}
-          >
-            Clear filters
-          </button>
-        )}
+        <ClearFilters list={list} also={() => setTyped('')} />
       </form>
       <ListTable
         list={list}
         columns={COLUMNS}
-        rowKey={(c) => c.id}
+       
         caption="Contacts, most recently changed first"
         label="Contacts"
         empty={list.filtered ? 'No contacts match.' : 'No contacts yet.'}

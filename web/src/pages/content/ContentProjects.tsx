@@ -32,7 +32,7 @@ export default function ContentProjects() {
       <ListTable
         list={list}
         columns={COLUMNS}
-        rowKey={(p) => p.id}
+       
         caption="Content projects, newest first"
         label="Projects"
         empty={creating ? 'No projects yet.' : 'No projects yet: a project holds pages and other content, and automations belong to one. Create one with New project.'}

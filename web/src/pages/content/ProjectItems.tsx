@@ -34,7 +34,7 @@ export default function ProjectItems() {
         </Link>
       </div>
       <h2>Items</h2>
-      <ListTable list={list} columns={COLUMNS} rowKey={(item) => item.id} caption="Items, most recently updated first" label="Items" empty="No items in this project yet." />
+      <ListTable list={list} columns={COLUMNS} caption="Items, most recently updated first" label="Items" empty="No items in this project yet." />
     </>
   );
 }

@@ -83,7 +83,7 @@ export function KeysTable({ keys, onRolled }: { keys: HubKey[]; onRolled: (r: Ro
   const byId = new Map(keys.map((k) => [k.id, k]));
   return (
     <div className="keys-table">
-      <Table columns={columns(byId, onRolled)} rows={keys} rowKey={(k) => k.id} caption="API keys of this account" />
+      <Table columns={columns(byId, onRolled)} rows={keys} caption="API keys of this account" />
     </div>
   );
 }

@@ -3,7 +3,7 @@
 // live in the URL query (useListQuery), so a filtered list can be bookmarked and survives a reload.
 import { Link } from 'react-router';
 import { Select } from '../../components/controls';
-import { ListTable, useListQuery } from '../../components/list';
+import { ClearFilters, ListTable, useListQuery } from '../../components/list';
 import { CHANNEL_WORDS, messageColumns } from '../../components/messages/MessagesTable';
 import { PageHeader } from '../../components/PageHeader';
 import { messageListQuery } from '../../data/messages';
@@ -21,18 +21,14 @@ export default function MessagesPage() {
       <form className="filters card" role="search" aria-label="Filter messages" onSubmit={(e) => e.preventDefault()}>
         <Select label="Status" value={filters.status} onChange={(v) => setFilter('status', v)} options={[['', 'Any status'], ...MESSAGE_STATUSES.map((s): [string, string] => [s, s])]} />
         <Select label="Channel" value={filters.channel} onChange={(v) => setFilter('channel', v)} options={[['', 'Any channel'], ...MESSAGE_CHANNELS.map((c): [string, string] => [c, CHANNEL_WORDS[c]])]} />
-        {list.filtered && (
-          <button type="button" className="button-secondary" onClick={list.clearFilters}>
-            Clear filters
-          </button>
-        )}
+        <ClearFilters list={list} />
       </form>
       {narrowed && (
         <p className="muted">
           Showing the messages of one {filters.contact_id ? <Link to={`/contacts/${filters.contact_id}`}>contact</Link> : <Link to={`/automations/${filters.automation_id}`}>automation</Link>}.
         </p>
       )}
-      <ListTable list={list} columns={COLUMNS} rowKey={(m) => m.id} caption="Messages, newest first" label="Messages" empty="No messages match." />
+      <ListTable list={list} columns={COLUMNS} caption="Messages, newest first" label="Messages" empty="No messages match." />
     </section>
   );
 }

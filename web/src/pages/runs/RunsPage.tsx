@@ -2,7 +2,7 @@
 // status and trigger. The filters live in the URL query (useListQuery), so a filtered list can be
 // bookmarked and survives a reload; changing one starts again at the first page.
 import { Select } from '../../components/controls';
-import { ListTable, SearchPicker, useListQuery } from '../../components/list';
+import { ClearFilters, ListTable, SearchPicker, useListQuery } from '../../components/list';
 import { PageHeader } from '../../components/PageHeader';
 import { runColumns, triggerWord } from '../../components/runs/RunsTable';
 import { runListQuery } from '../../data/runs';
@@ -32,16 +32,12 @@ export default function RunsPage() {
         />
         <Select label="Status" value={filters.status} onChange={(v) => setFilter('status', v)} options={[['', 'Any status'], ...RUN_STATUSES.map((s): [string, string] => [s, s.replace(/_/g, ' ')])]} />
         <Select label="Trigger" value={filters.trigger} onChange={(v) => setFilter('trigger', v)} options={[['', 'Any trigger'], ...RUN_TRIGGERS.map((t): [string, string] => [t, triggerWord(t)])]} />
-        {list.filtered && (
-          <button type="button" className="button-secondary" onClick={list.clearFilters}>
-            Clear filters
-          </button>
-        )}
+        <ClearFilters list={list} />
       </form>
       <ListTable
         list={list}
         columns={COLUMNS}
-        rowKey={(r) => r.id}
+       
         caption="Runs, newest first"
         label="Runs"
         empty='No runs match. Start one from a workflow with "Run now".'

@@ -41,7 +41,7 @@ export function KeySpendTable({ keys }: { keys: KeySpend[] }) {
       {keys.length === 0 ? (
         <p className="state state-empty">The account has no keys.</p>
       ) : (
-        <Table columns={COLUMNS} rows={keys} rowKey={(k) => k.id} caption="Spend per key this month" />
+        <Table columns={COLUMNS} rows={keys} caption="Spend per key this month" />
       )}
     </section>
   );

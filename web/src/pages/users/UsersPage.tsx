@@ -21,7 +21,7 @@ export default function UsersPage() {
       <QueryState q={q} isEmpty={(d) => d.data.length === 0} empty="No users yet.">
         {(d) => (
           <div className="users-table">
-            <Table columns={userColumns(session.email)} rows={d.data} rowKey={(u) => u.id} caption="People in this account, oldest first" />
+            <Table columns={userColumns(session.email)} rows={d.data} caption="People in this account, oldest first" />
           </div>
         )}
       </QueryState>

@@ -13,5 +13,5 @@ const COLUMNS: Column<Sprint>[] = [
 
 export function SprintTable({ projectId }: { projectId: string }) {
   const list = useListQuery({ filters: [], query: sprintListQuery(projectId) });
-  return <ListTable list={list} columns={COLUMNS} rowKey={(s) => s.id} caption="Sprints, newest first" label="Sprints" empty="No sprints yet." />;
+  return <ListTable list={list} columns={COLUMNS} caption="Sprints, newest first" label="Sprints" empty="No sprints yet." />;
 }

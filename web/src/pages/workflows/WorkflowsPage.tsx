@@ -69,7 +69,7 @@ export default function WorkflowsPage() {
       <ListTable
         list={list}
         columns={columns(admin)}
-        rowKey={(w) => w.id}
+       
         caption="Workflows, most recently changed first"
         label="Workflows"
         empty={status ? `No ${status} workflows.` : 'No workflows yet.'}
