@@ -21,7 +21,7 @@ export type RowKey<T> = [T] extends [{ id: string }] ? { rowKey?: (row: T) => st
 
 /** The rowKey given, or the row's id (RowKey<T> lets a caller leave it out only when rows have one). */
 function keyOf<T>(props: RowKey<T>): (row: T) => string {
-  const given = (props as { rowKey?: (row: T) => string }).rowKey;
+  const given = props.rowKey;
   return given ?? ((row: T) => (row as { id: string }).id);
 }
 
