@@ -110,3 +110,9 @@ export class ApiError extends Error {
 
 export const notFound = (what = 'resource'): ApiError =>
   new ApiError('resource_not_found', `No such ${what} in this account.`);
+
+/** The row a read found, or the 404 every read answers when the account has no such `what`. */
+export function found<T>(row: T | null | undefined, what: string): T {
+  if (row === null || row === undefined) throw notFound(what);
+  return row;
+}

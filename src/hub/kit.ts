@@ -3,10 +3,12 @@
 // handlers only call hubAuthOf. Route files under src/hub/<area>/routes.ts use these and nothing
 // else to say who may call them.
 import type { FastifyRequest } from 'fastify';
-import type { TSchema } from '@sinclair/typebox';
+import type { Static, TSchema } from '@sinclair/typebox';
 import type { Role } from '../domain/account.js';
 import { HUB_TAG, type HubAccess } from '../domain/hub.js';
-import { errorResponses } from '../http/schemas.js';
+import type { Lister, ListRequest, PageQuery } from '../http/list.js';
+import type { App } from '../http/route-kit.js';
+import { errorResponses, ListEnvelope } from '../http/schemas.js';
 
 /** The caller of a hub route that needs an account (access 'member' or 'admin'). */
 export interface HubAuth {
@@ -113,4 +115,48 @@ export function hubRoute<S extends HubSchema>(
 /** The audit log's actor for the hub user making this request. */
 export function actorOf(auth: HubAuth): { kind: 'user'; id: string; label: string } {
   return { kind: 'user', id: auth.userId, label: auth.label };
+}
+
+/** A list's querystring: any schema whose value carries limit and cursor (ListQuery's fields). */
+type PagedQuery = TSchema & { static: PageQuery };
+
+/**
+ * A hub list route: its contract (operation, words, query, the item and the envelope's title) and
+ * its one read. Every list pages the same way (limit and cursor in, ListEnvelope out, the cursor
+ * bound to the account, the route and `filters`), so only what differs is declared here.
+ */
+export interface HubListRoute<Q extends PagedQuery, P extends TSchema, I extends TSchema, R> {
+  operationId: string;
+  summary: string;
+  description?: string;
+  params?: P;
+  querystring: Q;
+  /** One row of the list as the response shows it, and the list's title in the document. */
+  item: I;
+  title: string;
+  lister: Lister<R>;
+  /** The filters in force: a cursor made under other filters is refused. */
+  filters: (query: Static<Q>, params: Static<P>) => Record<string, unknown>;
+  /** Reads `page.fetch` rows after `page.after` in the page's account (it may 404 on a parent). */
+  read: (page: ListRequest, query: Static<Q>, params: Static<P>) => Promise<R[]>;
+  render: (row: R) => Static<I>;
+}
+
+/** Declares a hub list route (GET `url`) and runs it: start the page, read it, render it. */
+export function hubList<Q extends PagedQuery, P extends TSchema, I extends TSchema, R>(
+  hub: App,
+  url: string,
+  access: 'member' | 'admin',
+  route: HubListRoute<Q, P, I, R>,
+  extraErrors: number[] = [],
+): void {
+  const { item, title, lister, filters, read, render, ...doc } = route;
+  hub.get(url, hubRoute(access, { ...doc, response: { 200: ListEnvelope(item, title) } }, extraErrors), async (request) => {
+    // The type provider infers a concrete schema's types; for a generic one it cannot resolve
+    // them, so they are named here once, and every list's filters and read are typed from them.
+    const query = request.query as Static<Q>;
+    const params = request.params as Static<P>;
+    const page = lister.start(request, query, filters(query, params), hubAuthOf(request).accountId);
+    return lister.page(page, await read(page, query, params), render);
+  });
 }

@@ -1,7 +1,7 @@
 // Automation runs, read side: GET /automations/{id}/runs and GET /automation-runs/{id}. One run per
 // contact each time the contact goes through the automation. The route file is the contract.
 import type { AppDeps } from '../../http/deps.js';
-import { notFound } from '../../domain/errors.js';
+import { found, notFound } from '../../domain/errors.js';
 import { listByTime } from '../../http/list.js';
 import { meta, v1Responses } from '../../http/route.js';
 import { authOf, type App } from '../../http/route-kit.js';
@@ -53,9 +53,7 @@ export function registerAutomationRunRoutes(app: App, deps: AppDeps): void {
     async (request) => {
       // A run stays readable after its automation is deleted in the hub: it ends `stopped`, and a
       // client polling a run it enrolled must be able to see why.
-      const detail = await automationRunDetail(deps.db, authOf(request).accountId, request.params.id);
-      if (!detail) throw notFound('automation run');
-      return detail;
+      return found(await automationRunDetail(deps.db, authOf(request).accountId, request.params.id), 'automation run');
     },
   );
 }

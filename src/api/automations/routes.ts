@@ -2,7 +2,7 @@
 // automation (spec rule 6); the operator commands in src/cli/automations.ts do. The route file is
 // the contract.
 import type { AppDeps } from '../../http/deps.js';
-import { notFound } from '../../domain/errors.js';
+import { found } from '../../domain/errors.js';
 import { listByTime } from '../../http/list.js';
 import { meta, v1Responses } from '../../http/route.js';
 import { authOf, type App } from '../../http/route-kit.js';
@@ -47,9 +47,7 @@ export function registerAutomationRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const row = await getAutomation(deps.db, authOf(request).accountId, request.params.id);
-      if (!row) throw notFound('automation');
-      return renderAutomation(row);
+      return renderAutomation(found(await getAutomation(deps.db, authOf(request).accountId, request.params.id), 'automation'));
     },
   );
 }

@@ -1,7 +1,7 @@
 // Contacts: GET /contacts, GET /contacts/{id}, POST /contacts, PATCH /contacts/{id}. The route
 // file is the contract; the rules live in service.ts, the SQL in store.ts.
 import type { AppDeps } from '../../http/deps.js';
-import { notFound } from '../../domain/errors.js';
+import { found } from '../../domain/errors.js';
 import { listByTime } from '../../http/list.js';
 import { meta, v1Responses } from '../../http/route.js';
 import { authOf, type App } from '../../http/route-kit.js';
@@ -44,9 +44,7 @@ export function registerContactRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const row = await getContact(deps.db, authOf(request).accountId, request.params.id);
-      if (!row) throw notFound('contact');
-      return renderContact(row);
+      return renderContact(found(await getContact(deps.db, authOf(request).accountId, request.params.id), 'contact'));
     },
   );
 
@@ -107,9 +105,7 @@ export function registerContactRoutes(app: App, deps: AppDeps): void {
         const e = checkedEmail(body.email);
         email = { ...e, hmacs: await erasureHmacs(deps.db, e.normalized) };
       }
-      const row = await patchContact(deps.db, accountId, id, body, email);
-      if (!row) throw notFound('contact');
-      return renderContact(row);
+      return renderContact(found(await patchContact(deps.db, accountId, id, body, email), 'contact'));
     },
   );
 }

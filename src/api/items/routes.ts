@@ -1,7 +1,7 @@
 // Content items: GET /projects/{id}/items, GET /items/{id}, and page creation
 // (POST /projects/{id}/items). The route file is the contract; the item shapes are in schemas.ts.
 import type { AppDeps } from '../../http/deps.js';
-import { notFound } from '../../domain/errors.js';
+import { found, notFound } from '../../domain/errors.js';
 import { listByTime } from '../../http/list.js';
 import { meta, v1Responses } from '../../http/route.js';
 import { authOf, type App } from '../../http/route-kit.js';
@@ -60,9 +60,7 @@ export function registerItemRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const row = await getItem(deps.db, authOf(request).accountId, request.params.id);
-      if (!row) throw notFound('item');
-      return renderItem(row);
+      return renderItem(found(await getItem(deps.db, authOf(request).accountId, request.params.id), 'item'));
     },
   );
 

@@ -2,7 +2,7 @@
 // A project is shown as {id, name, description, created_at, updated_at}; its settings and its
 // work-management fields are not part of the content API.
 import type { AppDeps } from '../../http/deps.js';
-import { notFound } from '../../domain/errors.js';
+import { found } from '../../domain/errors.js';
 import { listByTime } from '../../http/list.js';
 import { meta, v1Responses } from '../../http/route.js';
 import { authOf, type App } from '../../http/route-kit.js';
@@ -46,9 +46,7 @@ export function registerProjectRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const row = await getProject(deps.db, authOf(request).accountId, request.params.id);
-      if (!row) throw notFound('project');
-      return renderProject(row);
+      return renderProject(found(await getProject(deps.db, authOf(request).accountId, request.params.id), 'project'));
     },
   );
 }

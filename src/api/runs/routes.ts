@@ -1,6 +1,6 @@
 // Workflow runs: start a run, list a workflow's runs, get a run. The route file is the contract.
 import type { AppDeps } from '../../http/deps.js';
-import { notFound } from '../../domain/errors.js';
+import { found, notFound } from '../../domain/errors.js';
 import { listByTime } from '../../http/list.js';
 import { meta, optionalBody, v1Responses } from '../../http/route.js';
 import { authOf, type App } from '../../http/route-kit.js';
@@ -107,8 +107,7 @@ export function registerRunRoutes(app: App, deps: AppDeps): void {
     async (request) => {
       const { id } = request.params;
       const accountId = authOf(request).accountId;
-      const run = await getRun(deps.db, accountId, id);
-      if (!run) throw notFound('run');
+      const run = found(await getRun(deps.db, accountId, id), 'run');
       const steps = await getRunSteps(deps.db, accountId, id);
       const now = Date.now();
       return {

@@ -1,6 +1,6 @@
 // Workflows, read side: GET /workflows and GET /workflows/{id}. The route file is the contract.
 import type { AppDeps } from '../../http/deps.js';
-import { notFound } from '../../domain/errors.js';
+import { found } from '../../domain/errors.js';
 import { listByTime } from '../../http/list.js';
 import { meta, v1Responses } from '../../http/route.js';
 import { authOf, type App } from '../../http/route-kit.js';
@@ -45,9 +45,7 @@ export function registerWorkflowRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const row = await getWorkflow(deps.db, authOf(request).accountId, request.params.id);
-      if (!row) throw notFound('workflow');
-      return renderWorkflow(row);
+      return renderWorkflow(found(await getWorkflow(deps.db, authOf(request).accountId, request.params.id), 'workflow'));
     },
   );
 }

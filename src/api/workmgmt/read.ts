@@ -1,7 +1,7 @@
 // Work management's reads that /v1 and the hub share: the project a path names, a page of a
 // project's items with the list's filters, and one item with its documents and history.
 import type { AppDeps } from '../../http/deps.js';
-import { notFound } from '../../domain/errors.js';
+import { found, notFound } from '../../domain/errors.js';
 import type { Lister, ListRequest } from '../../http/list.js';
 import { ownsPrefix, parseKey, renderItem, renderItemDetail } from './render.js';
 import type { ListItemsQuery, WorkItemDetail } from './schemas.js';
@@ -9,9 +9,7 @@ import { getHistory, getLinkedDocuments, getWmItem, getWmProject, listWmItems, t
 
 /** The project named in the path, if it opened the area; else 404 like an unknown id. */
 export async function projectOr404(deps: AppDeps, accountId: string, projectId: string): Promise<WmProjectRow> {
-  const project = await getWmProject(deps.db, accountId, projectId);
-  if (!project) throw notFound('project with work management');
-  return project;
+  return found(await getWmProject(deps.db, accountId, projectId), 'project with work management');
 }
 
 /**
@@ -52,8 +50,7 @@ export async function workItemDetail(deps: AppDeps, accountId: string, projectId
   const project = await projectOr404(deps, accountId, projectId);
   const parsed = parseKey(key);
   if (!parsed || !ownsPrefix(project, parsed.prefix)) throw notFound('work item');
-  const item = await getWmItem(deps.db, accountId, project.id, parsed.number);
-  if (!item) throw notFound('work item');
+  const item = found(await getWmItem(deps.db, accountId, project.id, parsed.number), 'work item');
   const [docs, history] = await Promise.all([getLinkedDocuments(deps.db, accountId, item.linked_documents), getHistory(deps.db, accountId, item.id)]);
   return renderItemDetail(project.wm_prefix, item, docs, history);
 }

@@ -3,10 +3,9 @@
 import type { AppDeps } from '../../http/deps.js';
 import { listByTime } from '../../http/list.js';
 import type { App } from '../../http/route-kit.js';
-import { ListEnvelope } from '../../http/schemas.js';
 import { iso } from '../../lib/time.js';
 import type { AuditRow } from '../../services/audit/store.js';
-import { hubAuthOf, hubRoute } from '../kit.js';
+import { hubList } from '../kit.js';
 import { listAudit } from './store.js';
 import { AuditEntry, AuditQuery } from './schemas.js';
 
@@ -22,14 +21,12 @@ function render(r: AuditRow): AuditEntry {
 }
 
 export function registerHubAuditRoutes(hub: App, deps: AppDeps): void {
-  const entries = listByTime(deps.cursors, (r: AuditRow) => r.at);
-  hub.get('/audit', hubRoute('admin', {
+  hubList(hub, '/audit', 'admin', {
     operationId: 'hubListAudit', summary: 'The audit log, newest first',
-    querystring: AuditQuery, response: { 200: ListEnvelope(AuditEntry, 'HubAuditList') },
-  }, [400]), async (request) => {
-    const { action, actor } = request.query;
-    const page = entries.start(request, request.query, { action, actor }, hubAuthOf(request).accountId);
-    const rows = await listAudit(deps.db, page.accountId, { action, actor }, page);
-    return entries.page(page, rows, render);
-  });
+    querystring: AuditQuery, item: AuditEntry, title: 'HubAuditList',
+    lister: listByTime(deps.cursors, (r: AuditRow) => r.at),
+    filters: ({ action, actor }) => ({ action, actor }),
+    read: (page, { action, actor }) => listAudit(deps.db, page.accountId, { action, actor }, page),
+    render,
+  }, [400]);
 }

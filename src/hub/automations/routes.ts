@@ -3,11 +3,10 @@
 // the moves the operator's commands make: publish the draft, pause, resume, and stop a contact's
 // run. The rules are the services' (src/services/automations, src/services/automation-runs);
 // their refusals carry their catalogue codes (answered by src/http/error-handler.ts), and each move is audited in its own transaction.
-import { notFound } from '../../domain/errors.js';
+import { found, notFound } from '../../domain/errors.js';
 import type { AppDeps } from '../../http/deps.js';
 import { listByTime } from '../../http/list.js';
 import type { App } from '../../http/route-kit.js';
-import { ListEnvelope } from '../../http/schemas.js';
 import { getAutomation, listAutomations, type AutomationRow } from '../../services/automations/read-store.js';
 import { Automation, ListAutomationsQuery } from '../../api/automations/schemas.js';
 import { renderAutomation } from '../../api/automations/summary.js';
@@ -16,24 +15,23 @@ import { AutomationRun } from '../../api/automation-runs/schemas.js';
 import { getAutomationRun, listAutomationRuns, type AutomationRunRow } from '../../services/automation-runs/read-store.js';
 import { stopRun, STOPPED_IN_HUB } from '../../services/automation-runs/service.js';
 import { moveAutomation, publishAutomation } from '../../services/automations/service.js';
-import { actorOf, hubAuthOf, hubRoute } from '../kit.js';
+import { actorOf, hubAuthOf, hubList, hubRoute } from '../kit.js';
 import { DetailQuery, HubAutomationDetail, IdParams } from './schemas.js';
 
 export function registerHubAutomationRoutes(hub: App, deps: AppDeps): void {
-  const automations = listByTime(deps.cursors, (r: AutomationRow) => r.updated_at);
   const runs = listByTime(deps.cursors, (r: AutomationRunRow) => r.started_at);
 
-  hub.get('/automations', hubRoute('member', {
+  hubList(hub, '/automations', 'member', {
     operationId: 'hubListAutomations',
     summary: 'List automations',
     description: "/v1's summary: status, version, counters; most recently changed first.",
     querystring: ListAutomationsQuery,
-    response: { 200: ListEnvelope(Automation, 'HubAutomationList') },
-  }), async (request) => {
-    const { status, project_id } = request.query;
-    const page = automations.start(request, request.query, { status, project_id }, hubAuthOf(request).accountId);
-    const rows = await listAutomations(deps.db, page.accountId, { status, projectId: project_id }, page);
-    return automations.page(page, rows, renderAutomation);
+    item: Automation,
+    title: 'HubAutomationList',
+    lister: listByTime(deps.cursors, (r: AutomationRow) => r.updated_at),
+    filters: ({ status, project_id }) => ({ status, project_id }),
+    read: (page, { status, project_id }) => listAutomations(deps.db, page.accountId, { status, projectId: project_id }, page),
+    render: renderAutomation,
   });
 
   hub.get('/automations/:id', hubRoute('member', {
@@ -66,9 +64,7 @@ export function registerHubAutomationRoutes(hub: App, deps: AppDeps): void {
         const ref = { automationId: request.params.id, accountId: auth.accountId };
         if (path === 'publish') await publishAutomation(deps.db, ref, actorOf(auth));
         else await moveAutomation(deps.db, path, ref, actorOf(auth));
-        const row = await getAutomation(deps.db, auth.accountId, ref.automationId);
-        if (!row) throw notFound('automation');
-        return renderAutomation(row);
+        return renderAutomation(found(await getAutomation(deps.db, auth.accountId, ref.automationId), 'automation'));
       },
     );
   move(
@@ -90,8 +86,6 @@ export function registerHubAutomationRoutes(hub: App, deps: AppDeps): void {
   }), async (request) => {
     const auth = hubAuthOf(request);
     await stopRun(deps.db, request.params.id, auth.accountId, STOPPED_IN_HUB, actorOf(auth));
-    const run = await getAutomationRun(deps.db, auth.accountId, request.params.id);
-    if (!run) throw notFound('automation run');
-    return renderRun(run);
+    return renderRun(found(await getAutomationRun(deps.db, auth.accountId, request.params.id), 'automation run'));
   });
 }

@@ -2,7 +2,7 @@
 // version) and the test run's detail for the test panel, a template preview for a contact or the
 // sample contact, and rotating the webhook trigger's secret. The rules are the services'
 // (src/services/automations: test-run, preview, webhook); their refusals are answered by the error handler with their catalogue codes.
-import { notFound } from '../../domain/errors.js';
+import { found } from '../../domain/errors.js';
 import type { AppDeps } from '../../http/deps.js';
 import type { App } from '../../http/route-kit.js';
 import { automationRunDetail, renderRun } from '../../api/automation-runs/render.js';
@@ -39,8 +39,7 @@ export function registerHubAutomationTestRoutes(hub: App, deps: AppDeps): void {
       },
       actorOf(auth),
     );
-    const run = await getAutomationRun(deps.db, auth.accountId, started.id);
-    if (!run) throw notFound('automation run');
+    const run = found(await getAutomationRun(deps.db, auth.accountId, started.id), 'automation run');
     reply.code(201);
     return { run: renderRun(run), tester_email: started.tester_email };
   });
@@ -52,9 +51,7 @@ export function registerHubAutomationTestRoutes(hub: App, deps: AppDeps): void {
     params: IdParams,
     response: { 200: AutomationRunDetail },
   }), async (request) => {
-    const detail = await automationRunDetail(deps.db, hubAuthOf(request).accountId, request.params.id);
-    if (!detail) throw notFound('automation run');
-    return detail;
+    return found(await automationRunDetail(deps.db, hubAuthOf(request).accountId, request.params.id), 'automation run');
   });
 
   hub.post('/automations/preview', hubRoute('member', {

@@ -3,7 +3,7 @@
 // services' (src/services/contacts): the hub cannot lift do-not-contact or an email opt-out any
 // more than /v1 can (409 opt_out_locked), and erasure is `contacts erase`'s. Audit entries name
 // the fields changed, never their values.
-import { ApiError, notFound } from '../../domain/errors.js';
+import { ApiError, found, notFound } from '../../domain/errors.js';
 import type { AppDeps } from '../../http/deps.js';
 import { listByTime } from '../../http/list.js';
 import type { App } from '../../http/route-kit.js';
@@ -98,9 +98,7 @@ export function registerHubContactRoutes(hub: App, deps: AppDeps): void {
       const e = checkedEmail(body.email);
       email = { ...e, hmacs: await erasureHmacs(deps.db, e.normalized) };
     }
-    const row = await patchContact(deps.db, auth.accountId, request.params.id, body, email, actorOf(auth));
-    if (!row) throw notFound('contact');
-    return renderContact(row);
+    return renderContact(found(await patchContact(deps.db, auth.accountId, request.params.id, body, email, actorOf(auth)), 'contact'));
   });
 
   hub.post('/contacts/:id/erase', hubRoute('member', {
@@ -115,8 +113,7 @@ export function registerHubContactRoutes(hub: App, deps: AppDeps): void {
   }), async (request) => {
     const auth = hubAuthOf(request);
     const id = request.params.id;
-    const row = await getContact(deps.db, auth.accountId, id);
-    if (!row) throw notFound('contact');
+    const row = found(await getContact(deps.db, auth.accountId, id), 'contact');
     if (!confirms(row, request.body.confirm)) {
       throw new ApiError('invalid_field', "confirm must be the contact's email address or its id.", { param: 'confirm' });
     }

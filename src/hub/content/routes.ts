@@ -3,11 +3,10 @@
 // creating a page from Markdown or HTML (the same service and sanitiser as POST
 // /v1/projects/{id}/items, with a page.created audit entry), and a preview of the sanitised HTML
 // that saves nothing. The page shows a page's HTML only in a sandboxed iframe.
-import { notFound } from '../../domain/errors.js';
+import { found } from '../../domain/errors.js';
 import type { AppDeps } from '../../http/deps.js';
 import { listByTime, searchText } from '../../http/list.js';
 import type { App } from '../../http/route-kit.js';
-import { ListEnvelope } from '../../http/schemas.js';
 import { PAGE_HTML_POLICY, pageBytes } from '../../lib/page.js';
 import { createProject } from '../../services/projects/service.js';
 import { createPage, convertPage, pageSource } from '../../services/pages/service.js';
@@ -17,23 +16,23 @@ import { getItem, listItems, type ItemRow } from '../../services/items/read-stor
 import { renderProject } from '../../api/projects/render.js';
 import { Project } from '../../api/projects/schemas.js';
 import { getProject, listProjects, type ProjectRow } from '../../services/projects/read-store.js';
-import { actorOf, hubAuthOf, hubRoute } from '../kit.js';
+import { actorOf, hubAuthOf, hubList, hubRoute } from '../kit.js';
 import { CreateProjectBody, HubListItemsQuery, HubListProjectsQuery, IdParams, Preview, PreviewBody, ProjectItems } from './schemas.js';
 
 export function registerHubContentRoutes(hub: App, deps: AppDeps): void {
-  const projects = listByTime(deps.cursors, (r: ProjectRow) => r.created_at);
   const items = listByTime(deps.cursors, (r: ItemRow) => r.updated_at);
 
-  hub.get('/projects', hubRoute('member', {
+  hubList(hub, '/projects', 'member', {
     operationId: 'hubListProjects',
     summary: 'Content projects',
     description: 'Every project of the account, newest first.',
     querystring: HubListProjectsQuery,
-    response: { 200: ListEnvelope(Project, 'HubProjectList') },
-  }), async (request) => {
-    const search = searchText(request.query.q);
-    const page = projects.start(request, request.query, { q: search }, hubAuthOf(request).accountId);
-    return projects.page(page, await listProjects(deps.db, page.accountId, page, search), renderProject);
+    item: Project,
+    title: 'HubProjectList',
+    lister: listByTime(deps.cursors, (r: ProjectRow) => r.created_at),
+    filters: (q) => ({ q: searchText(q.q) }),
+    read: (page, q) => listProjects(deps.db, page.accountId, page, searchText(q.q)),
+    render: renderProject,
   });
 
   hub.post('/projects', hubRoute('member', {
@@ -64,8 +63,7 @@ export function registerHubContentRoutes(hub: App, deps: AppDeps): void {
     const { kind, updated_since } = request.query;
     const search = searchText(request.query.q);
     const page = items.start(request, request.query, { project: projectId.toLowerCase(), kind, updated_since, q: search }, hubAuthOf(request).accountId);
-    const project = await getProject(deps.db, page.accountId, projectId);
-    if (!project) throw notFound('project');
+    const project = found(await getProject(deps.db, page.accountId, projectId), 'project');
     const since = updated_since === undefined ? undefined : new Date(updated_since);
     const rows = await listItems(deps.db, page.accountId, projectId, { kind, updatedSince: since, search }, page);
     return { project: renderProject(project), ...items.page(page, rows, renderItemSummary) };
@@ -78,9 +76,7 @@ export function registerHubContentRoutes(hub: App, deps: AppDeps): void {
     params: IdParams,
     response: { 200: Item },
   }), async (request) => {
-    const row = await getItem(deps.db, hubAuthOf(request).accountId, request.params.id);
-    if (!row) throw notFound('item');
-    return renderItem(row);
+    return renderItem(found(await getItem(deps.db, hubAuthOf(request).accountId, request.params.id), 'item'));
   });
 
   hub.post('/projects/:id/pages', hubRoute('member', {

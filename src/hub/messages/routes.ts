@@ -4,15 +4,13 @@
 import type { AppDeps } from '../../http/deps.js';
 import { listByTime } from '../../http/list.js';
 import type { App } from '../../http/route-kit.js';
-import { ListEnvelope } from '../../http/schemas.js';
-import { hubAuthOf, hubRoute } from '../kit.js';
+import { hubList } from '../kit.js';
 import { renderMessage } from './render.js';
 import { HubMessage, ListMessagesQuery } from './schemas.js';
 import { listMessages, type MessageRow } from './store.js';
 
 export function registerHubMessageRoutes(hub: App, deps: AppDeps): void {
-  const messages = listByTime(deps.cursors, (r: MessageRow) => r.created_at);
-  hub.get('/messages', hubRoute('member', {
+  hubList(hub, '/messages', 'member', {
     operationId: 'hubListMessages',
     summary: 'List messages',
     description:
@@ -20,11 +18,12 @@ export function registerHubMessageRoutes(hub: App, deps: AppDeps): void {
       "of the run that sent it, and the transport's reason for a failure. Never the subject or the body. An unknown " +
       'contact_id or automation_id (or another account’s) lists nothing.',
     querystring: ListMessagesQuery,
-    response: { 200: ListEnvelope(HubMessage, 'HubMessageList') },
-  }), async (request) => {
-    const { status, channel, contact_id, automation_id } = request.query;
-    const page = messages.start(request, request.query, { status, channel, contact_id, automation_id }, hubAuthOf(request).accountId);
-    const rows = await listMessages(deps.db, page.accountId, { status, channel, contactId: contact_id, automationId: automation_id }, page);
-    return messages.page(page, rows, renderMessage);
+    item: HubMessage,
+    title: 'HubMessageList',
+    lister: listByTime(deps.cursors, (r: MessageRow) => r.created_at),
+    filters: ({ status, channel, contact_id, automation_id }) => ({ status, channel, contact_id, automation_id }),
+    read: (page, { status, channel, contact_id, automation_id }) =>
+      listMessages(deps.db, page.accountId, { status, channel, contactId: contact_id, automationId: automation_id }, page),
+    render: renderMessage,
   });
 }

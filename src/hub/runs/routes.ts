@@ -1,16 +1,15 @@
 // Runs in the hub: every run of the account (filters in the query, /v1's cursors), one run with
 // its timeline, each block's output and what an approval waits on; "Run now" on a workflow and
 // the approve / reject / cancel moves, each through the runs service with its audit entry.
-import { notFound } from '../../domain/errors.js';
+import { found } from '../../domain/errors.js';
 import { StartedRun } from '../../api/runs/schemas.js';
 import type { AppDeps } from '../../http/deps.js';
 import { listByTime } from '../../http/list.js';
 import { optionalBody } from '../../http/route.js';
 import type { App } from '../../http/route-kit.js';
-import { ListEnvelope } from '../../http/schemas.js';
 import { iso } from '../../lib/time.js';
 import { moveRun, startRunAsUser, type RunMove } from '../../services/runs/by-user.js';
-import { actorOf, hubAuthOf, hubRoute } from '../kit.js';
+import { actorOf, hubAuthOf, hubList, hubRoute } from '../kit.js';
 import { renderHubRun, renderRunDetail } from './detail.js';
 import { EmptyBody, HubRunDetail, HubRunInList, IdParams, ListRunsQuery } from './schemas.js';
 import { listAccountRuns, type AccountRunRow } from '../../services/runs/read-store.js';
@@ -22,19 +21,16 @@ const MOVE_SUMMARY: Record<RunMove, string> = {
 };
 
 export function registerHubRunRoutes(hub: App, deps: AppDeps): void {
-  const runs = listByTime(deps.cursors, (r: AccountRunRow) => r.created_at);
-
-  hub.get('/runs', hubRoute('member', {
+  hubList(hub, '/runs', 'member', {
     operationId: 'hubListRuns',
     summary: 'Every run of the account, newest first',
     querystring: ListRunsQuery,
-    response: { 200: ListEnvelope(HubRunInList, 'HubRunList') },
-  }), async (request) => {
-    const q = request.query;
-    const auth = hubAuthOf(request);
-    const page = runs.start(request, q, { workflow_id: q.workflow_id, status: q.status, trigger: q.trigger }, auth.accountId);
-    const rows = await listAccountRuns(deps.db, auth.accountId, { workflowId: q.workflow_id, status: q.status, trigger: q.trigger }, page);
-    return runs.page(page, rows, renderHubRun);
+    item: HubRunInList,
+    title: 'HubRunList',
+    lister: listByTime(deps.cursors, (r: AccountRunRow) => r.created_at),
+    filters: (q) => ({ workflow_id: q.workflow_id, status: q.status, trigger: q.trigger }),
+    read: (page, q) => listAccountRuns(deps.db, page.accountId, { workflowId: q.workflow_id, status: q.status, trigger: q.trigger }, page),
+    render: renderHubRun,
   });
 
   hub.get('/runs/:id', hubRoute('member', {
@@ -43,9 +39,7 @@ export function registerHubRunRoutes(hub: App, deps: AppDeps): void {
     params: IdParams,
     response: { 200: HubRunDetail },
   }), async (request) => {
-    const detail = await renderRunDetail(deps.db, hubAuthOf(request).accountId, request.params.id);
-    if (!detail) throw notFound('run');
-    return detail;
+    return found(await renderRunDetail(deps.db, hubAuthOf(request).accountId, request.params.id), 'run');
   });
 
   hub.post('/workflows/:id/runs', hubRoute('member', {
@@ -74,9 +68,7 @@ export function registerHubRunRoutes(hub: App, deps: AppDeps): void {
       async (request) => {
         const auth = hubAuthOf(request);
         await moveRun(deps.db, { accountId: auth.accountId, runId: request.params.id, move, actor: actorOf(auth) });
-        const detail = await renderRunDetail(deps.db, auth.accountId, request.params.id);
-        if (!detail) throw notFound('run');
-        return detail;
+        return found(await renderRunDetail(deps.db, auth.accountId, request.params.id), 'run');
       },
     );
   }

@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ApiError, notFound } from '../../domain/errors.js';
+import { ApiError, found } from '../../domain/errors.js';
 import { SESSION_ABSOLUTE_MS, SESSION_COOKIE, SIGN_IN_FAILURES_PER_EMAIL_BEFORE_DELAY } from '../../domain/hub.js';
 import type { AppDeps } from '../../http/deps.js';
 import type { App } from '../../http/route-kit.js';
@@ -110,8 +110,7 @@ export function registerHubSessionRoutes(hub: App, deps: AppDeps): void {
   }, [404]), async (request) => {
     const s = hubSessionOf(request);
     const rows = await sessionAccounts(deps.db, s.userIds);
-    const row = rows.find((r) => r.account_id === request.body.account_id && r.state !== 'closed');
-    if (!row) throw notFound('account');
+    const row = found(rows.find((r) => r.account_id === request.body.account_id && r.state !== 'closed'), 'account');
     await pickAccount(deps.db, Buffer.from(s.sessionId, 'hex'), row.account_id, row.user_id);
     return render(deps, { ...s, accountId: row.account_id });
   });

@@ -4,28 +4,28 @@
 import type { AppDeps } from '../../http/deps.js';
 import { listByNumber, listByTime } from '../../http/list.js';
 import type { App } from '../../http/route-kit.js';
-import { ListEnvelope, NoQuery } from '../../http/schemas.js';
+import { NoQuery } from '../../http/schemas.js';
 import { projectOr404, workItemDetail, workItemsPage } from '../../api/workmgmt/read.js';
 import { renderProject, renderSprint } from '../../api/workmgmt/render.js';
 import { ItemParams, ListItemsQuery, ListOnlyQuery, ProjectParams, Sprint, WorkItemDetail, WorkProject } from '../../api/workmgmt/schemas.js';
 import { listSprints, listWmProjects, type SprintRow, type WmItemRow, type WmProjectRow } from '../../services/workmgmt/read-store.js';
-import { hubAuthOf, hubRoute } from '../kit.js';
+import { hubAuthOf, hubList, hubRoute } from '../kit.js';
 import { ProjectItems } from './schemas.js';
 
 export function registerHubWorkRoutes(hub: App, deps: AppDeps): void {
-  const projects = listByTime(deps.cursors, (r: WmProjectRow) => r.created_at);
   const items = listByNumber(deps.cursors, (r: WmItemRow) => r.number);
-  const sprints = listByTime(deps.cursors, (r: SprintRow) => r.created_at);
 
-  hub.get('/workmgmt/projects', hubRoute('member', {
+  hubList(hub, '/workmgmt/projects', 'member', {
     operationId: 'hubListWorkProjects',
     summary: 'Work-management projects',
     description: 'Projects that opened work management, newest first.',
     querystring: ListOnlyQuery,
-    response: { 200: ListEnvelope(WorkProject, 'HubWorkProjectList') },
-  }), async (request) => {
-    const page = projects.start(request, request.query, {}, hubAuthOf(request).accountId);
-    return projects.page(page, await listWmProjects(deps.db, page.accountId, page), renderProject);
+    item: WorkProject,
+    title: 'HubWorkProjectList',
+    lister: listByTime(deps.cursors, (r: WmProjectRow) => r.created_at),
+    filters: () => ({}),
+    read: (page) => listWmProjects(deps.db, page.accountId, page),
+    render: renderProject,
   });
 
   hub.get('/workmgmt/projects/:project_id/items', hubRoute('member', {
@@ -54,16 +54,20 @@ export function registerHubWorkRoutes(hub: App, deps: AppDeps): void {
     response: { 200: WorkItemDetail },
   }), async (request) => workItemDetail(deps, hubAuthOf(request).accountId, request.params.project_id, request.params.key));
 
-  hub.get('/workmgmt/projects/:project_id/sprints', hubRoute('member', {
+  hubList(hub, '/workmgmt/projects/:project_id/sprints', 'member', {
     operationId: 'hubListSprints',
     summary: 'Sprints',
     description: "A project's sprints, newest first, with their totals (items, done, points) and, once finished, their review.",
     params: ProjectParams,
     querystring: ListOnlyQuery,
-    response: { 200: ListEnvelope(Sprint, 'HubSprintList') },
-  }), async (request) => {
-    const page = sprints.start(request, request.query, { project_id: request.params.project_id }, hubAuthOf(request).accountId);
-    const project = await projectOr404(deps, page.accountId, request.params.project_id);
-    return sprints.page(page, await listSprints(deps.db, page.accountId, project.id, page), renderSprint);
+    item: Sprint,
+    title: 'HubSprintList',
+    lister: listByTime(deps.cursors, (r: SprintRow) => r.created_at),
+    filters: (_q, { project_id }) => ({ project_id }),
+    read: async (page, _q, { project_id }) => {
+      const project = await projectOr404(deps, page.accountId, project_id);
+      return listSprints(deps.db, page.accountId, project.id, page);
+    },
+    render: renderSprint,
   });
 }

@@ -2,12 +2,11 @@
 // run, and one workflow with its blocks in order, its edges and its most recent runs, each
 // screen in one request. "Run now" is POST /workflows/{id}/runs (hub/runs/routes.ts).
 import { renderWorkflow } from '../../api/workflows/render.js';
-import { notFound } from '../../domain/errors.js';
+import { found } from '../../domain/errors.js';
 import type { AppDeps } from '../../http/deps.js';
 import { listByTime, searchText } from '../../http/list.js';
 import type { App } from '../../http/route-kit.js';
-import { ListEnvelope } from '../../http/schemas.js';
-import { hubAuthOf, hubRoute } from '../kit.js';
+import { hubAuthOf, hubList, hubRoute } from '../kit.js';
 import { renderHubRun } from '../runs/detail.js';
 import { listAccountRuns } from '../../services/runs/read-store.js';
 import { getHubWorkflow, listHubWorkflows, type HubWorkflowRow } from './store.js';
@@ -31,20 +30,16 @@ function blocksInOrder(blocks: unknown, edges: unknown): HubWorkflowBlock[] {
 }
 
 export function registerHubWorkflowRoutes(hub: App, deps: AppDeps): void {
-  const workflows = listByTime(deps.cursors, (r: HubWorkflowRow) => r.updated_at);
-
-  hub.get('/workflows', hubRoute('member', {
+  hubList(hub, '/workflows', 'member', {
     operationId: 'hubListWorkflows',
     summary: 'Workflows, most recently updated first, with project and last run',
     querystring: HubListWorkflowsQuery,
-    response: { 200: ListEnvelope(HubWorkflowInList, 'HubWorkflowList') },
-  }), async (request) => {
-    const q = request.query;
-    const accountId = hubAuthOf(request).accountId;
-    const search = searchText(q.q);
-    const page = workflows.start(request, q, { status: q.status, project_id: q.project_id, q: search }, accountId);
-    const rows = await listHubWorkflows(deps.db, accountId, { status: q.status, projectId: q.project_id, search }, page);
-    return workflows.page(page, rows, renderHubWorkflow);
+    item: HubWorkflowInList,
+    title: 'HubWorkflowList',
+    lister: listByTime(deps.cursors, (r: HubWorkflowRow) => r.updated_at),
+    filters: (q) => ({ status: q.status, project_id: q.project_id, q: searchText(q.q) }),
+    read: (page, q) => listHubWorkflows(deps.db, page.accountId, { status: q.status, projectId: q.project_id, search: searchText(q.q) }, page),
+    render: renderHubWorkflow,
   });
 
   hub.get('/workflows/:id', hubRoute('member', {
@@ -54,8 +49,7 @@ export function registerHubWorkflowRoutes(hub: App, deps: AppDeps): void {
     response: { 200: HubWorkflowDetail },
   }), async (request) => {
     const accountId = hubAuthOf(request).accountId;
-    const row = await getHubWorkflow(deps.db, accountId, request.params.id);
-    if (!row) throw notFound('workflow');
+    const row = found(await getHubWorkflow(deps.db, accountId, request.params.id), 'workflow');
     const runs = await listAccountRuns(deps.db, accountId, { workflowId: row.id }, { after: null, fetch: RECENT_RUNS + 1 });
     return {
       ...renderHubWorkflow(row),

@@ -2,7 +2,7 @@
 // and the Run-only-if filter is not applied; each id is enrolled or skipped with a reason.
 import type { Queryable } from '../../db/db.js';
 import { admit, takesEnrollments, type SkipReason } from '../../domain/enrollment.js';
-import { ApiError, notFound } from '../../domain/errors.js';
+import { ApiError, found } from '../../domain/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { enqueueAutomationRun } from '../../queue/enqueue.js';
 import { classifyContacts, lockAutomation, lockContactsForEnrollment } from '../../queue/enrollment-store.js';
@@ -32,8 +32,7 @@ export function startedByKey(name: string, prefix: string): string {
 
 export async function enroll(tx: Queryable, input: EnrollInput): Promise<EnrollmentResult> {
   await lockContactsForEnrollment(tx, input.contactIds);
-  const automation = await lockAutomation(tx, input.accountId, input.automationId);
-  if (!automation) throw notFound('automation');
+  const automation = found(await lockAutomation(tx, input.accountId, input.automationId), 'automation');
   if (!takesEnrollments(automation)) {
     throw new ApiError('automation_not_published', `The automation is ${automation.status === 'draft' ? 'a draft' : 'paused'}; nobody was enrolled.`);
   }

@@ -5,7 +5,7 @@
 // reads (name, revocation, a roll's expiry) is invalidated in every process's key cache after it
 // commits and before the call returns (src/keys/invalidate.ts), so it acts from the next request.
 import type { Db, Queryable } from '../../db/db.js';
-import { ApiError, notFound } from '../../domain/errors.js';
+import { ApiError, found } from '../../domain/errors.js';
 import { ROLL_GRACE, type RollGrace } from '../../domain/hub.js';
 import { keyStateOf, MAX_ACTIVE_KEYS, MAX_KEY_NAME, type KeyState } from '../../domain/key.js';
 import { isScope, SCOPES, type Scope } from '../../lib/scopes.js';
@@ -59,9 +59,7 @@ export async function listAccountKeys(db: Db, accountId: string): Promise<KeyVie
 }
 
 async function view(db: Queryable, accountId: string, keyId: string): Promise<KeyView> {
-  const row = await getManagedKey(db, accountId, keyId);
-  if (!row) throw notFound('API key');
-  return toKeyView(row);
+  return toKeyView(found(await getManagedKey(db, accountId, keyId), 'API key'));
 }
 
 function checkName(raw: string): string {
@@ -134,8 +132,7 @@ export async function updateAccountKey(db: Db, accountId: string, keyId: string,
   const name = changes.name === undefined ? undefined : checkName(changes.name);
   const cap = changes.monthlySpendCapMicros === undefined ? undefined : checkCap(changes.monthlySpendCapMicros);
   const updated = await db.transaction(async (tx) => {
-    const old = await lockKey(tx, accountId, keyId);
-    if (!old) throw notFound('API key');
+    const old = found(await lockKey(tx, accountId, keyId), 'API key');
     const oldCap = micros(old.monthly_spend_cap_micros);
     const detail: Record<string, unknown> = {};
     if (name !== undefined && name !== old.name) {
@@ -158,8 +155,7 @@ export async function updateAccountKey(db: Db, accountId: string, keyId: string,
 /** Revokes a key; revoking it again changes nothing (and records nothing). It fails from its next request. */
 export async function revokeAccountKey(db: Db, accountId: string, keyId: string, actor: Actor): Promise<{ key: KeyView; changed: boolean }> {
   const revoked = await db.transaction(async (tx) => {
-    const old = await lockKey(tx, accountId, keyId);
-    if (!old) throw notFound('API key');
+    const old = found(await lockKey(tx, accountId, keyId), 'API key');
     const changed = old.revoked_at === null;
     if (changed) {
       await markRevoked(tx, keyId);
@@ -189,8 +185,7 @@ export interface Rolled {
 export async function rollAccountKey(db: Db, accountId: string, keyId: string, grace: RollGrace, actor: Actor): Promise<Rolled> {
   const rolled = await db.transaction(async (tx) => {
     await lockAccountForKeys(tx, accountId);
-    const old = await lockKey(tx, accountId, keyId);
-    if (!old) throw notFound('API key');
+    const old = found(await lockKey(tx, accountId, keyId), 'API key');
     if (old.revoked_at || old.expired || old.replaced_by) {
       const why = old.revoked_at ? 'revoked' : old.replaced_by ? 'already rolled' : 'expired';
       throw new ApiError('key_not_active', `The key is ${why}; only an active key can be rolled.`);

@@ -5,7 +5,7 @@
 // manual start meets neither. The moves follow the run state machine, and the UPDATE re-checks
 // the status, so a run that moved in between is refused.
 import type { Db, Queryable } from '../../db/db.js';
-import { ApiError, notFound } from '../../domain/errors.js';
+import { ApiError, found } from '../../domain/errors.js';
 import { isFinal, type RunStatus } from '../../domain/workflow.js';
 import { approveRun, cancelRun, findRun, rejectRun } from '../../engine/scheduler/store.js';
 import { enqueueWorkflowRun, type StartedRunRow } from '../../queue/enqueue.js';
@@ -57,8 +57,7 @@ function refusal(move: RunMove, runId: string, status: RunStatus): ApiError | nu
 /** Approves, rejects or cancels a run of the account (hub user or operator); returns the status it moved from. */
 export async function moveRun(db: Db, a: { accountId: string; runId: string; move: RunMove; actor: Actor }): Promise<RunStatus> {
   return db.transaction(async (tx) => {
-    const run = await findRun(tx, a.runId, a.accountId);
-    if (!run) throw notFound('run');
+    const run = found(await findRun(tx, a.runId, a.accountId), 'run');
     const refused = refusal(a.move, run.id, run.status);
     if (refused) throw refused;
     if (!(await MOVES[a.move].act(tx, a.accountId, run.id))) {

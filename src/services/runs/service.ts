@@ -5,7 +5,7 @@
 import type { Db, Queryable } from '../../db/db.js';
 import { accountOutOfCredit, keyCapReached } from '../../engine/billing/index.js';
 import { findWorkflowToStart } from '../../engine/scheduler/store.js';
-import { ApiError, notFound } from '../../domain/errors.js';
+import { ApiError, found } from '../../domain/errors.js';
 import type { RunTrigger } from '../../domain/workflow.js';
 import { limitsFor } from '../../limits/tiers.js';
 import { enqueueWorkflowRun, type StartedRunRow } from '../../queue/enqueue.js';
@@ -25,8 +25,7 @@ export interface StartInput {
  * has credit left.
  */
 export async function checkStartable(tx: Queryable, accountId: string, workflowId: string): Promise<AccountForStart> {
-  const wf = await workflowForStart(tx, accountId, workflowId);
-  if (!wf) throw notFound('workflow');
+  const wf = found(await workflowForStart(tx, accountId, workflowId), 'workflow');
   if (wf.blocks === 0) throw new ApiError('workflow_empty', 'This workflow has no blocks, so there is nothing to run.');
 
   const account = await lockAccountForStart(tx, accountId);

@@ -5,7 +5,7 @@
 import type { Db } from '../../db/db.js';
 import { getAccount } from '../../accounts/store.js';
 import type { AccountRow } from '../../domain/account.js';
-import { ApiError, notFound } from '../../domain/errors.js';
+import { ApiError, found } from '../../domain/errors.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import { lockProjectSettings, projectSettings, renameAccount, writeProjectSettings } from './store.js';
 
@@ -40,8 +40,7 @@ export function effectiveSettings(stored: Record<string, unknown>): ProjectSetti
 }
 
 export async function readSettings(db: Db, accountId: string): Promise<AccountSettings> {
-  const account = await getAccount(db, accountId);
-  if (!account) throw notFound('account');
+  const account = found(await getAccount(db, accountId), 'account');
   const projects = await projectSettings(db, accountId);
   return { account, projects: projects.map((p) => ({ id: p.id, name: p.name, settings: effectiveSettings(p.settings) })) };
 }
@@ -52,8 +51,7 @@ export async function renameAccountBy(db: Db, accountId: string, rawName: string
     throw new ApiError('invalid_field', 'The account name must be 1 to 200 characters on one line.', { param: 'name' });
   }
   await db.transaction(async (tx) => {
-    const before = await getAccount(tx, accountId);
-    if (!before) throw notFound('account');
+    const before = found(await getAccount(tx, accountId), 'account');
     if (before.name === name) return;
     await renameAccount(tx, accountId, name);
     await recordAudit(tx, { accountId, actor, action: 'account.settings_changed', objectKind: 'account', objectId: accountId, detail: { name: { from: before.name, to: name } } });
@@ -66,8 +64,7 @@ export async function changeProjectSettings(db: Db, accountId: string, projectId
     throw new ApiError('invalid_field', 'max_automations_per_contact must be a whole number of at least 1.', { param: 'max_automations_per_contact' });
   }
   return db.transaction(async (tx) => {
-    const project = await lockProjectSettings(tx, accountId, projectId);
-    if (!project) throw notFound('project');
+    const project = found(await lockProjectSettings(tx, accountId, projectId), 'project');
     const before = effectiveSettings(project.settings);
     const stored = { ...project.settings };
     const detail: Record<string, { from: unknown; to: unknown }> = {};

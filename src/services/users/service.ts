@@ -7,7 +7,7 @@ import type { Db, Queryable } from '../../db/db.js';
 import { enqueueMessage } from '../../delivery/store.js';
 import { linkBase } from '../../delivery/unsubscribe.js';
 import { USER_ROLES, type Role } from '../../domain/account.js';
-import { ApiError, notFound } from '../../domain/errors.js';
+import { ApiError, found } from '../../domain/errors.js';
 import { checkEmail } from '../../lib/email.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { getAccount, insertUser } from '../../accounts/store.js';
@@ -96,8 +96,7 @@ export async function setUserRole(db: Db, accountId: string, userId: string, raw
   const role = checkRole(rawRole);
   return db.transaction(async (tx) => {
     const users = await lockAccountUsers(tx, accountId);
-    const user = users.find((u) => u.id === userId);
-    if (!user) throw notFound('user');
+    const user = found(users.find((u) => u.id === userId), 'user');
     if (user.role === role) return user;
     if (user.role === 'owner' && otherOwners(users, userId) === 0) {
       throw new ApiError('last_owner', `${user.email} is the account's last owner; make another user an owner first.`, { resourceId: userId });
@@ -117,8 +116,7 @@ export async function setUserRole(db: Db, accountId: string, userId: string, raw
 export async function removeUser(db: Db, accountId: string, userId: string, actor: Actor): Promise<void> {
   await db.transaction(async (tx) => {
     const users = await lockAccountUsers(tx, accountId);
-    const user = users.find((u) => u.id === userId);
-    if (!user) throw notFound('user');
+    const user = found(users.find((u) => u.id === userId), 'user');
     if (user.role === 'owner' && otherOwners(users, userId) === 0) {
       throw new ApiError('last_owner', `${user.email} is the account's last owner and cannot be removed.`, { resourceId: userId });
     }
