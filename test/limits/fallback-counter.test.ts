@@ -46,9 +46,20 @@ async function until(check: () => boolean, ms = 5_000): Promise<void> {
 }
 
 const counters: FallbackCounter[] = [];
+/**
+ * A clock that runs at the real rate (the counter's timeouts are real timers) but starts one second
+ * into a minute: counts are kept per minute, so a test that crossed a minute of the wall clock
+ * would see its key start again at 1 (it did, once in a CI run).
+ */
+function clockInsideAMinute(): () => number {
+  const startedAt = Date.now();
+  const base = Math.floor(startedAt / 60_000) * 60_000 + 1_000;
+  return () => base + (Date.now() - startedAt);
+}
+
 function make(shared: WindowCounter, opts: Partial<ConstructorParameters<typeof FallbackCounter>[1]> = {}) {
   const rec = recordingLog();
-  const c = new FallbackCounter(shared, { store: 'test', timeoutMs: 30, log: rec.log, ...opts });
+  const c = new FallbackCounter(shared, { store: 'test', timeoutMs: 30, log: rec.log, now: clockInsideAMinute(), ...opts });
   counters.push(c);
   return { c, ...rec };
 }
