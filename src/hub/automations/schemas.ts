@@ -46,30 +46,30 @@ export type Definition = Static<typeof Definition>;
 
 const DEFINITION_DOC = 'Checked by the fixture validator: a problem is 422 invalid_field with param its path in this body (steps[1].type).';
 
+/** The definition's fields a draft edit may change; creating takes them too, with project and status. */
+const DefinitionFields = {
+  name: Type.Optional(Any('The name (required to create).')),
+  trigger: Type.Optional(Any('{type, label, config}; type one of contact.created, webhook, schedule, manual, or null.')),
+  run_only_if: Type.Optional(Any('null (none; on an edit, clears it) or a condition {field, op, value}.')),
+  reenroll: Type.Optional(Any('never (the default), always or after_exit.')),
+  steps: Type.Optional(Any('Every step, each {id, name, type, config, next?, branches?}; on an edit the list replaces the draft’s.')),
+};
+
 export const CreateBody = Type.Object(
   {
     project_id: Type.Optional(Any('A project of the account (required).')),
-    name: Type.Optional(Any('Required.')),
     status: Type.Optional(Any('draft (default), published or paused: the last two publish version 1 at once.')),
-    trigger: Type.Optional(Any('{type, label, config}; type one of contact.created, webhook, schedule, manual, or null.')),
-    run_only_if: Type.Optional(Any('null or a condition {field, op, value}.')),
-    reenroll: Type.Optional(Any('never (default), always or after_exit.')),
-    steps: Type.Optional(Any('The steps, each {id, name, type, config, next?, branches?}.')),
+    ...DefinitionFields,
   },
   { additionalProperties: false, title: 'AutomationCreate', description: DEFINITION_DOC },
 );
 export type CreateBody = Static<typeof CreateBody>;
 
-export const DraftBody = Type.Object(
-  {
-    name: Type.Optional(Any('The name.')),
-    trigger: Type.Optional(Any('{type, label, config}.')),
-    steps: Type.Optional(Any('Every step (the list replaces the draft’s).')),
-    run_only_if: Type.Optional(Any('null clears it.')),
-    reenroll: Type.Optional(Any('never, always or after_exit.')),
-  },
-  { additionalProperties: false, title: 'AutomationDraftEdit', description: `Any of the fields; those left out keep their draft value. ${DEFINITION_DOC}` },
-);
+export const DraftBody = Type.Object(DefinitionFields, {
+  additionalProperties: false,
+  title: 'AutomationDraftEdit',
+  description: `Any of the fields; those left out keep their draft value. ${DEFINITION_DOC}`,
+});
 export type DraftBody = Static<typeof DraftBody>;
 
 export const Problem = Type.Object({ path: Type.String({ description: 'steps[0].config.subject, trigger.config.cron, run_only_if.field' }), message: Type.String() });
