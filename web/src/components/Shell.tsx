@@ -1,7 +1,10 @@
 // The signed-in frame: skip link, the account's name and switcher, the menu, sign-out, and the
 // page in <main> under the banner of a read-only account. The menu lists what the user's role may open.
+// On a phone the menu folds behind a "Menu" button (closed on every new screen), so a page starts
+// at the top of the screen instead of under a block of links.
+import { useEffect, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { NavLink, Outlet, useNavigate } from 'react-router';
+import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { api } from '../lib/api';
 import { isAdmin, SESSION_KEY, useSession } from '../lib/session';
 import { SCREENS, type Screen } from '../routes';
@@ -14,6 +17,9 @@ export function Shell() {
   const session = useSession();
   const client = useQueryClient();
   const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [pathname]);
   const signOut = useMutation({
     mutationFn: () => api.delete('/hub/api/session'),
     onSuccess: async () => {
@@ -30,6 +36,15 @@ export function Shell() {
         Skip to content
       </a>
       <header className="topbar">
+        <button
+          type="button"
+          className="button-secondary menu-toggle"
+          aria-expanded={menuOpen}
+          aria-controls="main-nav"
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          Menu
+        </button>
         <span className="brand">Switchboard</span>
         <span className="account-name">{session.account?.name}</span>
         {session.accounts.length > 1 && (
@@ -40,12 +55,12 @@ export function Shell() {
         <span className="user">
           {session.email} · {session.account?.role}
         </span>
-        <button type="button" className="button-secondary" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+        <button type="button" className="button-secondary sign-out" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
           Sign out
         </button>
       </header>
       <div className="layout">
-        <nav className="sidebar" aria-label="Main">
+        <nav id="main-nav" className={menuOpen ? 'sidebar sidebar-open' : 'sidebar'} aria-label="Main">
           {GROUPS.map((g) => {
             const items = visible.filter((s) => s.group === g);
             if (!items.length) return null;

@@ -11,7 +11,12 @@ export interface Column<T> {
   className?: string;
   /** The cell names its row (a <th scope="row">): the row is found by it. */
   rowHeader?: boolean;
+  /** The cell's label when rows stack on a phone; the header's text when it is a string. */
+  label?: string;
 }
+
+/** What a stacked cell is labelled with on a phone: the label given, else a header that is text. */
+const labelOf = <T,>(c: Column<T>): string | undefined => c.label ?? (typeof c.header === 'string' ? c.header : undefined);
 
 /**
  * How a row is told apart from the others (React's key): its `id` unless the rows have none, when
@@ -60,31 +65,33 @@ export function Table<T>(props: { columns: Column<T>[]; rows: readonly T[]; capt
 }
 
 function Rows<T>({ columns, rows, caption, rowKey, busy = false }: { columns: Column<T>[]; rows: readonly T[]; caption: string; rowKey: (row: T) => string; busy?: boolean }) {
-  // The table scrolls sideways inside its own box on a narrow screen, so the page itself never
-  // grows wider than the phone; the box takes focus, so a keyboard can scroll it too.
+  // Wide: the table scrolls sideways inside its own box, so the page never grows wider than the
+  // screen (the box takes focus, so a keyboard can scroll it too). A phone: each row stacks into a
+  // card of "label value" lines (styles.css, .table-stack), labelled from data-label. The explicit
+  // roles keep the table's semantics for screen readers once CSS changes the cells' display.
   return (
     <div className="table-scroll" role="region" aria-label={caption} tabIndex={0}>
-      <table aria-busy={busy || undefined} className={busy ? 'list-loading' : undefined}>
+      <table role="table" aria-busy={busy || undefined} className={busy ? 'table-stack list-loading' : 'table-stack'}>
         <caption className="visually-hidden">{caption}</caption>
-        <thead>
-          <tr>
+        <thead role="rowgroup">
+          <tr role="row">
             {columns.map((c, i) => (
-              <th key={i} scope="col" className={c.className}>
+              <th key={i} role="columnheader" scope="col" className={c.className}>
                 {c.header}
               </th>
             ))}
           </tr>
         </thead>
-        <tbody>
+        <tbody role="rowgroup">
           {rows.map((row) => (
-            <tr key={rowKey(row)}>
+            <tr key={rowKey(row)} role="row">
               {columns.map((c, i) =>
                 c.rowHeader ? (
-                  <th key={i} scope="row" className={c.className}>
+                  <th key={i} role="rowheader" scope="row" className={c.className}>
                     {c.cell(row)}
                   </th>
                 ) : (
-                  <td key={i} className={c.className}>
+                  <td key={i} role="cell" className={c.className} data-label={labelOf(c)}>
                     {c.cell(row)}
                   </td>
                 ),
