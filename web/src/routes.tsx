@@ -20,8 +20,8 @@ export const SCREENS: Screen[] = [
   { path: 'workflows', nav: 'Workflows', group: 'Work', load: () => import('./pages/workflows/WorkflowsPage') },
   { path: 'workflows/:id', load: () => import('./pages/workflows/WorkflowPage') },
   // The builder (and @xyflow/react with it) loads only on these two routes.
-  { path: 'workflows/new', load: () => import('./pages/workflow-builder/WorkflowBuilder') },
-  { path: 'workflows/:id/build', load: () => import('./pages/workflow-builder/WorkflowBuilder') },
+  { path: 'workflows/new', load: () => import('./pages/workflow-builder/BuilderRoute') },
+  { path: 'workflows/:id/build', load: () => import('./pages/workflow-builder/BuilderRoute') },
   { path: 'contacts', nav: 'Contacts', group: 'Audience', load: () => import('./pages/contacts/ContactsPage') },
   { path: 'contacts/new', load: () => import('./pages/contacts/NewContactPage') },
   { path: 'contacts/:id', load: () => import('./pages/contacts/ContactPage') },
