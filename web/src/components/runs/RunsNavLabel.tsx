@@ -7,12 +7,16 @@ import { runsAwaitingQuery } from '../../data/runs';
 export function RunsNavLabel({ label }: { label: string }) {
   const n = useQuery(runsAwaitingQuery()).data?.awaiting_approval ?? 0;
   if (n === 0) return <>{label}</>;
+  // One hidden sentence is the link's whole name: pieces side by side could be read with a
+  // stray space or the badge's bare number.
   return (
     <>
-      {label}
-      <span className="visually-hidden">, {n} awaiting approval</span>
-      <span className="nav-badge" aria-hidden="true">
-        {n}
+      <span aria-hidden="true">
+        {label}
+        <span className="nav-badge">{n}</span>
+      </span>
+      <span className="visually-hidden">
+        {label}, {n} awaiting approval
       </span>
     </>
   );
