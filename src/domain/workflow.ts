@@ -62,6 +62,20 @@ export function isFinal(s: RunStatus): boolean {
   }
 }
 
+/**
+ * Runs that "Run again" may repeat: those that ended without doing all they were to do. A run
+ * that succeeded is started afresh with Run now; one not yet ended is not repeated.
+ */
+export const RUN_AGAIN_STATUSES = ['failed', 'partial', 'cancelled', 'rejected'] as const satisfies readonly RunStatus[];
+
+export function canRunAgain(s: RunStatus): boolean {
+  return (RUN_AGAIN_STATUSES as readonly RunStatus[]).includes(s);
+}
+
+/** The longest text an approver may edit a draft to, and the longest reason for a rejection. */
+export const MAX_APPROVED_TEXT = 100_000;
+export const MAX_REJECT_REASON = 500;
+
 /** Statuses a run can still leave (cancel moves any of them): queued, running, awaiting_approval. */
 export const NON_FINAL: readonly RunStatus[] = RUN_STATUSES.filter((s) => !isFinal(s));
 

@@ -60,6 +60,8 @@ export interface BlockContext {
   signal: AbortSignal;
   /** true when this block is being resumed after its approval was given. */
   approved: boolean;
+  /** With `approved`: the text the approver edited the draft to, to pass on instead (null: the draft as it stood). */
+  approvedText?: string | null;
 }
 
 export type BlockResult =

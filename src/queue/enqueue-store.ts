@@ -13,6 +13,7 @@ export interface WorkflowRunRow {
   startedByUser: string | null;
   /** Delay before a worker may claim it. */
   startDelayMs: number;
+  rerunOf: string | null;
 }
 
 export interface StartedRunRow {
@@ -29,11 +30,11 @@ export interface StartedRunRow {
  */
 export async function insertWorkflowRun(tx: Queryable, r: WorkflowRunRow): Promise<StartedRunRow> {
   const rows = await tx.query<StartedRunRow>(
-    `insert into workflow_runs (account_id, id, workflow_id, status, trigger, summary, key_id, started_by_user, run_at, blocks, edges)
-     select $1, $2, $3, 'queued', $4, 'Queued', $5, $6, now() + ($7::int * interval '1 millisecond'), w.blocks, w.edges
+    `insert into workflow_runs (account_id, id, workflow_id, status, trigger, summary, key_id, started_by_user, run_at, blocks, edges, rerun_of)
+     select $1, $2, $3, 'queued', $4, 'Queued', $5, $6, now() + ($7::int * interval '1 millisecond'), w.blocks, w.edges, $8
        from workflows w where w.account_id = $1 and w.id = $3
      returning id, workflow_id, status, trigger, created_at`,
-    [r.accountId, r.id, r.workflowId, r.trigger, r.keyId, r.startedByUser, r.startDelayMs],
+    [r.accountId, r.id, r.workflowId, r.trigger, r.keyId, r.startedByUser, r.startDelayMs, r.rerunOf],
   );
   // The callers found the workflow in this transaction; a row missing here is a bug, not a refusal.
   if (!rows[0]) throw new Error(`workflow ${r.workflowId} not found in account ${r.accountId}`);

@@ -17,6 +17,8 @@ export interface NewWorkflowRun {
   startedByUser?: string | null;
   /** Delay before a worker may claim it. */
   startDelayMs: number;
+  /** The run this one runs again ("Run again" in the hub). */
+  rerunOf?: string | null;
 }
 
 /** Inserts a queued run and wakes the workers (the notification is delivered on commit). */
@@ -29,6 +31,7 @@ export async function enqueueWorkflowRun(tx: Queryable, r: NewWorkflowRun): Prom
     keyId: r.keyId,
     startedByUser: r.startedByUser ?? null,
     startDelayMs: r.startDelayMs,
+    rerunOf: r.rerunOf ?? null,
   });
   await notifyRuns(tx);
   return row;

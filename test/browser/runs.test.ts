@@ -95,19 +95,19 @@ describe('runs in the hub', { timeout: 180_000 }, () => {
     await page.getByRole('link', { name: 'Weekly digest', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Weekly digest' }).waitFor();
     const blocks = await page.getByRole('list', { name: 'Blocks in order' }).locator('h3').allTextContents();
-    expect(blocks).toEqual(['notes (source.text)', 'summary (agent)', 'publish (output.project)']);
+    expect(blocks).toEqual(['Start with text · notes', 'Write with AI · summary', 'Save as page · publish']);
     expect(await hub.visit('workflow')).toEqual([]);
 
     await page.getByRole('button', { name: 'Run now' }).click();
     await page.waitForURL(/\/runs\/[0-9a-f-]{36}$/);
     await waitForStatus('succeeded');
-    await expect(page.getByLabel('Output of notes').textContent()).resolves.toBe(SOURCE);
-    const summary = (await page.getByLabel('Output of summary').textContent()) ?? '';
+    await expect(page.getByLabel('Output of Start with text (notes)').textContent()).resolves.toBe(SOURCE);
+    const summary = (await page.getByLabel('Output of Write with AI (summary)').textContent()) ?? '';
     expect(summary.length).toBeGreaterThan(0);
     // The page the run made: its HTML in a frame with every sandbox restriction.
-    const frame = page.locator('iframe[title="Output of publish"]');
+    const frame = page.locator('iframe[title="Output of Save as page (publish)"]');
     expect(await frame.getAttribute('sandbox')).toBe('');
-    expect(await page.frameLocator('iframe[title="Output of publish"]').locator('body').textContent()).toContain('pricing page');
+    expect(await page.frameLocator('iframe[title="Output of Save as page (publish)"]').locator('body').textContent()).toContain('pricing page');
     await expect(page.getByText('Run now by Mia Member <mia@acme.example>').count()).resolves.toBe(1);
     expect(await page.getByRole('button', { name: 'Cancel run' }).count()).toBe(0);
     expect(await hub.visit('run-succeeded')).toEqual([]);
@@ -131,14 +131,14 @@ describe('runs in the hub', { timeout: 180_000 }, () => {
     const draft = page.getByLabel('The output to approve');
     await expect(draft.textContent()).resolves.toBe(DRAFT);
     await page.getByText('Check the tone before it goes out').waitFor();
-    const approve = page.getByRole('button', { name: 'Approve' });
+    const approve = page.getByRole('button', { name: 'Approve', exact: true });
     const [draftBox, buttonBox] = [await draft.boundingBox(), await approve.boundingBox()];
     expect(draftBox!.y + draftBox!.height).toBeLessThanOrEqual(buttonBox!.y);
     expect(await hub.visit('run-awaiting-approval')).toEqual([]);
 
     await approve.click();
     await waitForStatus('succeeded');
-    await expect(page.getByLabel('Output of send').textContent()).resolves.toBe(`Approved: ${DRAFT}`);
+    await expect(page.getByLabel('Output of Fill in a template (send)').textContent()).resolves.toBe(`Approved: ${DRAFT}`);
     expect(await page.getByRole('heading', { name: 'Awaiting your approval' }).count()).toBe(0);
     expect(await hub.visit('run-approved')).toEqual([]);
   });

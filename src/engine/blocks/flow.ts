@@ -13,14 +13,18 @@ export const transformTemplate: Block = {
 
 /**
  * Waits for a person: the first execution answers `awaiting` (the run moves to awaiting_approval);
- * the executor runs it again with `approved` once someone approves, and it passes its input on.
- * A rejection never reaches the block: the run ends `rejected`.
+ * the executor runs it again with `approved` once someone approves, and it passes its input on,
+ * or the text the approver edited it to (its output then keeps the draft as `original_text`, so
+ * both are on record). A rejection never reaches the block: the run ends `rejected`.
  */
 export const approval: Block = {
   kind: 'approval',
   validate: (c) => configProblem('approval', c),
   async execute(ctx): Promise<BlockResult> {
     if (!ctx.approved) return { status: 'awaiting' };
-    return { status: 'succeeded', output: { text: joinedInput(ctx.inputs), approved: true } };
+    const draft = joinedInput(ctx.inputs);
+    const edited = typeof ctx.approvedText === 'string' && ctx.approvedText !== draft ? ctx.approvedText : null;
+    if (edited === null) return { status: 'succeeded', output: { text: draft, approved: true } };
+    return { status: 'succeeded', output: { text: edited, approved: true, edited: true, original_text: draft } };
   },
 };

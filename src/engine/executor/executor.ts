@@ -11,6 +11,8 @@ import type { ClaimedRun } from '../../queue/workflow-run-store.js';
 import { fencedTouch, finishRun, holdRun, parkForApproval, runTiming, type FinalStatus } from '../scheduler/store.js';
 import { AccountNotActive, HELD_SUMMARY, assertAccountActive, interruption } from '../account-hold.js';
 import type { Fence } from '../../queue/queue.js';
+import { linkBase } from '../../delivery/unsubscribe.js';
+import { queueApprovalNotices } from './approval-notice.js';
 import { planWorkflow, type Plan } from './plan.js';
 import { endStep, insertRunningStep, insertSkippedStep, loadRunDefinition, loadSteps, type StepRow } from './store.js';
 
@@ -158,7 +160,8 @@ class RunExecution {
       const inputs: Record<string, BlockOutput> = {};
       for (const p of plan.preds.get(block.id) ?? []) inputs[p] = outputs.get(p)!;
       const started = performance.now();
-      const { result, timedOut } = await this.execute(block, ref, inputs, prior?.status === 'awaiting', deadline);
+      const approval = prior?.status === 'awaiting' ? { approvedText: prior.approved_text } : null;
+      const { result, timedOut } = await this.execute(block, ref, inputs, approval, deadline);
       const ms = Math.max(0, Math.round(performance.now() - started)) + (prior?.ms ?? 0);
       if (this.lease.lost) return 'lost';
 
@@ -196,7 +199,7 @@ class RunExecution {
     block: BlockDef,
     run: RunRef,
     inputs: Record<string, BlockOutput>,
-    approved: boolean,
+    approval: { approvedText: string | null } | null,
     deadline: number,
   ): Promise<{ result: BlockResult; timedOut: boolean }> {
     const impl = this.res.blocks.get(block.kind);
@@ -217,7 +220,8 @@ class RunExecution {
       billing: this.res.billing,
       effectKey: `${this.runId}:${block.id}`,
       signal,
-      approved,
+      approved: approval !== null,
+      approvedText: approval?.approvedText ?? null,
     };
     try {
       const answer = await Promise.race([
@@ -274,11 +278,15 @@ class RunExecution {
 
   private async park(block: BlockDef, seq: number, ms: number): Promise<RunOutcome> {
     if (this.lease.lost) return 'lost';
+    const base = await linkBase(this.res.db, this.res.config);
+    const message = typeof block.config.message === 'string' ? block.config.message : '';
     await this.res.db.transaction(async (tx) => {
       if (!(await parkForApproval(tx, this.lease.fence, oneLine(`Awaiting approval: ${block.id}`)))) {
         throw new LeaseLost('the lease was lost before the run could wait for approval');
       }
       await endStep(tx, this.accountId, this.runId, seq, { status: 'awaiting', ms });
+      // The approvers are told in the same transaction: one email per person per wait.
+      await queueApprovalNotices(tx, { accountId: this.accountId, runId: this.runId, blockId: block.id, message, base });
     });
     // The run no longer has a worker: the heartbeat must not try to renew a lease it gave up.
     this.lease.stop();

@@ -41,11 +41,13 @@ export interface StepRow {
   error: string | null;
   output: BlockOutput | null;
   effect_key: string | null;
+  /** An approval step's edited text, set when the approver changed the draft (null: as it stood). */
+  approved_text: string | null;
 }
 
 export async function loadSteps(db: Queryable, accountId: string, runId: string): Promise<StepRow[]> {
   return db.query<StepRow>(
-    `select seq, node_id, node_kind, status, ms, error, output, effect_key
+    `select seq, node_id, node_kind, status, ms, error, output, effect_key, approved_text
        from workflow_run_steps where account_id = $1 and run_id = $2 order by seq`,
     [accountId, runId],
   );
@@ -97,4 +99,28 @@ export async function endStep(tx: Queryable, accountId: string, runId: string, s
       where account_id = $1 and run_id = $2 and seq = $3`,
     [accountId, runId, seq, end.status, end.ms, end.output === undefined || end.output === null ? null : JSON.stringify(end.output), end.error ?? null],
   );
+}
+
+export interface ApprovalNoticeFacts {
+  workflow_name: string;
+  account_name: string;
+  /** Who is told a run awaits approval: the account's owners and admins. */
+  approvers: { id: string; email: string }[];
+}
+
+/** What the email telling approvers a run waits needs: the names, and the owners and admins. */
+export async function approvalNoticeFacts(tx: Queryable, accountId: string, runId: string): Promise<ApprovalNoticeFacts> {
+  const names = await tx.query<{ workflow_name: string; account_name: string }>(
+    `select w.name as workflow_name, a.name as account_name
+       from workflow_runs r
+       join workflows w on w.account_id = r.account_id and w.id = r.workflow_id
+       join accounts a on a.id = r.account_id
+      where r.account_id = $1 and r.id = $2`,
+    [accountId, runId],
+  );
+  const approvers = await tx.query<{ id: string; email: string }>(
+    `select id, email from users where account_id = $1 and role in ('owner', 'admin') order by created_at, id`,
+    [accountId],
+  );
+  return { workflow_name: names[0]?.workflow_name ?? '', account_name: names[0]?.account_name ?? '', approvers };
 }

@@ -101,24 +101,50 @@ export async function runTiming(db: Queryable, accountId: string, runId: string)
 export interface RunState {
   account_id: string;
   id: string;
+  workflow_id: string;
   status: RunStatus;
 }
 
 /** A run by id; the account narrows it when given (operator commands may omit it). */
 export async function findRun(db: Queryable, runId: string, accountId: string | null): Promise<RunState | null> {
   const rows = await db.query<RunState>(
-    `select account_id, id, status from workflow_runs where id = $1 and ($2::uuid is null or account_id = $2::uuid)`,
+    `select account_id, id, workflow_id, status from workflow_runs where id = $1 and ($2::uuid is null or account_id = $2::uuid)`,
     [runId, accountId],
   );
   return rows[0] ?? null;
 }
 
 /**
+ * What a person decided on a run awaiting approval: who (null for the operator), and for an
+ * approval the text to go on with (null: the draft as it stood), for a rejection the reason
+ * (null: none given). Recorded on the awaiting step, whose wait ends at decided_at.
+ */
+export interface Decision {
+  userId: string | null;
+  text?: string | null;
+  reason?: string | null;
+}
+
+/** The awaiting step of the run records the decision (the run row was moved in this transaction). */
+async function recordDecision(tx: Queryable, accountId: string, runId: string, d: Decision, ended: boolean): Promise<void> {
+  await tx.query(
+    `update workflow_run_steps
+        set decided_by_user = $3, decided_at = now(), approved_text = $4, reject_reason = $5,
+            status = case when $6 then 'failed' else status end,
+            error = case when $6 then 'Rejected' else error end,
+            finished_at = case when $6 then now() else finished_at end
+      where account_id = $1 and run_id = $2 and status = 'awaiting'`,
+    [accountId, runId, d.userId, d.text ?? null, d.reason ?? null, ended],
+  );
+}
+
+/**
  * awaiting_approval → running, with no lease and run_at now, so the next claim resumes it; the
- * time spent waiting is set aside so it does not count toward the run time limit. Notifies the
+ * time spent waiting is set aside so it does not count toward the run time limit. The awaiting
+ * step keeps the decision (an edited text is what the approval block passes on). Notifies the
  * workers (delivered on commit).
  */
-export async function approveRun(tx: Queryable, accountId: string, runId: string): Promise<boolean> {
+export async function approveRun(tx: Queryable, accountId: string, runId: string, d: Decision = { userId: null }): Promise<boolean> {
   const rows = await tx.query(
     `update workflow_runs
         set status = 'running', summary = 'Approved; continuing', run_at = now(),
@@ -128,12 +154,14 @@ export async function approveRun(tx: Queryable, accountId: string, runId: string
       where account_id = $1 and id = $2 and status = 'awaiting_approval' returning 1`,
     [accountId, runId],
   );
-  if (rows.length === 1) await notifyRuns(tx);
-  return rows.length === 1;
+  if (rows.length === 0) return false;
+  await recordDecision(tx, accountId, runId, { ...d, reason: null }, false);
+  await notifyRuns(tx);
+  return true;
 }
 
-/** awaiting_approval → rejected; the awaiting step fails with "Rejected". */
-export async function rejectRun(tx: Queryable, accountId: string, runId: string): Promise<boolean> {
+/** awaiting_approval → rejected; the awaiting step fails with "Rejected" and keeps the reason. */
+export async function rejectRun(tx: Queryable, accountId: string, runId: string, d: Decision = { userId: null }): Promise<boolean> {
   const rows = await tx.query(
     `update workflow_runs
         set status = 'rejected', summary = 'Rejected', finished_at = now(), awaiting_since = null,
@@ -142,11 +170,7 @@ export async function rejectRun(tx: Queryable, accountId: string, runId: string)
     [accountId, runId],
   );
   if (rows.length === 0) return false;
-  await tx.query(
-    `update workflow_run_steps set status = 'failed', error = 'Rejected', finished_at = now()
-      where account_id = $1 and run_id = $2 and status = 'awaiting'`,
-    [accountId, runId],
-  );
+  await recordDecision(tx, accountId, runId, { ...d, text: null }, true);
   return true;
 }
 

@@ -2,7 +2,7 @@
 // the list's query and the moves' empty body. Pure: TypeBox, src/domain and the shared schemas
 // only, for the web app too.
 import { Type, type Static } from '@sinclair/typebox';
-import { RUN_STATUSES, RUN_STEP_STATUSES, RUN_TRIGGERS } from '../../domain/workflow.js';
+import { MAX_APPROVED_TEXT, MAX_REJECT_REASON, RUN_STATUSES, RUN_STEP_STATUSES, RUN_TRIGGERS } from '../../domain/workflow.js';
 import { DateTime, ListQuery, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
 
 const runFields = {
@@ -31,6 +31,16 @@ export const Output = Type.Object(
 );
 export type Output = Static<typeof Output>;
 
+/** What was decided on an approval step: by whom, when, and the edit or the reason. */
+export const HubRunDecision = Type.Object({
+  outcome: StringEnum(['approved', 'rejected'] as const),
+  decided_by: Nullable(Type.String({ description: 'The person who decided (null: the operator, or a user since removed).' })),
+  decided_at: DateTime,
+  original_text: Nullable(Type.String({ description: 'Set when the approver edited the draft: the draft as it was (the step\'s output holds the edited text).' })),
+  reason: Nullable(Type.String({ description: 'The reason given for a rejection, if any.' })),
+});
+export type HubRunDecision = Static<typeof HubRunDecision>;
+
 /** One block's step on the run's timeline (no title: inline in HubRunDetail's document). */
 export const HubRunStep = Type.Object({
   node_id: Type.String(),
@@ -41,6 +51,7 @@ export const HubRunStep = Type.Object({
   ms: Type.Integer(),
   error: Nullable(Type.String()),
   output: Nullable(Output),
+  decision: Nullable(HubRunDecision),
 });
 export type HubRunStep = Static<typeof HubRunStep>;
 
@@ -51,6 +62,20 @@ export const HubRunDetail = Type.Object(
     billed_micros: Type.Integer(),
     started_by: Nullable(Type.String({ description: 'The person who started it by hand, if one did.' })),
     steps: Type.Array(HubRunStep, { description: 'One per block, in the order they ran.' }),
+    work_ms: Type.Integer({ description: "The blocks' own time: the sum of the steps' times (waits for approval are not a step's time)." }),
+    approval_wait_ms: Nullable(Type.Integer({ description: 'Time spent waiting for approval (so far, while it waits); null when the run met no approval.' })),
+    made: Type.Array(
+      Type.Object({
+        node_id: Type.String({ description: 'The block that made it.' }),
+        item_id: Uuid,
+        kind: Type.String({ description: 'The content item\'s kind (page).' }),
+        title: Nullable(Type.String({ description: 'null when the item has been deleted since.' })),
+      }),
+      { description: 'What the run made: each content item its blocks created, to link to.' },
+    ),
+    rerun_of: Nullable(Type.String({ format: 'uuid', description: 'The run this one runs again ("Run again").' })),
+    latest_rerun: Nullable(Type.String({ format: 'uuid', description: 'The newest run started with "Run again" from this one.' })),
+    can_run_again: Type.Boolean({ description: 'Failed, partial, cancelled or rejected, and its workflow still exists.' }),
     approval: Nullable(
       Type.Object({
         node_id: Type.String(),
@@ -77,3 +102,25 @@ export const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false 
 export type IdParams = Static<typeof IdParams>;
 export const EmptyBody = Type.Object({}, { additionalProperties: false, description: 'Empty, or {}.' });
 export type EmptyBody = Static<typeof EmptyBody>;
+
+export const ApproveBody = Type.Object(
+  {
+    text: Type.Optional(
+      Type.String({ maxLength: MAX_APPROVED_TEXT, description: 'The draft as the approver edited it: the run goes on with this text. Omit to approve it as it stands.' }),
+    ),
+  },
+  { additionalProperties: false, title: 'HubApproveBody' },
+);
+export type ApproveBody = Static<typeof ApproveBody>;
+
+export const RejectBody = Type.Object(
+  { reason: Type.Optional(Type.String({ maxLength: MAX_REJECT_REASON, description: 'Why it was rejected; shown on the run page.' })) },
+  { additionalProperties: false, title: 'HubRejectBody' },
+);
+export type RejectBody = Static<typeof RejectBody>;
+
+export const AwaitingCount = Type.Object(
+  { awaiting_approval: Type.Integer({ description: 'Runs of the account awaiting approval now.' }) },
+  { title: 'HubRunsAwaiting' },
+);
+export type AwaitingCount = Static<typeof AwaitingCount>;

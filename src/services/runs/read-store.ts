@@ -63,6 +63,45 @@ export async function getRunSteps(db: Queryable, accountId: string, runId: strin
   );
 }
 
+/** A step as the hub's run page shows it: with the decision taken on an approval step. */
+export interface HubRunStepRow extends RunStepRow {
+  decided_by: string | null;
+  decided_at: Date | null;
+  approved_text: string | null;
+  reject_reason: string | null;
+}
+
+/** A run's steps with their outputs and decisions (who decided named as the run's starter is). */
+export async function getHubRunSteps(db: Queryable, accountId: string, runId: string): Promise<HubRunStepRow[]> {
+  return db.query<HubRunStepRow>(
+    `select s.node_id, s.node_kind, s.status, s.started_at, s.finished_at, s.ms, s.error, s.output,
+            s.decided_at, s.approved_text, s.reject_reason,
+            case when u.id is null then null when u.name = '' then u.email else u.name end as decided_by
+       from workflow_run_steps s
+       left join users u on u.account_id = s.account_id and u.id = s.decided_by_user
+      where s.account_id = $1 and s.run_id = $2 order by s.seq`,
+    [accountId, runId],
+  );
+}
+
+/** How many of the account's runs await approval (the hub's navigation badge; a partial index). */
+export async function countAwaitingApproval(db: Queryable, accountId: string): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    `select count(*)::int as n from workflow_runs where account_id = $1 and status = 'awaiting_approval'`,
+    [accountId],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/** The newest run started with "Run again" from this one, if any. */
+export async function latestRerunOf(db: Queryable, accountId: string, runId: string): Promise<string | null> {
+  const rows = await db.query<{ id: string }>(
+    `select id from workflow_runs where account_id = $1 and rerun_of = $2 order by created_at desc, id desc limit 1`,
+    [accountId, runId],
+  );
+  return rows[0]?.id ?? null;
+}
+
 /** Pages a run created through its output.project blocks (their effect keys start with the run id). */
 export async function pagesCreatedByRun(db: Queryable, accountId: string, runId: string): Promise<{ id: string; title: string; project_id: string }[]> {
   return db.query(
@@ -111,6 +150,8 @@ export async function listAccountRuns(db: Queryable, accountId: string, f: Accou
 
 export interface AccountRunDetailRow extends AccountRunRow, RunDetailRow {
   started_by: string | null;
+  rerun_of: string | null;
+  workflow_deleted: boolean;
   blocks: { id: string; kind: string; config?: Record<string, unknown> }[];
   edges: { from: string; to: string }[];
 }
@@ -120,6 +161,7 @@ export async function getAccountRun(db: Queryable, accountId: string, id: string
   const rows = await db.query<AccountRunDetailRow>(
     `select ${COLUMNS}, r.billed_micros::float8 as billed_micros,
             coalesce(r.blocks, w.blocks) as blocks, coalesce(r.edges, w.edges) as edges,
+            r.rerun_of, w.deleted_at is not null as workflow_deleted,
             case when u.id is null then null when u.name = '' then u.email else u.name || ' <' || u.email || '>' end as started_by
        from ${FROM}
        left join users u on u.account_id = r.account_id and u.id = r.started_by_user
@@ -129,12 +171,20 @@ export async function getAccountRun(db: Queryable, accountId: string, id: string
   return rows[0] ?? null;
 }
 
-/** The rendered HTML of the pages these steps made (output.project), by item id. */
-export async function pagesHtml(db: Queryable, accountId: string, itemIds: string[]): Promise<Map<string, string>> {
+/** A content item a run's step made (output.project): its title and rendered HTML. */
+export interface MadeItemRow {
+  id: string;
+  kind: string;
+  title: string;
+  html: string | null;
+}
+
+/** The items these steps made, by id; one deleted since is not there. */
+export async function itemsMade(db: Queryable, accountId: string, itemIds: string[]): Promise<Map<string, MadeItemRow>> {
   if (!itemIds.length) return new Map();
-  const rows = await db.query<{ id: string; html: string | null }>(
-    `select id, html from content_items where account_id = $1 and id = any($2::uuid[])`,
+  const rows = await db.query<MadeItemRow>(
+    `select id, kind, title, html from content_items where account_id = $1 and id = any($2::uuid[])`,
     [accountId, itemIds],
   );
-  return new Map(rows.filter((r) => r.html !== null).map((r) => [r.id, r.html!]));
+  return new Map(rows.map((r) => [r.id, r]));
 }

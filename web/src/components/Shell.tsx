@@ -9,6 +9,7 @@ import { api } from '../lib/api';
 import { isAdmin, SESSION_KEY, useSession } from '../lib/session';
 import { SCREENS, type Screen } from '../routes';
 import { AccountStateBanner } from './AccountStateBanner';
+import { RunsNavLabel } from './runs/RunsNavLabel';
 import { ErrorNotice } from './states';
 
 const GROUPS: NonNullable<Screen['group']>[] = ['Work', 'Audience', 'Content', 'Account'];
@@ -70,7 +71,7 @@ export function Shell() {
                 <ul>
                   {items.map((s) => (
                     <li key={s.path}>
-                      <NavLink to={`/${s.path}`}>{s.nav}</NavLink>
+                      <NavLink to={`/${s.path}`}>{s.path === 'runs' ? <RunsNavLabel label={s.nav ?? ''} /> : s.nav}</NavLink>
                     </li>
                   ))}
                 </ul>

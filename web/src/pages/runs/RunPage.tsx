@@ -1,17 +1,57 @@
-// One run: what it is, the draft to approve while it awaits approval (above Approve and Reject),
-// and its steps as a timeline with each block's output. The status is live: the page polls every
-// second until the run is final (data/runs.ts runQuery).
+// One run: what it is, what it made (links to the pages it saved), its time as work and waiting
+// for approval, the run it repeats, the draft to approve while it awaits approval (above Approve,
+// Edit and Reject), and its steps as a timeline — each block named in words with its id as a
+// detail, its output, and the decision taken on an approval. The status is live: the page polls
+// every second until the run is final (data/runs.ts runQuery).
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { StatusBadge, Time } from '../../components/controls';
 import { PageHeader } from '../../components/PageHeader';
 import { duration, triggerWord } from '../../components/runs/RunsTable';
 import { QueryState } from '../../components/states';
+import { blockName } from '@domain/block-words';
 import { runQuery, useRunMove, type RunDetail } from '../../data/runs';
 import { dollars } from '../../lib/money';
 import { Output } from './Output';
-import { ApprovalButtons, CancelRun, MoveError } from './RunActions';
+import { ApprovalButtons, CancelRun, MoveError, RunAgain } from './RunActions';
 import './runs.css';
+
+type Step = RunDetail['steps'][number];
+
+/** "1.5 s of work, 32 s waiting for approval": the blocks' time, and a person's apart. */
+function timeInWords(run: Pick<RunDetail, 'started_at' | 'work_ms' | 'approval_wait_ms'>): string {
+  if (!run.started_at) return 'Not started yet';
+  const work = `${duration(run.work_ms)} of work`;
+  return run.approval_wait_ms === null ? work : `${work}, ${duration(run.approval_wait_ms)} waiting for approval`;
+}
+
+function Decision({ step }: { step: Step }) {
+  const d = step.decision;
+  if (!d) return null;
+  const who = d.decided_by ?? 'the operator';
+  if (d.outcome === 'rejected') {
+    return (
+      <p className="runs-decision">
+        Rejected by {who} <Time iso={d.decided_at} />
+        {d.reason ? <>: “{d.reason}”</> : ' (no reason given)'}
+      </p>
+    );
+  }
+  return (
+    <div className="runs-decision">
+      <p>
+        Approved by {who} <Time iso={d.decided_at} />
+        {d.original_text !== null ? ', with an edit: the run went on with the edited text below.' : ', as it stood.'}
+      </p>
+      {d.original_text !== null && (
+        <details>
+          <summary>The draft before the edit</summary>
+          <Output output={{ text: d.original_text, html: null, item_id: null }} title={`The draft of ${step.node_id} before the edit`} />
+        </details>
+      )}
+    </div>
+  );
+}
 
 function Timeline({ run }: { run: RunDetail }) {
   if (!run.steps.length) return <p className="state state-empty">No block has started yet.</p>;
@@ -21,16 +61,43 @@ function Timeline({ run }: { run: RunDetail }) {
         <li key={s.node_id} className={`runs-step-${s.status}`}>
           <div className="runs-step-head">
             <h3>
-              {s.node_id} <span className="muted">({s.node_kind})</span>
+              {blockName(s.node_kind)} <span className="muted">· {s.node_id}</span>
             </h3>
             <StatusBadge status={s.status} />
             <span className="muted">{duration(s.ms)}</span>
           </div>
-          {s.error && <p className="runs-step-error">Error: {s.error}</p>}
-          {s.output && <Output output={s.output} title={`Output of ${s.node_id}`} />}
+          {s.error && s.decision?.outcome !== 'rejected' && <p className="runs-step-error">Error: {s.error}</p>}
+          <Decision step={s} />
+          {s.output?.item_id && (
+            <p>
+              <Link to={`/items/${s.output.item_id}`}>Open the page it saved</Link>
+            </p>
+          )}
+          {s.output && <Output output={s.output} title={`Output of ${blockName(s.node_kind)} (${s.node_id})`} />}
         </li>
       ))}
     </ol>
+  );
+}
+
+function Made({ run }: { run: RunDetail }) {
+  if (!run.made.length) return null;
+  return (
+    <section aria-labelledby="made-title">
+      <h2 id="made-title">What it made</h2>
+      <ul className="runs-made">
+        {run.made.map((m) => (
+          <li key={m.item_id}>
+            {m.title === null ? (
+              <span className="muted">A page, deleted since</span>
+            ) : (
+              <Link to={`/items/${m.item_id}`}>{m.title}</Link>
+            )}{' '}
+            <span className="muted">(a {m.kind}, saved by {m.node_id})</span>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
@@ -63,8 +130,24 @@ function RunView({ run, move }: { run: RunDetail; move: Move }) {
         <dd>
           <Time iso={run.finished_at} />
         </dd>
-        <dt>Duration</dt>
-        <dd>{duration(run.duration_ms)}</dd>
+        <dt>Time</dt>
+        <dd>{timeInWords(run)}</dd>
+        {run.rerun_of && (
+          <>
+            <dt>Run again of</dt>
+            <dd>
+              <Link to={`/runs/${run.rerun_of}`}>the run {run.rerun_of.slice(-8)}</Link>
+            </dd>
+          </>
+        )}
+        {run.latest_rerun && (
+          <>
+            <dt>Run again as</dt>
+            <dd>
+              <Link to={`/runs/${run.latest_rerun}`}>the run {run.latest_rerun.slice(-8)}</Link>
+            </dd>
+          </>
+        )}
         <dt>Billed</dt>
         <dd>{dollars(run.billed_micros)}</dd>
         <dt>Run id</dt>
@@ -80,6 +163,7 @@ function RunView({ run, move }: { run: RunDetail; move: Move }) {
           <ApprovalButtons run={run} move={move} />
         </section>
       )}
+      <Made run={run} />
       <h2>Steps</h2>
       <Timeline run={run} />
     </>
@@ -96,6 +180,7 @@ function RunHeader({ run, move }: { run: RunDetail | undefined; move: Move }) {
             <StatusBadge status={run.status} />
           </span>
           {!run.final && <CancelRun run={run} move={move} />}
+          {run.can_run_again && <RunAgain run={run} />}
         </>
       )}
     </PageHeader>

@@ -2,6 +2,7 @@
 // it), its newest runs, "Run now", which starts a manual run and opens its page, "Open builder",
 // and — for owners and admins — Delete.
 import { useQuery } from '@tanstack/react-query';
+import { blockName, settingsInWords } from '@domain/block-words';
 import { Link, useNavigate, useParams } from 'react-router';
 import { StatusBadge } from '../../components/controls';
 import { PageHeader } from '../../components/PageHeader';
@@ -13,14 +14,13 @@ import { isAdmin, useSession } from '../../lib/session';
 import { DeleteWorkflow } from './DeleteWorkflow';
 import './workflows.css';
 
-const show = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
-
+/** A block named for what it does, its id as a detail, its settings labelled (@domain/block-words). */
 function Block({ block }: { block: WorkflowBlock }) {
-  const settings = Object.entries(block.config);
+  const settings = settingsInWords(block.kind, block.config);
   return (
     <li>
       <h3>
-        {block.id} <span className="muted">({block.kind})</span>
+        {blockName(block.kind)} <span className="muted">· {block.id}</span>
       </h3>
       <dl className="workflows-block-config">
         {block.inputs.length > 0 && (
@@ -29,10 +29,11 @@ function Block({ block }: { block: WorkflowBlock }) {
             <dd>{block.inputs.join(', ')}</dd>
           </>
         )}
-        {settings.map(([k, v]) => (
-          <div key={k} className="workflows-config-row">
-            <dt>{k}</dt>
-            <dd>{show(v)}</dd>
+        {settings.map((s) => (
+          <div key={s.label} className="workflows-config-row">
+            <dt>{s.label}</dt>
+            {/* Long text scrolls in its box: focusable, so a keyboard can scroll it too. */}
+            <dd tabIndex={s.long ? 0 : undefined}>{s.value}</dd>
           </div>
         ))}
       </dl>
