@@ -156,8 +156,8 @@ describe('the hub at 390 px', { timeout: 600_000 }, () => {
     const { page } = hub;
     await page.goto(`${hub.baseUrl}/workflows/${ids.workflows.digest}/build`);
     await page.getByText('Changing a workflow needs a wider screen').waitFor();
-    const blocks = page.getByRole('list').filter({ hasText: 'AI agent' });
-    expect(await blocks.getByRole('listitem').allInnerTexts()).toEqual([expect.stringContaining('Text'), expect.stringContaining('AI agent')]);
+    const blocks = page.getByRole('list').filter({ hasText: 'Write with AI' });
+    expect(await blocks.getByRole('listitem').allInnerTexts()).toEqual([expect.stringContaining('Start with text'), expect.stringContaining('Write with AI')]);
     expect(await page.locator('.react-flow').count()).toBe(0);
     // Turned sideways (or a wider window): the builder itself, without a reload.
     await page.setViewportSize({ width: 1280, height: 860 });

@@ -1,18 +1,14 @@
-// The workflow builder on a phone: what the workflow does, block by block in its order, in the
-// palette's words (@domain/block-schemas), and a note saying the builder needs a wider screen.
+// The workflow builder on a phone: what the workflow does, block by block in its order, in words
+// (@domain/block-words, as the run page names them), and a note saying the builder needs a wider screen.
 // A new workflow on a phone gets the note only.
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { BLOCK_SCHEMAS } from '@domain/block-schemas';
-import { BLOCK_KINDS, type BlockKind } from '@domain/workflow';
+import { blockName } from '@domain/block-words';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/states';
 import { StatusBadge } from '../../components/controls';
 import { workflowQuery } from '../../data/workflows';
 import './builder.css';
-
-const isKind = (kind: string): kind is BlockKind => (BLOCK_KINDS as readonly string[]).includes(kind);
-const kindWords = (kind: string): string => (isKind(kind) ? BLOCK_SCHEMAS[kind].label : 'Unknown block');
 
 function WiderScreenNote({ editing }: { editing: boolean }) {
   return (
@@ -57,7 +53,7 @@ export function PhoneView() {
               <ol className="wf-phone-blocks">
                 {w.blocks.map((b) => (
                   <li key={b.id} className="card">
-                    <strong>{kindWords(b.kind)}</strong> <span className="muted">“{b.id}”</span>
+                    <strong>{blockName(b.kind)}</strong> <span className="muted">“{b.id}”</span>
                     {b.inputs.length > 0 && <p className="hint">Takes the output of {b.inputs.map((i) => `“${i}”`).join(', ')}.</p>}
                   </li>
                 ))}
