@@ -167,6 +167,14 @@ export const TestStarted = Type.Object(
   {
     run: AutomationRun,
     tester_email: Type.String({ description: 'The only address the test sends to (texts come to it as emails).' }),
+    filter: Type.Union([
+      Type.Object({
+        condition: Type.Record(Type.String(), Type.Unknown(), { description: 'The Run-only-if filter of what was tested.' }),
+        matches: Type.Boolean({ description: 'false: a run started by the trigger would skip this contact (the test ran anyway).' }),
+        error: Nullable(Type.String({ description: 'The filter could not be applied to this contact.' })),
+      }),
+      Type.Null(),
+    ], { description: 'null: what was tested has no Run-only-if filter. A test never applies the filter.' }),
   },
   {
     title: 'HubAutomationTestRun',
