@@ -220,7 +220,7 @@ export const AUTOMATION_STARTERS: readonly AutomationStarter[] = [
 
 /** The body POST /hub/api/workflows takes: the starter in a project, a draft with no schedule. */
 export function workflowFromStarter(s: WorkflowStarter, projectId: string) {
-  return { ...s.definition, project_id: projectId, status: 'draft' as const, schedule: null };
+  return { ...s.definition, project_id: projectId, status: 'draft' as const, schedule: null, schedule_timezone: 'UTC' };
 }
 
 /** The body POST /hub/api/automations takes: the starter in a project, a draft (never published). */
