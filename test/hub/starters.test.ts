@@ -63,8 +63,8 @@ describe('security', () => {
     const other = await makeAccount(t.db);
     const theirs = await hubClient(t, { accountId: other.id, userId: other.owner, email: 'owner@test.example' });
     const theirProject = (await theirs.post('/hub/api/projects', { name: 'Theirs' })).json().id;
-    const wf = await member.post('/hub/api/workflows', workflowFromStarter(WORKFLOW_STARTERS[0]!, theirProject));
-    const auto = await member.post('/hub/api/automations', automationFromStarter(AUTOMATION_STARTERS[0]!, theirProject));
+    const wf = await member.post('/hub/api/workflows', workflowFromStarter(WORKFLOW_STARTERS[0], theirProject));
+    const auto = await member.post('/hub/api/automations', automationFromStarter(AUTOMATION_STARTERS[0], theirProject));
     for (const res of [wf, auto]) expect([404, 422]).toContain(res.statusCode);
     expect(await t.db.query(`select 1 from workflows where project_id = $1 union all select 1 from automations where project_id = $1`, [theirProject])).toHaveLength(0);
   });

@@ -37,7 +37,7 @@ export function StarterCards({
           <li key={s.id} className="card starters-card">
             <h3>{s.title}</h3>
             <p>{s.summary}</p>
-            <button type="button" disabled={disabled || pending !== null} onClick={() => use(s.id)} aria-label={`Use the template ${s.title}`}>
+            <button type="button" disabled={disabled || pending !== null} onClick={() => use(s.id)} aria-label={`Use this template: ${s.title}`}>
               {pending === s.id ? 'Creating…' : 'Use this template'}
             </button>
           </li>
