@@ -4,7 +4,6 @@
 // starter has a schedule, and no automation starter is published. test/hub/starters.test.ts runs
 // every one through the server's own validator and create route. ("Starters", not "templates":
 // template.ts is the Mustache text a step renders.)
-import type { LifecycleStage } from './contact.js';
 import type { BlockKind } from './workflow.js';
 import type { ReenrollRule, StepType, TriggerType } from './automation.js';
 
@@ -28,7 +27,7 @@ export interface AutomationStarter {
   definition: {
     name: string;
     trigger: { type: TriggerType; label: string; config: Record<string, unknown> };
-    run_only_if: { field: string; op: string; value?: string | LifecycleStage } | null;
+    run_only_if: { field: string; op: string; value?: string } | null;
     reenroll: ReenrollRule;
     steps: Array<{ id: string; name: string; type: StepType; config: Record<string, unknown>; next?: string }>;
   };
