@@ -9,6 +9,7 @@ import { registerHubAutomationRoutes } from './automations/routes.js';
 import { registerHubAutomationTestRoutes } from './automations/test-routes.js';
 import { registerHubContactRoutes } from './contacts/routes.js';
 import { registerHubContentRoutes } from './content/routes.js';
+import { registerHubGettingStartedRoutes } from './getting-started/routes.js';
 import { registerHubKeyRoutes } from './keys/routes.js';
 import { registerHubMessageRoutes } from './messages/routes.js';
 import { registerHubRunRoutes } from './runs/routes.js';
@@ -29,6 +30,8 @@ export const HUB_AREAS: readonly HubRegistrar[] = [
   registerHubSessionRoutes,
   registerHubSetupRoutes,
   registerHubSetPasswordRoutes,
+  // Home
+  registerHubGettingStartedRoutes,
   // Work
   registerHubRunRoutes,
   registerHubWorkflowRoutes,

@@ -76,9 +76,10 @@ async function waitForStatus(status: string): Promise<void> {
 }
 
 describe('runs in the hub', { timeout: 180_000 }, () => {
-  it('home is Runs; a workflow\'s page runs it now, and the run page shows it finish with every output', async () => {
+  it('Runs starts empty; a workflow\'s page runs it now, and the run page shows it finish with every output', async () => {
     const { page, baseUrl } = hub;
-    await page.goto(`${baseUrl}/`);
+    // Home is the getting-started screen now (test/browser/onboarding.test.ts); Runs is one click away.
+    await page.goto(`${baseUrl}/runs`);
     await page.getByRole('heading', { level: 1, name: 'Runs' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/runs');
     await page.getByText('No runs match').waitFor();

@@ -239,6 +239,11 @@ describe('publishing, the diff and the versions, as /v1 reports them', () => {
       reenroll_changed: true,
       name_changed: false,
       has_changes: true,
+      // Both sides' settings, for the publish dialog to word each change (issue 25, item 10).
+      settings: {
+        published: { name: 'Cycle', trigger: saved.json().published.trigger, run_only_if: null, reenroll: 'never' },
+        draft: { name: 'Cycle', trigger: saved.json().draft.trigger, run_only_if: null, reenroll: 'always' },
+      },
     });
 
     await owner.post(`${base(id)}/publish`);

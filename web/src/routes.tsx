@@ -14,13 +14,16 @@ export interface Screen {
 }
 
 export const SCREENS: Screen[] = [
-  // Runs first: the first screen is the hub's home.
+  // Home first: the first screen is the hub's home (the getting-started checklist).
+  { path: 'home', nav: 'Home', group: 'Work', load: () => import('./pages/home/HomePage') },
   { path: 'runs', nav: 'Runs', group: 'Work', load: () => import('./pages/runs/RunsPage') },
   { path: 'runs/:id', load: () => import('./pages/runs/RunPage') },
   { path: 'workflows', nav: 'Workflows', group: 'Work', load: () => import('./pages/workflows/WorkflowsPage') },
   { path: 'workflows/:id', load: () => import('./pages/workflows/WorkflowPage') },
-  // The builder (and @xyflow/react with it) loads only on these two routes.
-  { path: 'workflows/new', load: () => import('./pages/workflow-builder/BuilderRoute') },
+  // New: a template or a blank canvas (the builder's own new mode, on its own path).
+  { path: 'workflows/new', load: () => import('./pages/workflows/NewWorkflowPage') },
+  // The builder (and @xyflow/react with it) loads only on these two routes, and not on a phone.
+  { path: 'workflows/new/blank', load: () => import('./pages/workflow-builder/BuilderRoute') },
   { path: 'workflows/:id/build', load: () => import('./pages/workflow-builder/BuilderRoute') },
   { path: 'contacts', nav: 'Contacts', group: 'Audience', load: () => import('./pages/contacts/ContactsPage') },
   { path: 'contacts/new', load: () => import('./pages/contacts/NewContactPage') },

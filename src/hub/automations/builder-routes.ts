@@ -71,7 +71,11 @@ export function registerHubAutomationBuilderRoutes(hub: App, deps: AppDeps): voi
   }), async (request) => {
     const state = await editorState(deps.db, hubAuthOf(request).accountId, request.params.id);
     const side = (d: AutomationDefinition) => ({ ...d, steps: d.steps as unknown as DiffStep[] });
-    return diffAutomation(state.published ? { ...side(state.published), version: state.publishedVersion } : null, side(state.draft));
+    const settings = ({ name, trigger, run_only_if, reenroll }: AutomationDefinition) => ({ name, trigger, run_only_if, reenroll });
+    return {
+      ...diffAutomation(state.published ? { ...side(state.published), version: state.publishedVersion } : null, side(state.draft)),
+      settings: { published: state.published ? settings(state.published) : null, draft: settings(state.draft) },
+    };
   });
 
   hub.get('/automations/:id/versions', hubRoute('member', {

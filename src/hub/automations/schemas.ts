@@ -99,6 +99,15 @@ export type AutomationEditor = Static<typeof AutomationEditor>;
 
 const StepList = (description: string): TSchema => Type.Array(Step, { description });
 
+/** The settings a publish may change besides the steps (no title: inline in the diff's document). */
+export const DiffSettings = Type.Object({
+  name: Type.String(),
+  trigger: Trigger,
+  run_only_if: Definition.properties.run_only_if,
+  reenroll: StringEnum(REENROLL_RULES),
+});
+export type DiffSettings = Static<typeof DiffSettings>;
+
 export const AutomationDiff = Type.Object(
   {
     from_version: Type.Integer({ description: 'The published version compared against; 0 when never published (every step is then added).' }),
@@ -116,6 +125,10 @@ export const AutomationDiff = Type.Object(
     reenroll_changed: Type.Boolean(),
     name_changed: Type.Boolean(),
     has_changes: Type.Boolean({ description: "/v1's has_unpublished_changes: false while never published." }),
+    settings: Type.Object(
+      { published: Nullable(DiffSettings), draft: DiffSettings },
+      { description: 'The settings on both sides, for the publish dialog to say each change in words (the filter, also when unchanged).' },
+    ),
   },
   { title: 'AutomationDiff' },
 );
@@ -167,6 +180,14 @@ export const TestStarted = Type.Object(
   {
     run: AutomationRun,
     tester_email: Type.String({ description: 'The only address the test sends to (texts come to it as emails).' }),
+    filter: Type.Union([
+      Type.Object({
+        condition: Type.Record(Type.String(), Type.Unknown(), { description: 'The Run-only-if filter of what was tested.' }),
+        matches: Type.Boolean({ description: 'false: a run started by the trigger would skip this contact (the test ran anyway).' }),
+        error: Nullable(Type.String({ description: 'The filter could not be applied to this contact.' })),
+      }),
+      Type.Null(),
+    ], { description: 'null: what was tested has no Run-only-if filter. A test never applies the filter.' }),
   },
   {
     title: 'HubAutomationTestRun',

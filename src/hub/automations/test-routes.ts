@@ -20,7 +20,8 @@ export function registerHubAutomationTestRoutes(hub: App, deps: AppDeps): void {
     summary: 'Send a test',
     description:
       'Runs the draft as saved now (or the given version) for one contact with test: true: every message goes only to the signed-in ' +
-      'user’s address, no record changes, no counter moves. 404 for an unknown contact or version; 422 automation_not_publishable ' +
+      'user’s address, no record changes, no counter moves. The Run-only-if filter is not applied; filter says whether the ' +
+      'contact matches it (a run started by the trigger would skip them otherwise). 404 for an unknown contact or version; 422 automation_not_publishable ' +
       '(param steps[i].config.<field>) for a draft whose steps are missing or incomplete.',
     params: IdParams,
     body: TestBody,
@@ -41,7 +42,7 @@ export function registerHubAutomationTestRoutes(hub: App, deps: AppDeps): void {
     );
     const run = found(await getAutomationRun(deps.db, auth.accountId, started.id), 'automation run');
     reply.code(201);
-    return { run: renderRun(run), tester_email: started.tester_email };
+    return { run: renderRun(run), tester_email: started.tester_email, filter: started.filter };
   });
 
   hub.get('/automation-runs/:id', hubRoute('member', {

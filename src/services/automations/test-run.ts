@@ -9,9 +9,16 @@
 // runs no published version (0 is the spec's number for "the draft", as published_version is 0
 // for a draft never published). A never-published automation can be tested this way; that is
 // the point of testing before publishing.
+//
+// A test never applies the Run-only-if filter (it runs for the contact chosen), but it says
+// whether the contact matches the filter of what it runs, so the person testing learns that a
+// run started by the trigger would skip them (issue 25, item 10).
 import type { Db, Queryable } from '../../db/db.js';
 import type { Json } from '../../lib/json-fields.js';
 import { uuidv7 } from '../../lib/ids.js';
+import { evaluateCondition } from '../../engine/automations/conditions.js';
+import { readContact } from '../../engine/automations/store.js';
+import { publishedFilter } from '../../engine/automations/trigger-store.js';
 import { missing, Refusal } from '../refusal.js';
 import { enqueueAutomationRun } from '../../queue/enqueue.js';
 import { recordAudit, type Actor } from '../audit/service.js';
@@ -39,6 +46,16 @@ export interface StartedTestRun {
   version: number;
   draft: boolean;
   tester_email: string;
+  /** The filter of what it runs and whether the contact matches it; null when it has none. */
+  filter: TestFilter | null;
+}
+
+export interface TestFilter {
+  condition: Record<string, unknown>;
+  /** A run started by the trigger would run (true) or be skipped (false); the test ran either way. */
+  matches: boolean;
+  /** The filter could not be applied to this contact (a real run would skip them with this error). */
+  error: string | null;
 }
 
 /**
@@ -73,6 +90,19 @@ async function whatToRun(
   return { version: target.version };
 }
 
+/** Whether the contact matches the Run-only-if filter of the definition the test runs. */
+async function filterVerdict(
+  tx: Queryable,
+  auto: { id: string; account_id: string; run_only_if: Record<string, unknown> | null },
+  version: number,
+  contactId: string,
+): Promise<TestFilter | null> {
+  const condition = version === 0 ? auto.run_only_if : await publishedFilter(tx, auto.account_id, auto.id, version);
+  if (!condition) return null;
+  const verdict = evaluateCondition(condition, await readContact(tx, auto.account_id, contactId, false));
+  return 'error' in verdict ? { condition, matches: false, error: verdict.error } : { condition, matches: verdict.result, error: null };
+}
+
 export async function startTestRun(db: Db, a: TestRunRequest, actor: Actor): Promise<StartedTestRun> {
   return db.transaction(async (tx) => {
     const auto = await findAutomationDraft(tx, a.automationId, a.accountId ?? null);
@@ -96,6 +126,7 @@ export async function startTestRun(db: Db, a: TestRunRequest, actor: Actor): Pro
       definition,
     });
     const draft = target === 'draft';
+    const filter = await filterVerdict(tx, auto, version, a.contactId);
     await recordAudit(tx, {
       accountId: auto.account_id,
       actor,
@@ -104,6 +135,6 @@ export async function startTestRun(db: Db, a: TestRunRequest, actor: Actor): Pro
       objectId: auto.id,
       detail: { run_id: id, contact_id: a.contactId, version, draft },
     });
-    return { id, account_id: auto.account_id, automation_id: auto.id, contact_id: a.contactId, version, draft, tester_email: user.email };
+    return { id, account_id: auto.account_id, automation_id: auto.id, contact_id: a.contactId, version, draft, tester_email: user.email, filter };
   });
 }

@@ -9,6 +9,7 @@ import type { AutomationDiff as DomainDiff } from '@domain/automation-diff';
 import type { Automation as AutomationSchema } from '@server/api/automations/schemas';
 import type { AutomationRun as AutomationRunSchema } from '@server/api/automation-runs/schemas';
 import type {
+  AutomationDiff as DiffSchema,
   AutomationEditor as EditorSchema,
   Definition as DefinitionSchema,
   Deleted,
@@ -46,8 +47,8 @@ export type Definition = Narrow<DefinitionSchema, { steps: Step[]; run_only_if: 
 export type Trigger = Definition['trigger'];
 export type AutomationEditor = Narrow<EditorSchema, { draft: Definition; published: Definition | null }>;
 export type VersionView = Narrow<VersionSchema, { definition: Definition }>;
-/** The server's diff (src/domain/automation-diff.ts, GET …/diff) over the builder's steps. */
-export type AutomationDiff = DomainDiff<Step>;
+/** The server's diff (src/domain/automation-diff.ts, GET …/diff) over the builder's steps, with both sides' settings. */
+export type AutomationDiff = DomainDiff<Step> & Pick<DiffSchema, 'settings'>;
 /** What PUT …/draft takes: the editable parts of the definition. */
 export type DraftBody = Pick<Definition, 'name' | 'trigger' | 'run_only_if' | 'reenroll' | 'steps'>;
 

@@ -1,5 +1,6 @@
 // Publishing, reviewed first: the draft against the running version (GET …/diff: steps added,
-// removed and changed with the fields that changed; trigger, filter, re-enrollment and name), then
+// removed and changed with the fields that changed; the filter that will apply, and the trigger,
+// filter, re-enrollment and name old → new in words), then
 // POST …/publish makes it the next version. A refusal (a step that is not ready) stays in view.
 // Shared by the builder and the automation's page (its "Publish draft…").
 import { useQuery } from '@tanstack/react-query';
@@ -7,6 +8,7 @@ import { STEP_SCHEMAS } from '@domain/step-schemas';
 import { automationDiffQuery, useAutomationMove, type Automation, type AutomationDiff, type Step } from '../../data/automations';
 import { ErrorNotice, Loading } from '../states';
 import { Modal } from './Modal';
+import { SettingChanges } from './SettingChanges';
 import { StepChanges } from './StepChanges';
 
 function StepLine({ s }: { s: Step }) {
@@ -24,16 +26,12 @@ export function DiffView({ diff }: { diff: AutomationDiff }) {
   const { added, removed, changed } = diff.steps;
   // Next and branch targets by name; the diff holds the steps it mentions (others show their id).
   const names = new Map([...removed, ...changed.map((c) => c.before), ...added, ...changed.map((c) => c.after)].map((s) => [s.id, s.name]));
-  const other = [
-    diff.name_changed && 'The name changed.',
-    diff.trigger_changed && 'The trigger changed.',
-    diff.run_only_if_changed && 'The Run-only-if filter changed.',
-    diff.reenroll_changed && 'Re-enrollment changed.',
-    diff.steps.reordered && 'The steps are in another order.',
-  ].filter((x): x is string => Boolean(x));
+  // The name, trigger, filter and re-enrollment are said old → new by SettingChanges.
+  const other = [diff.steps.reordered && 'The steps are in another order.'].filter((x): x is string => Boolean(x));
   if (!publishable(diff)) return <p className="state state-empty">The draft is the same as the running version.</p>;
   return (
     <div className="automations-diff">
+      <SettingChanges diff={diff} />
       {other.length > 0 && (
         <ul className="automations-diff-other">
           {other.map((o) => (

@@ -1,30 +1,30 @@
-// A new automation (automations/new): its name, the project it belongs to (which sets its SMS
-// consent and per-contact rules) and what starts it; created as a draft with no steps
-// (POST /hub/api/automations), then built in the builder.
-import { useQuery } from '@tanstack/react-query';
+// A new automation (automations/new): first the project it belongs to (which sets its SMS consent
+// and per-contact rules; created right here when the account has none), then a template
+// (src/domain/starters.ts) made into a draft, or a blank one from its name and what starts it.
+// Either is created as a draft (POST /hub/api/automations), never published, then built in the builder.
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { AUTOMATION_STARTERS, automationFromStarter } from '@domain/starters';
 import { Field, Select } from '../../components/controls';
-import { ErrorNotice, QueryState } from '../../components/states';
-import { NEW_PROJECT_PATH } from '../../lib/paths';
-import { SearchPicker } from '../../components/list';
+import { ErrorNotice } from '../../components/states';
+import { ProjectChoice } from '../../components/starters/ProjectChoice';
+import { StarterCards } from '../../components/starters/StarterCards';
 import { useCreateAutomation, type Definition } from '../../data/automations';
-import { projectListQuery, type Project } from '../../data/projects';
+import type { Project } from '../../data/projects';
 import { TRIGGER_TYPES as DOMAIN_TRIGGER_TYPES } from '@domain/automation';
 import { TRIGGER_TYPES } from './words';
 import { PageHeader } from '../../components/PageHeader';
 
-function NewForm({ newest }: { newest: Project }) {
+function BlankForm({ project }: { project: Project }) {
   const navigate = useNavigate();
   const [name, setName] = useState('');
-  const [projectId, setProjectId] = useState(newest.id);
   const [trigger, setTrigger] = useState<string>(DOMAIN_TRIGGER_TYPES[0]);
   const create = useCreateAutomation();
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const chosen = TRIGGER_TYPES.find(([t]) => t === trigger);
     const body: Definition = {
-      project_id: projectId,
+      project_id: project.id,
       name: name.trim(),
       status: 'draft',
       trigger: { type: trigger || null, label: chosen?.[2] ?? '', config: trigger === 'schedule' ? { cron: '0 9 * * 1', timezone: 'UTC' } : {} },
@@ -35,20 +35,8 @@ function NewForm({ newest }: { newest: Project }) {
     create.mutate(body, { onSuccess: (created) => void navigate(`/automations/${created.automation.id}/build`) });
   };
   return (
-    <form className="card builder-new-automation" onSubmit={submit}>
-      <Field label="Name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} autoFocus />
-      {/* Searched on the server; the search box's label avoids "Name" and "Project", the fields' own. */}
-      <SearchPicker
-        label="Project"
-        searchLabel="Search by words"
-        value={projectId}
-        onChange={setProjectId}
-        query={(search) => projectListQuery({ q: search, limit: '100' })}
-        option={(p) => [p.id, p.name]}
-        searchable
-        searchOnlyWhenMore
-        current={newest.id === projectId ? newest.name : 'This project'}
-      />
+    <form className="card builder-new-automation" onSubmit={submit} aria-label="Start blank">
+      <Field label="Name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} />
       <Select label="Starts when" value={trigger} onChange={setTrigger} options={[...TRIGGER_TYPES.map(([t, words]): [string, string] => [t, words]), ['', 'Choose later']]} />
       <ErrorNotice error={create.error} />
       <div className="actions">
@@ -64,29 +52,29 @@ function NewForm({ newest }: { newest: Project }) {
 }
 
 export default function NewAutomationPage() {
-  // The first page: is there a project at all, and the newest (the default choice).
-  const q = useQuery(projectListQuery({ q: '', limit: '100' }));
+  const navigate = useNavigate();
+  const [project, setProject] = useState<Project | null>(null);
+  const [pending, setPending] = useState<string | null>(null);
+  const create = useCreateAutomation();
+  const use = (id: string) => {
+    const starter = AUTOMATION_STARTERS.find((s) => s.id === id);
+    if (!starter || !project) return;
+    setPending(id);
+    create.mutate(automationFromStarter(starter, project.id), {
+      onSuccess: (created) => void navigate(`/automations/${created.automation.id}/build`),
+      onSettled: () => setPending(null),
+    });
+  };
   return (
     <section aria-labelledby="new-automation-title">
       <p>
         <Link to="/automations">← Automations</Link>
       </p>
       <PageHeader id="new-automation-title" title="New automation" />
-      <QueryState
-        q={q}
-        isEmpty={(d) => d.data.length === 0}
-        empty={
-          <>
-            This account has no project yet: an automation belongs to a project. <Link to={NEW_PROJECT_PATH}>Create a project in Content</Link>, then
-            come back here.
-          </>
-        }
-      >
-        {(d) => {
-          const newest = d.data.at(0);
-          return newest ? <NewForm newest={newest} /> : null;
-        }}
-      </QueryState>
+      <ProjectChoice what="An automation" value={project} onChange={setProject} />
+      <StarterCards starters={AUTOMATION_STARTERS} use={use} pending={pending} error={create.error} disabled={!project} />
+      <h2>Or start blank</h2>
+      {project ? <BlankForm project={project} /> : <p className="hint">Choose or create a project first.</p>}
     </section>
   );
 }

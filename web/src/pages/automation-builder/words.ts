@@ -1,33 +1,13 @@
 // The builder's plain words for the server's enums (each enum is imported from src/domain, never
 // retyped: a new value there fails the typecheck here until it has words). What starts an
-// automation is in components/automations/words.ts (the automation's page says it too).
-import type { REENROLL_RULES } from '@domain/automation';
+// automation, re-enrollment and the filter's fields and operators are in
+// components/automations/words.ts (the automation's page and the publish dialog say them too).
 import { LIFECYCLE_STAGES, SMS_CONSENT } from '@domain/contact';
-import { CONDITION_FIELDS, CONDITION_OPS } from '@domain/step-schemas';
-export { TRIGGER_TYPES, triggerWords } from '../../components/automations/words';
+import { CONDITION_FIELDS } from '@domain/step-schemas';
+import type { OP_WORDS } from '../../components/automations/words';
+export { TRIGGER_TYPES, triggerWords, REENROLL_WORDS, OP_WORDS, FIELD_WORDS } from '../../components/automations/words';
 
-export const REENROLL_WORDS: Record<(typeof REENROLL_RULES)[number], string> = {
-  never: 'Never (once per contact)',
-  always: 'Each time the trigger fires',
-  after_exit: 'After their last run ended',
-};
-
-type Op = (typeof CONDITION_OPS)[number];
-
-/** Each operator in words; the aliases (ne, is_set, is_empty) read like the names they stand for. */
-export const OP_WORDS: Record<Op, string> = {
-  eq: 'is',
-  ne: 'is not',
-  neq: 'is not',
-  in: 'is one of',
-  not_in: 'is not one of',
-  contains: 'contains',
-  not_contains: 'does not contain',
-  exists: 'is set',
-  is_set: 'is set',
-  not_exists: 'is empty',
-  is_empty: 'is empty',
-};
+type Op = keyof typeof OP_WORDS;
 
 /** The operators offered in the select (one name per meaning); an alias already saved stays selectable. */
 export const MAIN_OPS: readonly Op[] = ['eq', 'neq', 'in', 'not_in', 'contains', 'not_contains', 'exists', 'not_exists'];
@@ -43,19 +23,6 @@ export const BOOLEAN_FIELDS: ReadonlySet<string> = new Set<(typeof CONDITION_FIE
 export const FIELD_CHOICES: Partial<Record<(typeof CONDITION_FIELDS)[number], readonly string[]>> = {
   lifecycle_stage: LIFECYCLE_STAGES,
   sms_consent: SMS_CONSENT,
-};
-
-export const FIELD_WORDS: Record<(typeof CONDITION_FIELDS)[number], string> = {
-  email: 'Email',
-  first_name: 'First name',
-  last_name: 'Last name',
-  phone: 'Phone',
-  lifecycle_stage: 'Lifecycle stage',
-  tags: 'Tags',
-  do_not_contact: 'Do not contact',
-  email_opt_out: 'Opted out of email',
-  sms_consent: 'SMS consent',
-  sms_stopped: 'Replied STOP to texts',
 };
 
 /** A wait's friendly presets (ISO 8601 durations, as config.duration takes them). */

@@ -1,4 +1,4 @@
-// /workflows/new and /workflows/:id/build. The canvas needs room to drag blocks and draw their
+// /workflows/new/blank and /workflows/:id/build. The canvas needs room to drag blocks and draw their
 // links, so a phone gets the workflow as it stands, read-only, with a note that says where to edit
 // it, rather than a canvas squeezed to nothing; the builder (and @xyflow/react with it) is not even
 // loaded there.

@@ -1,4 +1,4 @@
-// The workflow builder's route: /workflows/new and /workflows/:id/build. Loads the definition (an
+// The workflow builder: /workflows/new/blank and /workflows/:id/build (through BuilderRoute). Loads the definition (an
 // existing workflow) and hands it to the builder, remounted per workflow so a first save — which
 // moves a new workflow to its own URL — starts the saved one cleanly.
 import { useQuery } from '@tanstack/react-query';
