@@ -89,6 +89,8 @@ describe('the workflow builder', { timeout: 240_000 }, () => {
     const { hub, page } = await open('workflow-builder-build', OWNER);
     await page.goto(`${hub.baseUrl}/workflows`);
     await page.getByRole('link', { name: 'New workflow' }).click();
+    // New workflow offers templates first; this flow builds from a blank canvas.
+    await page.getByRole('link', { name: 'Start blank' }).click();
     await page.getByRole('heading', { level: 1, name: 'New workflow' }).waitFor();
     await page.getByText('No blocks yet').waitFor();
     expect(await hub.visit('new')).toEqual([]);
