@@ -5,6 +5,7 @@
 // as html (the page shows it in a sandboxed frame), everything else as text. And a run as the
 // runs list shows it.
 import type { Queryable } from '../../db/db.js';
+import { madeByDevelopmentLlm } from '../../domain/providers.js';
 import { isFinal } from '../../domain/workflow.js';
 import { joinedInput, looksLikeHtml } from '../../engine/blocks/text.js';
 import type { BlockOutput } from '../../engine/types.js';
@@ -79,6 +80,7 @@ export async function renderRunDetail(db: Queryable, accountId: string, runId: s
       ms: stepMs(s, now),
       error: s.error,
       output: s.output === null ? null : render(textOf(s.output), s.node_kind === 'output.project' ? itemOf(s.output) : null, pages),
+      development_ai: madeByDevelopmentLlm(s.output),
     })),
     approval,
   };

@@ -41,6 +41,7 @@ export const HubRunStep = Type.Object({
   ms: Type.Integer(),
   error: Nullable(Type.String()),
   output: Nullable(Output),
+  development_ai: Type.Boolean({ description: 'Its output was written by the development LLM (local): it echoes its input; no model was called.' }),
 });
 export type HubRunStep = Static<typeof HubRunStep>;
 

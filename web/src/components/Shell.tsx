@@ -6,6 +6,7 @@ import { api } from '../lib/api';
 import { isAdmin, SESSION_KEY, useSession } from '../lib/session';
 import { SCREENS, type Screen } from '../routes';
 import { AccountStateBanner } from './AccountStateBanner';
+import { DevModeBanner } from './dev/DevModeBanner';
 import { ErrorNotice } from './states';
 
 const GROUPS: NonNullable<Screen['group']>[] = ['Work', 'Audience', 'Content', 'Account'];
@@ -65,6 +66,7 @@ export function Shell() {
         </nav>
         <main id="main" tabIndex={-1}>
           <AccountStateBanner account={session.account} />
+          <DevModeBanner />
           <ErrorNotice error={signOut.error} />
           <Outlet />
         </main>

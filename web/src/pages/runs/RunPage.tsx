@@ -4,6 +4,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { StatusBadge, Time } from '../../components/controls';
+import { DevAiLabel } from '../../components/dev/DevLabel';
 import { PageHeader } from '../../components/PageHeader';
 import { duration, triggerWord } from '../../components/runs/RunsTable';
 import { QueryState } from '../../components/states';
@@ -27,6 +28,7 @@ function Timeline({ run }: { run: RunDetail }) {
             <span className="muted">{duration(s.ms)}</span>
           </div>
           {s.error && <p className="runs-step-error">Error: {s.error}</p>}
+          {s.development_ai && <DevAiLabel />}
           {s.output && <Output output={s.output} title={`Output of ${s.node_id}`} />}
         </li>
       ))}
