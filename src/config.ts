@@ -1,7 +1,6 @@
 // The one place that reads the environment. Everything else receives a frozen Config.
 import path from 'node:path';
 import { ConfigError, EnvReader, isAddressOrRange, type Env } from './config-reader.js';
-import { EMAIL_TRANSPORTS, LLM_PROVIDERS, SMS_TRANSPORTS, type EmailTransportName, type LlmProviderName, type SmsTransportName } from './domain/providers.js';
 
 export { ConfigError };
 
@@ -97,7 +96,7 @@ export interface EngineConfig {
 
 export interface LlmConfig {
   /** 'local' is the deterministic offline development provider. */
-  provider: LlmProviderName;
+  provider: 'local' | 'openai-compatible';
   baseUrl: string | null;
   apiKey: string | null;
   model: string;
@@ -111,11 +110,11 @@ export interface LlmConfig {
 /** Where outbox rows go (docs/architecture.md §10.5): development transports keep them in the outbox. */
 export interface DeliveryConfig {
   /** 'outbox' (development): messages are stored in the outbox only and nothing leaves. */
-  emailTransport: EmailTransportName;
+  emailTransport: 'outbox' | 'smtp';
   /** smtp:// or smtps:// with optional user:password (never logged). */
   smtpUrl: string | null;
   emailFrom: string;
-  smsTransport: SmsTransportName;
+  smsTransport: 'outbox' | 'http';
   /** The http SMS provider: POST {to, body, message_id} as JSON. */
   smsWebhookUrl: string | null;
   /** Sent as `Authorization: Bearer …` to the SMS webhook when set. */
@@ -205,7 +204,7 @@ function rateLimitStore(r: EnvReader, databaseUrl: string | null): Config['rateL
 }
 
 function llmConfig(r: EnvReader, environment: string): LlmConfig {
-  const provider = r.choice('SWITCHBOARD_LLM_PROVIDER', 'local', LLM_PROVIDERS);
+  const provider = r.choice('SWITCHBOARD_LLM_PROVIDER', 'local', ['local', 'openai-compatible'] as const);
   const baseUrl = r.url('SWITCHBOARD_LLM_BASE_URL', ['http', 'https']);
   if (provider === 'openai-compatible' && !baseUrl && !r.env.SWITCHBOARD_LLM_BASE_URL?.trim()) {
     r.fail('SWITCHBOARD_LLM_PROVIDER=openai-compatible needs SWITCHBOARD_LLM_BASE_URL');
@@ -225,8 +224,8 @@ function llmConfig(r: EnvReader, environment: string): LlmConfig {
 }
 
 function deliveryConfig(r: EnvReader, environment: string, host: string, port: number, tls: boolean): DeliveryConfig {
-  const emailTransport = r.choice('SWITCHBOARD_EMAIL_TRANSPORT', 'outbox', EMAIL_TRANSPORTS);
-  const smsTransport = r.choice('SWITCHBOARD_SMS_TRANSPORT', 'outbox', SMS_TRANSPORTS);
+  const emailTransport = r.choice('SWITCHBOARD_EMAIL_TRANSPORT', 'outbox', ['outbox', 'smtp'] as const);
+  const smsTransport = r.choice('SWITCHBOARD_SMS_TRANSPORT', 'outbox', ['outbox', 'http'] as const);
   const smtpUrl = r.url('SWITCHBOARD_SMTP_URL', ['smtp', 'smtps']);
   if (emailTransport === 'smtp' && !r.str('SWITCHBOARD_SMTP_URL')) r.fail('SWITCHBOARD_EMAIL_TRANSPORT=smtp needs SWITCHBOARD_SMTP_URL');
   const smsWebhookUrl = r.url('SWITCHBOARD_SMS_WEBHOOK_URL', ['http', 'https']);

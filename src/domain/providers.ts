@@ -1,7 +1,9 @@
-// The providers a server runs with (docs/architecture.md §10.5), as values shared by config.ts,
+// The providers a server runs with (docs/architecture.md §10.5), as values shared by
 // the hub's schemas and the web: which LLM, email and SMS transports exist, and which of them are
 // development stand-ins (the `local` LLM echoes its input; the `outbox` transports keep messages
-// in the outbox, settled `sent` but never delivered). Plain data, no Node import.
+// in the outbox, settled `sent` but never delivered). Plain data, no Node import. config.ts (a
+// lower layer) reads the same names; delivery/transports/index.ts's providerReport assigns its
+// values to these types, so a name added there and not here fails the typecheck.
 
 export const LLM_PROVIDERS = ['local', 'openai-compatible'] as const;
 export type LlmProviderName = (typeof LLM_PROVIDERS)[number];

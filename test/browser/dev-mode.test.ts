@@ -70,7 +70,7 @@ async function bothWidths(page: Page, name: string, within: string): Promise<voi
   expect(await hub.visit(name)).toEqual([]);
   await page.setViewportSize({ width: 390, height: 844 });
   expect(await hub.visit(`${name}-390`)).toEqual([]);
-  const overflow = (await page.evaluate(`[...document.querySelectorAll(${JSON.stringify(within)})].map((e) => e.scrollWidth - e.clientWidth)`)) as number[];
+  const overflow = await page.evaluate<number[]>(`[...document.querySelectorAll(${JSON.stringify(within)})].map((e) => e.scrollWidth - e.clientWidth)`);
   expect(overflow.length, within).toBeGreaterThan(0);
   expect(Math.max(...overflow), `${within} scrolls sideways at 390 px`).toBe(0);
   await page.setViewportSize({ width: 1280, height: 860 });

@@ -22,7 +22,7 @@ let bytes: Buffer;
 beforeAll(async () => {
   expect(fs.existsSync(path.join(WEB_DIST, 'index.html')), 'web/dist is not built: npx vite build web').toBe(true);
   const { files } = initialJs() as { files: { file: string; bytes: number }[] };
-  main = [...files].sort((a, b) => b.bytes - a.bytes)[0]!.file;
+  main = [...files].sort((a, b) => b.bytes - a.bytes)[0].file;
   bytes = fs.readFileSync(path.join(WEB_DIST, main.slice(1)));
   t = await testApp();
 });
@@ -53,7 +53,7 @@ describe('the initial script', () => {
   });
 
   it('is sent as it is to a client that asks for no encoding, or only for one not built', async () => {
-    for (const headers of [{}, { 'accept-encoding': 'identity' }, { 'accept-encoding': 'deflate' }]) {
+    for (const headers of [{}, { 'accept-encoding': 'identity' }, { 'accept-encoding': 'deflate' }] as Record<string, string>[]) {
       const res = await get(main, headers);
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-encoding']).toBeUndefined();
