@@ -64,6 +64,10 @@ export async function registerHubPages(app: App): Promise<HubPages | null> {
     // for HTML, so an API client's GET / still gets the JSON 404.
     index: false,
     immutable: false,
+    // The build writes .br and .gz beside each text file (web/vite.config.ts): a browser that
+    // accepts one gets it (Content-Encoding, Vary: Accept-Encoding), any other client the file
+    // itself. Compressed once at build time, not per request; index.html through sendApp too.
+    preCompressed: true,
     setHeaders: (res, file) => {
       for (const [k, v] of Object.entries(HUB_PAGE_HEADERS)) res.header(k, v);
       // Hashed asset names never change content: cache them for a year; the HTML never.

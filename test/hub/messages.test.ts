@@ -47,6 +47,7 @@ describe('GET /hub/api/messages', () => {
       created_at: expect.stringMatching(/Z$/),
       sent_at: null,
       error: '550 mailbox [address] unknown',
+      kept_in_outbox: false,
     });
     expect(byId[m.sending]).toMatchObject({ channel: 'sms', to: '***00', contact: { name: 'Ann Lee' } });
     expect(byId[m.unknown]).toMatchObject({ channel: 'team', status: 'unknown', automation: null, contact: null, automation_run_id: null, test: false });

@@ -125,6 +125,8 @@ describe('Run now → the run page', () => {
     expect(write.output.html).toBeNull();
     expect(page.output.item_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(page.output.html).toContain('<');
+    // The local (development) model wrote `write`, as its stored output records: the page labels it.
+    expect([src, write, page].map((s: { development_ai: boolean }) => s.development_ai)).toEqual([false, true, false]);
     expect(await audit(id)).toEqual([{ action: 'run.started', actor_id: S.a.users.mem, actor_label: 'Mia Member <mem@a.example>' }]);
   });
 

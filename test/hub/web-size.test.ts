@@ -14,6 +14,14 @@ describe('the hub bundle', () => {
     expect(files.map((f) => f.file).join(' ')).not.toMatch(/Page|uPlot|uplot|Builder/);
   });
 
+  it('sends that JavaScript brotli-compressed, smaller than gzipped: each initial file has its .br copy', () => {
+    const { files, gzipped, brotli } = initialJs() as { files: { file: string; bytes: number; brotli: number }[]; gzipped: number; brotli: number };
+    // A file without a .br copy counts at its full size, so a build that skipped them fails here
+    // (files under 1 KB get none: web/vite.config.ts PRECOMPRESS_MIN_BYTES).
+    for (const f of files) if (f.bytes >= 1024) expect(f.brotli, f.file).toBeLessThan(f.bytes);
+    expect(brotli).toBeLessThanOrEqual(gzipped);
+  });
+
   it('loads @xyflow/react with the workflow builder\'s route only', () => {
     // The library's class names are in its code: none in the initial JS, all in the builder's.
     expect(initialText()).not.toMatch(/react-flow__/);

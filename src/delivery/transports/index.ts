@@ -2,6 +2,7 @@
 // account's users) and one for SMS.
 import type { Config, DeliveryConfig } from '../../config.js';
 import type { Channel } from '../../domain/message.js';
+import { DEVELOPMENT_LLM, DEVELOPMENT_TRANSPORT, type EmailTransportName, type LlmProviderName, type SmsTransportName } from '../../domain/providers.js';
 import type { Transport } from '../types.js';
 import { outboxTransport } from './outbox.js';
 import { smsHttpTransport } from './sms-http.js';
@@ -39,18 +40,22 @@ function smtpHost(url: string): string {
   return `${u.hostname}${u.port ? ':' + u.port : ''}`;
 }
 
-export interface ProviderInfo {
-  provider: string;
+export interface ProviderInfo<P extends string = string> {
+  provider: P;
   /** A development provider: nothing really leaves the machine (or, for the LLM, it is offline). */
   development: boolean;
 }
 
 /** For /readyz: the providers in use, development ones flagged (docs/architecture.md §10.5); no secret. */
-export function providerReport(config: Pick<Config, 'llm' | 'delivery'>): Record<'llm' | 'email' | 'sms', ProviderInfo> {
+export function providerReport(config: Pick<Config, 'llm' | 'delivery'>): {
+  llm: ProviderInfo<LlmProviderName>;
+  email: ProviderInfo<EmailTransportName>;
+  sms: ProviderInfo<SmsTransportName>;
+} {
   const d = config.delivery;
   return {
-    llm: { provider: config.llm.provider, development: config.llm.provider === 'local' },
-    email: { provider: d.emailTransport, development: d.emailTransport === 'outbox' },
-    sms: { provider: d.smsTransport, development: d.smsTransport === 'outbox' },
+    llm: { provider: config.llm.provider, development: config.llm.provider === DEVELOPMENT_LLM },
+    email: { provider: d.emailTransport, development: d.emailTransport === DEVELOPMENT_TRANSPORT },
+    sms: { provider: d.smsTransport, development: d.smsTransport === DEVELOPMENT_TRANSPORT },
   };
 }

@@ -241,6 +241,8 @@ interface AiPrepared {
   text: string;
   tokens: number;
   micros: number;
+  /** The LLM provider that wrote it (`local`: the development one). */
+  provider: string;
 }
 
 const aiWrite: StepKind = {
@@ -263,7 +265,7 @@ const aiWrite: StepKind = {
     try {
       const res = await ctx.providers.llm.complete({ prompt, maxTokens, signal: ctx.signal });
       const tokens = res.inputTokens + res.outputTokens;
-      return { text: res.text, tokens, micros: tokenMicros(tokens, price) };
+      return { text: res.text, tokens, micros: tokenMicros(tokens, price), provider: ctx.providers.llm.name };
     } catch (err) {
       return { error: (err as Error).message };
     }
@@ -285,7 +287,7 @@ const aiWrite: StepKind = {
         return { kind: 'failed', error: LIMIT_MESSAGES[charged.reason] };
       }
     }
-    return { kind: 'ok', output: { text: p.text, tokens: p.tokens, micros: p.micros } };
+    return { kind: 'ok', output: { text: p.text, tokens: p.tokens, micros: p.micros, provider: p.provider } };
   },
 };
 

@@ -93,6 +93,9 @@ export function agent(settings: AgentSettings): Block {
           output_tokens: res.outputTokens,
           max_tokens: maxTokens,
           micros,
+          // Which provider wrote it, kept with the output: the run page labels what the
+          // development provider (`local`) made, whatever the configuration is when it is read.
+          provider: ctx.providers.llm.name,
         },
       };
     },

@@ -3,6 +3,7 @@
 // addresses blanked, so the screen shows no more of a person's address than a log line does
 // (schemas.ts has the shape).
 import { maskAddress, redactAddresses } from '../../delivery/mask.js';
+import { keptInOutbox } from '../../domain/providers.js';
 import { iso, isoOrNull } from '../../lib/time.js';
 import type { HubMessage } from './schemas.js';
 import type { MessageRow } from './store.js';
@@ -21,5 +22,6 @@ export function renderMessage(r: MessageRow): HubMessage {
     created_at: iso(r.created_at),
     sent_at: isoOrNull(r.sent_at),
     error: r.error === null ? null : redactAddresses(r.error),
+    kept_in_outbox: keptInOutbox(r.status, r.transport),
   };
 }

@@ -25,6 +25,7 @@ export const HubMessage = Type.Object(
     created_at: DateTime,
     sent_at: Nullable(DateTime),
     error: Nullable(Type.String({ description: "The transport's reason for a failed message (addresses blanked)." })),
+    kept_in_outbox: Type.Boolean({ description: 'Settled by the development transport: kept in the outbox, never delivered to anyone.' }),
   },
   { title: 'HubMessage' },
 );

@@ -22,6 +22,8 @@ export interface MessageRow {
   created_at: Date;
   sent_at: Date | null;
   error: string | null;
+  /** Which transport settled it (`outbox`: the development one, nothing delivered). */
+  transport: string | null;
 }
 
 export interface MessageFilters {
@@ -35,7 +37,7 @@ const ORDER = new KeysetOrder('o.created_at', 'o.id', 'desc');
 
 const SELECT = `
   select o.id, o.channel, o.status, o.to_address, o.automation_run_id, r.automation_id, a.name as automation_name,
-         coalesce(r.test, false) as test, r.contact_id, ${CONTACT_NAME_SQL} as contact_name, o.attempts, o.created_at, o.sent_at, o.error
+         coalesce(r.test, false) as test, r.contact_id, ${CONTACT_NAME_SQL} as contact_name, o.attempts, o.created_at, o.sent_at, o.error, o.transport
     from outbox o
     left join automation_runs r on r.account_id = o.account_id and r.id = o.automation_run_id
     left join automations a on a.account_id = r.account_id and a.id = r.automation_id

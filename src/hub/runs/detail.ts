@@ -7,6 +7,7 @@
 // it, joined as the block joins them. HTML is given as html (the page shows it in a sandboxed
 // frame), everything else as text. And a run as the runs list shows it.
 import type { Queryable } from '../../db/db.js';
+import { madeByDevelopmentLlm } from '../../domain/providers.js';
 import { canRunAgain, isFinal } from '../../domain/workflow.js';
 import { joinedInput, looksLikeHtml } from '../../engine/blocks/text.js';
 import type { BlockOutput } from '../../engine/types.js';
@@ -112,6 +113,7 @@ export async function renderRunDetail(db: Queryable, accountId: string, runId: s
       error: s.error,
       output: s.output === null ? null : render(textOf(s.output), s.node_kind === 'output.project' ? itemOf(s.output) : null, items),
       decision: decisionOf(s),
+      development_ai: madeByDevelopmentLlm(s.output),
     })),
     work_ms: steps.reduce((sum, s) => sum + stepMs(s, now), 0),
     approval_wait_ms: waits.length ? waits.reduce((a, b) => a + b, 0) : null,

@@ -52,6 +52,7 @@ export const HubRunStep = Type.Object({
   error: Nullable(Type.String()),
   output: Nullable(Output),
   decision: Nullable(HubRunDecision),
+  development_ai: Type.Boolean({ description: 'Its output was written by the development LLM (local): it echoes its input; no model was called.' }),
 });
 export type HubRunStep = Static<typeof HubRunStep>;
 

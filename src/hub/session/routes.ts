@@ -1,5 +1,6 @@
 // Sign-in and the session: POST /session signs in (a new session id every time, the old one
-// ended), GET /session says who is signed in with the CSRF token the page sends back,
+// ended), GET /session says who is signed in with the CSRF token the page sends back (401 when
+// nobody is), GET /session/state the same for the hub's own page (200 with signed_in false),
 // PUT /session/account picks the account, DELETE /session signs out.
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -15,7 +16,7 @@ import { deleteSession, insertSession, pickAccount } from '../sessions/store.js'
 import { hashToken, isWellFormedToken, newToken } from '../sessions/token.js';
 import { sessionAccounts, signInCandidates } from './store.js';
 import { admitSignIn } from './throttle.js';
-import { HubSession, PickBody, SignInBody } from './schemas.js';
+import { HubSession, HubSessionState, PickBody, SignInBody } from './schemas.js';
 
 /** A hash to verify against when the email has no user, so a miss takes as long as a wrong password. */
 const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
@@ -100,6 +101,17 @@ export function registerHubSessionRoutes(hub: App, deps: AppDeps): void {
   }), async (request) => {
     const s: HubSessionInfo = hubSessionOf(request);
     return render(deps, s);
+  });
+
+  hub.get('/session/state', hubRoute('public', {
+    operationId: 'hubGetSessionState',
+    summary: 'Whether anyone is signed in, and who (the hub page asks on every load)',
+    response: { 200: HubSessionState },
+  }), async (request): Promise<HubSessionState> => {
+    // The auth hook reads the session on public routes too (null: none, expired, or a cookie sent
+    // to a host name that is not the hub's).
+    const s = request.hubSession;
+    return s ? { signed_in: true, session: await render(deps, s) } : { signed_in: false, session: null };
   });
 
   hub.put('/session/account', hubRoute('signed-in', {

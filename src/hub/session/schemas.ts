@@ -27,6 +27,17 @@ export const HubSession = Type.Object(
 );
 export type HubSession = Static<typeof HubSession>;
 
+// The hub's own page asks this on every load: signed out is an expected answer there (200, not
+// a 401 the browser would log as a failed request); GET /session keeps its 401 for other clients.
+export const HubSessionState = Type.Object(
+  {
+    signed_in: Type.Boolean(),
+    session: Type.Union([HubSession, Type.Null()], { description: 'Who is signed in; null when nobody is.' }),
+  },
+  { title: 'HubSessionState' },
+);
+export type HubSessionState = Static<typeof HubSessionState>;
+
 export const SignInBody = Type.Object(
   { email: Type.String({ minLength: 1, maxLength: 320 }), password: Type.String({ minLength: 1, maxLength: 1024 }) },
   { additionalProperties: false },

@@ -2,6 +2,7 @@
 // and the bodies that change them. Pure: TypeBox, src/domain and the shared schemas only.
 import { Type, type Static } from '@sinclair/typebox';
 import { ACCOUNT_STATES, ACCOUNT_TIERS, SUBSCRIPTIONS } from '../../domain/account.js';
+import { EMAIL_TRANSPORTS, LLM_PROVIDERS, SMS_TRANSPORTS } from '../../domain/providers.js';
 import { DateTime, Line, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
 
 const Limit = Nullable(Type.Integer({ description: 'null: by contract, no fixed limit.' }));
@@ -48,3 +49,18 @@ export const ProjectBody = Type.Object(
 export type ProjectBody = Static<typeof ProjectBody>;
 export const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
 export type IdParams = Static<typeof IdParams>;
+
+// The providers this server runs with (docs/architecture.md §10.5): names only, never a URL, host
+// or key. `development`: a stand-in (the local LLM echoes its input; the outbox transports keep
+// messages in the outbox, undelivered).
+const provider = <T extends readonly string[]>(names: T, what: string) =>
+  Type.Object({ provider: StringEnum(names, { description: what }), development: Type.Boolean({ description: 'A development stand-in: nothing real happens.' }) });
+export const Providers = Type.Object(
+  {
+    llm: provider(LLM_PROVIDERS, 'local (development: echoes its input, no model is called) or openai-compatible.'),
+    email: provider(EMAIL_TRANSPORTS, 'outbox (development: kept in the outbox, not delivered) or smtp.'),
+    sms: provider(SMS_TRANSPORTS, 'outbox (development: kept in the outbox, not delivered) or http.'),
+  },
+  { title: 'HubProviders' },
+);
+export type Providers = Static<typeof Providers>;

@@ -43,7 +43,7 @@ describe('agent', () => {
     ]);
     expect(r).toEqual({
       status: 'succeeded',
-      output: { text: 'Digest.', input_tokens: 12, output_tokens: 30, max_tokens: 300, micros: 84 },
+      output: { text: 'Digest.', input_tokens: 12, output_tokens: 30, max_tokens: 300, micros: 84, provider: 'fake' },
     });
   });
 

@@ -9,6 +9,7 @@ import { api } from '../lib/api';
 import { isAdmin, SESSION_KEY, useSession } from '../lib/session';
 import { SCREENS, type Screen } from '../routes';
 import { AccountStateBanner } from './AccountStateBanner';
+import { DevModeBanner } from './dev/DevModeBanner';
 import { RunsNavLabel } from './runs/RunsNavLabel';
 import { ErrorNotice } from './states';
 
@@ -81,6 +82,7 @@ export function Shell() {
         </nav>
         <main id="main" tabIndex={-1}>
           <AccountStateBanner account={session.account} />
+          <DevModeBanner />
           <ErrorNotice error={signOut.error} />
           <Outlet />
         </main>

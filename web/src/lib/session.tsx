@@ -1,8 +1,8 @@
 // Who is signed in, in which account, with which role: GET /hub/api/session, shared by every page.
 import { createContext, useContext, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { HubSession, SessionAccount as HubSessionAccount } from '@server/hub/session/schemas';
-import { api, HubError, setCsrfToken } from './api';
+import type { HubSession, HubSessionState, SessionAccount as HubSessionAccount } from '@server/hub/session/schemas';
+import { api, setCsrfToken } from './api';
 
 // The server's shapes (src/hub/session/schemas.ts), never retyped here.
 export type Session = HubSession;
@@ -17,22 +17,17 @@ export const SESSION_CHANGED_CODES: ReadonlySet<string> = new Set(['not_signed_i
 
 export const SESSION_KEY = ['session'] as const;
 
-/** The session, or null when nobody is signed in (401). Other errors are thrown to the page. */
+/**
+ * The session, or null when nobody is signed in. Asked of /session/state, which answers a signed-out
+ * visitor 200 (signed_in false): a sign-in page load logs no failed request. Errors go to the page.
+ */
 export function useSessionQuery() {
   return useQuery({
     queryKey: SESSION_KEY,
     queryFn: async (): Promise<Session | null> => {
-      try {
-        const s = await api.get<Session>('/hub/api/session');
-        setCsrfToken(s.csrf_token);
-        return s;
-      } catch (err) {
-        if (err instanceof HubError && err.status === 401) {
-          setCsrfToken(null);
-          return null;
-        }
-        throw err;
-      }
+      const { session } = await api.get<HubSessionState>('/hub/api/session/state');
+      setCsrfToken(session?.csrf_token ?? null);
+      return session;
     },
     staleTime: 60_000,
   });

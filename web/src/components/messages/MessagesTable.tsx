@@ -4,6 +4,7 @@
 import { Link } from 'react-router';
 import type { HubMessage } from '../../data/messages';
 import { StatusBadge, Time } from '../controls';
+import { KeptInOutboxLabel } from '../dev/DevLabel';
 import type { Column } from '../list';
 import './messages.css';
 
@@ -28,7 +29,7 @@ export function messageColumns(showContact = true): Column<HubMessage>[] {
       header: 'Status',
       cell: (m) => (
         <>
-          <StatusBadge status={m.status} />
+          {m.kept_in_outbox ? <KeptInOutboxLabel /> : <StatusBadge status={m.status} />}
           {m.status === 'failed' && m.error && <p className="messages-error">{m.error}</p>}
           {m.status === 'unknown' && <p className="messages-error">The sender lost track of it after handing it over; it is never sent again.</p>}
         </>

@@ -6,6 +6,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { StatusBadge, Time } from '../../components/controls';
+import { DevAiLabel } from '../../components/dev/DevLabel';
 import { PageHeader } from '../../components/PageHeader';
 import { duration, triggerWord } from '../../components/runs/RunsTable';
 import { QueryState } from '../../components/states';
@@ -68,6 +69,7 @@ function Timeline({ run }: { run: RunDetail }) {
           </div>
           {s.error && s.decision?.outcome !== 'rejected' && <p className="runs-step-error">Error: {s.error}</p>}
           <Decision step={s} />
+          {s.development_ai && <DevAiLabel />}
           {s.output?.item_id && (
             <p>
               <Link to={`/items/${s.output.item_id}`}>Open the page it saved</Link>

@@ -7,6 +7,7 @@ import { isAdmin, useSession } from '../../lib/session';
 import { AccountNameForm } from './AccountNameForm';
 import { OperatorFacts } from './OperatorFacts';
 import { ProjectSettingsForm } from './ProjectSettingsForm';
+import { ProvidersCard } from './ProvidersCard';
 import './settings.css';
 import { PageHeader } from '../../components/PageHeader';
 
@@ -35,6 +36,7 @@ export default function SettingsPage() {
               )}
             </section>
             <OperatorFacts account={s.account} />
+            <ProvidersCard />
           </>
         )}
       </QueryState>
