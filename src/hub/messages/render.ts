@@ -4,8 +4,9 @@
 // (schemas.ts has the shape).
 import { maskAddress, redactAddresses } from '../../delivery/mask.js';
 import { iso, isoOrNull } from '../../lib/time.js';
-import type { HubMessage } from './schemas.js';
-import type { MessageRow } from './store.js';
+import { toHtml } from '../../delivery/transports/email-body.js';
+import type { HubMessage, HubMessageDetail } from './schemas.js';
+import type { MessageDetailRow, MessageRow } from './store.js';
 
 export function renderMessage(r: MessageRow): HubMessage {
   return {
@@ -21,5 +22,31 @@ export function renderMessage(r: MessageRow): HubMessage {
     created_at: iso(r.created_at),
     sent_at: isoOrNull(r.sent_at),
     error: r.error === null ? null : redactAddresses(r.error),
+  };
+}
+
+/**
+ * One message's page. Owners and admins see the whole recipient and the body; a member sees the
+ * recipient masked and no body (the person's address and what was said to them are personal data),
+ * but the subject, the status and every attempt. Transport answers have addresses blanked for all.
+ */
+export function renderMessageDetail(r: MessageDetailRow, mayRead: boolean): HubMessageDetail {
+  return {
+    ...renderMessage(r),
+    to: mayRead ? r.to_address : maskAddress(r.to_address),
+    to_masked: !mayRead,
+    subject: r.subject,
+    body: mayRead ? (r.channel === 'email' ? toHtml(r.body) : r.body) : null,
+    body_format: r.channel === 'email' ? 'html' : 'text',
+    body_hidden: !mayRead,
+    step: r.step_id ? { id: r.step_id, name: r.step_name ?? r.step_id } : null,
+    transport: r.transport,
+    attempt_log: r.attempt_log.map((a) => ({
+      at: iso(new Date(a.at)),
+      outcome: a.outcome,
+      transport: a.transport ?? null,
+      reason: a.reason === null ? null : redactAddresses(a.reason),
+      answer: a.answer ? redactAddresses(a.answer) : null,
+    })),
   };
 }
