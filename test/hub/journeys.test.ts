@@ -70,9 +70,9 @@ beforeAll(async () => {
   );
   // Two attempts, as the sender records them: a deferral naming the address, then a refusal.
   const [first] = await claimQueued(t.db, 10);
-  await requeueMessage(t.db, first!, 0, 'smtp', '451 <ann@example.org> mailbox busy', 'the mail server deferred the message (451)');
+  await requeueMessage(t.db, first, 0, 'smtp', '451 <ann@example.org> mailbox busy', 'the mail server deferred the message (451)');
   const [second] = await claimQueued(t.db, 10);
-  await settleMessage(t.db, second!, { status: 'failed', transport: 'smtp', error: '550 <ann@example.org> unknown user', reason: 'the mail server refused the message (550)' });
+  await settleMessage(t.db, second, { status: 'failed', transport: 'smtp', error: '550 <ann@example.org> unknown user', reason: 'the mail server refused the message (550)' });
   sentId = await insertMessage(t, acme.id, { runId, status: 'sent', to: 'ann@example.org' });
   await t.db.query(`update outbox set step_id = 'e1', subject = 'Welcome, Ann', body = 'Hi Ann', transport = 'outbox' where account_id = $1 and id = $2`, [acme.id, sentId]);
   await step(runId, 1, 'e1', 'Welcome email', 'email.send', 'ok', { output: { outbox_id: sentId } });
