@@ -50,3 +50,31 @@ export function renderMessageDetail(r: MessageDetailRow, mayRead: boolean): HubM
     })),
   };
 }
+
+/**
+ * The policy of a message's body as the hub serves it: nothing loads (images from data: only) and
+ * nothing runs, and the document is sandboxed even when opened on its own. It is a response
+ * header, not a meta tag in a srcdoc: a header binds before the first byte is parsed.
+ */
+export const MESSAGE_BODY_CSP = [
+  "default-src 'none'",
+  "style-src 'unsafe-inline'",
+  'img-src data:',
+  'font-src data:',
+  "form-action 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'self'",
+  'sandbox',
+].join('; ');
+
+const escapeHtml = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** A message's body as a document for the sandboxed frame: an email as its HTML part is sent, a text as preformatted text. */
+export function messageBodyDocument(r: Pick<MessageDetailRow, 'channel' | 'body'>): string {
+  const content = r.channel === 'email' ? toHtml(r.body) : `<pre style="white-space:pre-wrap;font:inherit">${escapeHtml(r.body)}</pre>`;
+  return (
+    '<!doctype html><html><head><meta charset="utf-8"><meta name="referrer" content="no-referrer">' +
+    '<style>body{font:15px/1.5 system-ui,sans-serif;margin:0.75rem;overflow-wrap:anywhere}img{max-width:100%}</style>' +
+    `</head><body>${content}</body></html>`
+  );
+}

@@ -1,14 +1,15 @@
 // Messages in the hub: GET /messages, every email, SMS and team message of the account from the
 // outbox, newest first, paged with the same cursors as every list, filtered by status, channel,
 // contact and automation; GET /messages/{id}, one message's page (render.ts decides what a role
-// sees). Read-only: what the sender does with a message is the sender's.
+// sees), and /messages/{id}/body, its body for the page's sandboxed frame (owners and admins). Read-only: what the sender does with a message is the sender's.
 import type { AppDeps } from '../../http/deps.js';
 import { listByTime } from '../../http/list.js';
 import type { App } from '../../http/route-kit.js';
+import { Type } from '@sinclair/typebox';
 import { found } from '../../domain/errors.js';
 import { mayAdminister } from '../../domain/hub.js';
 import { hubAuthOf, hubList, hubRoute } from '../kit.js';
-import { renderMessage, renderMessageDetail } from './render.js';
+import { MESSAGE_BODY_CSP, messageBodyDocument, renderMessage, renderMessageDetail } from './render.js';
 import { HubMessage, HubMessageDetail, ListMessagesQuery, MessageIdParams } from './schemas.js';
 import { getMessage, listMessages, type MessageRow } from './store.js';
 
@@ -43,5 +44,24 @@ export function registerHubMessageRoutes(hub: App, deps: AppDeps): void {
     const auth = hubAuthOf(request);
     const row = found(await getMessage(deps.db, auth.accountId, request.params.id), 'message');
     return renderMessageDetail(row, mayAdminister(auth.role));
+  });
+
+  hub.get('/messages/:id/body', hubRoute('admin', {
+    operationId: 'hubGetMessageBody',
+    summary: "A message's body, for the message page's sandboxed frame",
+    description:
+      'An HTML document (owners and admins only): an email as its HTML part is sent, a text as plain text. Served under a ' +
+      "CSP that loads nothing from anywhere and runs nothing (`sandbox`), so opening a message never reaches a tracker.",
+    params: MessageIdParams,
+    response: { 200: Type.String({ description: 'text/html' }) },
+  }), async (request, reply) => {
+    const row = found(await getMessage(deps.db, hubAuthOf(request).accountId, request.params.id), 'message');
+    return reply
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('content-security-policy', MESSAGE_BODY_CSP)
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'no-referrer')
+      .header('cache-control', 'no-store')
+      .send(messageBodyDocument(row));
   });
 }

@@ -118,7 +118,7 @@ function MessageView({ m }: { m: HubMessageDetail }) {
       {m.body_hidden ? (
         <p className="message-hidden">Only owners and admins can read a message’s body.</p>
       ) : (
-        <MessageBody body={m.body ?? ''} format={m.body_format} title={`Body of ${m.subject ? `“${m.subject}”` : 'the message'}`} />
+        <MessageBody id={m.id} body={m.body ?? ''} format={m.body_format} title={`Body of ${m.subject ? `“${m.subject}”` : 'the message'}`} />
       )}
       <h2>Delivery attempts</h2>
       <Attempts log={m.attempt_log} />
