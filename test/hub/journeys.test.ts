@@ -164,6 +164,27 @@ describe('GET /hub/api/messages/{id}', () => {
   });
 });
 
+describe('GET /hub/api/messages/{id}/body', () => {
+  it('serves owners and admins the body as a document under a CSP that loads and runs nothing', async () => {
+    for (const c of [owner, admin]) {
+      const res = await c.get(`/hub/api/messages/${failedId}/body`);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.headers['content-security-policy']).toBe(
+        "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:; form-action 'none'; base-uri 'none'; frame-ancestors 'self'; sandbox",
+      );
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.body).toMatch(/^<!doctype html>[\s\S]*<body><p>Tips<\/p><script>alert\(1\)<\/script><\/body><\/html>$/);
+    }
+  });
+
+  it('refuses members (403), another account (404) and the signed out (401)', async () => {
+    expectError(await member.get(`/hub/api/messages/${failedId}/body`), 403, 'permission', 'role_forbidden');
+    expectError(await other.get(`/hub/api/messages/${failedId}/body`), 404, 'not_found', 'resource_not_found');
+    expectError(await t.app.inject({ method: 'GET', url: `/hub/api/messages/${failedId}/body` }), 401, 'authentication', 'not_signed_in');
+  });
+});
+
 describe('GET /hub/api/contacts/{id}/timeline', () => {
   it('lists runs, messages and changes newest first, in words, and pages', async () => {
     const edited = await owner.patch(`/hub/api/contacts/${acme.contacts.ann}`, { last_name: 'Lee-Smith', email_opt_out: true });
