@@ -2,9 +2,9 @@
 // contact's own fields) and may carry scripts, tracking pixels or forms: it is shown only in an
 // iframe with an empty sandbox (no scripts, no same origin, no forms, no navigation of the hub),
 // loaded from GET /hub/api/messages/{id}/body, which the server answers under a CSP that loads
-// nothing from anywhere and runs nothing. Not srcdoc with a meta CSP: Chromium fetched a remote
-// image of such a document (the frame inherits the hub's img-src https:), so opening a message
-// told a tracker it was read. A text message or team notice is plain text from the JSON.
+// nothing from anywhere and runs nothing. A header rather than a meta CSP in a srcdoc: it binds
+// before the first byte is parsed, and its `sandbox` holds even when the URL is opened on its own
+// (the frame would otherwise inherit the hub's own policy, which allows https: images). A text message or team notice is plain text from the JSON.
 
 export const messageBodyUrl = (id: string) => `/hub/api/messages/${encodeURIComponent(id)}/body`;
 
