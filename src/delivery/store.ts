@@ -5,6 +5,7 @@ import { sqlList } from '../db/sql-list.js';
 import { oneRow } from '../db/rows.js';
 import { CONTACT_CHANNELS, IN_FLIGHT_OUTBOX_STATUSES, type OutboxStatus } from '../domain/message.js';
 import { uuidv7 } from '../lib/ids.js';
+import { redactAddresses } from './mask.js';
 import type { OutboundMessage } from './types.js';
 
 /** `'sending', 'unknown'` as SQL, built once: the fence of settle and requeue. */
@@ -166,9 +167,15 @@ export interface AttemptEntry {
   at: string;
   outcome: 'sent' | 'retry' | 'failed' | 'unknown';
   reason: string | null;
+  /** The transport that answered (smtp, http, outbox; none: held back before any transport). Absent in entries older than 0030's release. */
+  transport?: string | null;
+  /** The transport's own answer with addresses blanked (the hub's message page shows it); null for a delivery. */
+  answer?: string | null;
 }
 
-const LOG_ENTRY = `jsonb_build_array(jsonb_build_object('at', now(), 'outcome', $4::text, 'reason', $7::text))`;
+// $5 is the transport; `answer` the slot of its answer, already blanked (redactAddresses): the log is shown in the hub.
+const logEntry = (answer: string) =>
+  `jsonb_build_array(jsonb_build_object('at', now(), 'outcome', $4::text, 'reason', $7::text, 'transport', $5::text, 'answer', ${answer}::text))`;
 
 /**
  * Records what the transport said. Fenced on the claim (attempts); an `unknown` row is also
@@ -186,10 +193,13 @@ export async function settleMessage(
     `update outbox set status = $4::text, transport = $5,
             sent_at = case when $4::text = 'sent' then now() else null end, error = $6,
             attempt_log = case when status = 'unknown' and jsonb_array_length(attempt_log) > 0 then attempt_log - (-1) else attempt_log end
-                          || ${LOG_ENTRY}
+                          || ${logEntry('$8')}
       where account_id = $1 and id = $2 and attempts = $3 and status in (${IN_FLIGHT})
       returning id`,
-    [m.account_id, m.id, m.attempts, outcome.status, outcome.transport, outcome.status === 'sent' ? null : outcome.error, reason],
+    [
+      m.account_id, m.id, m.attempts, outcome.status, outcome.transport, outcome.status === 'sent' ? null : outcome.error, reason,
+      outcome.status === 'sent' ? null : redactAddresses(outcome.error),
+    ],
   );
   return rows.length === 1;
 }
@@ -211,10 +221,10 @@ export async function requeueMessage(
   const rows = await db.query(
     `update outbox set status = 'queued', run_at = now() + $8::bigint * interval '1 millisecond', transport = $5, error = $6, claimed_at = null, claimed_by = null,
             attempt_log = case when status = 'unknown' and jsonb_array_length(attempt_log) > 0 then attempt_log - (-1) else attempt_log end
-                          || ${LOG_ENTRY}
+                          || ${logEntry('$9')}
       where account_id = $1 and id = $2 and attempts = $3 and status in (${IN_FLIGHT})
       returning id`,
-    [m.account_id, m.id, m.attempts, 'retry', transport, error, reason, delayMs],
+    [m.account_id, m.id, m.attempts, 'retry', transport, error, reason, delayMs, redactAddresses(error)],
   );
   return rows.length === 1;
 }

@@ -4,6 +4,7 @@
 import type { AppDeps } from '../http/deps.js';
 import type { App } from '../http/route-kit.js';
 import { registerHubAuditRoutes } from './audit/routes.js';
+import { registerHubAutomationRunRoutes } from './automation-runs/routes.js';
 import { registerHubAutomationBuilderRoutes } from './automations/builder-routes.js';
 import { registerHubAutomationRoutes } from './automations/routes.js';
 import { registerHubAutomationTestRoutes } from './automations/test-routes.js';
@@ -39,6 +40,7 @@ export const HUB_AREAS: readonly HubRegistrar[] = [
   registerHubAutomationRoutes,
   registerHubAutomationBuilderRoutes,
   registerHubAutomationTestRoutes,
+  registerHubAutomationRunRoutes,
   // Audience
   registerHubContactRoutes,
   registerHubMessageRoutes,

@@ -53,17 +53,30 @@ function renderStep(s: AutomationRunStepRow, now: number): AutomationRunStep {
 }
 
 /** The run with its steps, the trigger (`t`) first; null when the account has no such run. The hub's builder reads it too. */
-export async function automationRunDetail(db: Queryable, accountId: string, id: string): Promise<AutomationRunDetail | null> {
+export async function automationRunDetail(db: Queryable, accountId: string, id: string): Promise<AutomationRunDetail | null>;
+/** The same with each step extended by `each` (the hub's run page), given its ledger row (null for a trigger not recorded). */
+export async function automationRunDetail<S>(
+  db: Queryable,
+  accountId: string,
+  id: string,
+  each: (step: AutomationRunStep, row: AutomationRunStepRow | null) => S,
+): Promise<(Omit<AutomationRunDetail, 'steps'> & { steps: S[] }) | null>;
+export async function automationRunDetail(
+  db: Queryable,
+  accountId: string,
+  id: string,
+  each: (step: AutomationRunStep, row: AutomationRunStepRow | null) => unknown = (step) => step,
+): Promise<(Omit<AutomationRunDetail, 'steps'> & { steps: unknown[] }) | null> {
   const run = await getAutomationRun(db, accountId, id);
   if (!run) return null;
   const rows = await getAutomationRunSteps(db, accountId, id);
   const now = Date.now();
-  const steps = rows.map((s) => renderStep(s, now));
+  const steps = rows.map((s) => each(renderStep(s, now), s));
   // Every run was started by its trigger; until the engine records that step, say so anyway,
   // so `t` is always first.
-  if (steps[0]?.step_id !== 't') {
+  if (rows[0]?.step_id !== 't') {
     const label = await runTriggerLabel(db, accountId, id);
-    steps.unshift({ step_id: 't', name: label, type: 'trigger', status: 'ok', started_at: iso(run.started_at), ms: 0, error: null });
+    steps.unshift(each({ step_id: 't', name: label, type: 'trigger', status: 'ok', started_at: iso(run.started_at), ms: 0, error: null }, null));
   }
   return { ...renderRun(run), failed_step_id: run.failed_step_id, steps };
 }

@@ -1,12 +1,11 @@
 // The automation builder's side actions (issue 13): Send test (the draft as saved now, or a
-// version) and the test run's detail for the test panel, a template preview for a contact or the
+// version; the test panel then polls the run's page route, src/hub/automation-runs), a template preview for a contact or the
 // sample contact, and rotating the webhook trigger's secret. The rules are the services'
 // (src/services/automations: test-run, preview, webhook); their refusals are answered by the error handler with their catalogue codes.
 import { found } from '../../domain/errors.js';
 import type { AppDeps } from '../../http/deps.js';
 import type { App } from '../../http/route-kit.js';
-import { automationRunDetail, renderRun } from '../../api/automation-runs/render.js';
-import { AutomationRunDetail } from '../../api/automation-runs/schemas.js';
+import { renderRun } from '../../api/automation-runs/render.js';
 import { getAutomationRun } from '../../services/automation-runs/read-store.js';
 import { previewTemplate } from '../../services/automations/preview.js';
 import { startTestRun } from '../../services/automations/test-run.js';
@@ -43,16 +42,6 @@ export function registerHubAutomationTestRoutes(hub: App, deps: AppDeps): void {
     const run = found(await getAutomationRun(deps.db, auth.accountId, started.id), 'automation run');
     reply.code(201);
     return { run: renderRun(run), tester_email: started.tester_email, filter: started.filter };
-  });
-
-  hub.get('/automation-runs/:id', hubRoute('member', {
-    operationId: 'hubGetAutomationRun',
-    summary: 'An automation run with its steps',
-    description: "/v1's automation run detail (the builder's test panel polls it); what a step sent is never included.",
-    params: IdParams,
-    response: { 200: AutomationRunDetail },
-  }), async (request) => {
-    return found(await automationRunDetail(deps.db, hubAuthOf(request).accountId, request.params.id), 'automation run');
   });
 
   hub.post('/automations/preview', hubRoute('member', {

@@ -1,5 +1,5 @@
 // Contacts in the hub: the list (/v1's search and filters), a contact's page (its fields, flags,
-// automation runs and messages in one request), create, edit and erase. Every rule is the
+// automation runs and messages in one request), its timeline (paged), create, edit and erase. Every rule is the
 // services' (src/services/contacts): the hub cannot lift do-not-contact or an email opt-out any
 // more than /v1 can (409 opt_out_locked), and erasure is `contacts erase`'s. Audit entries name
 // the fields changed, never their values.
@@ -21,7 +21,9 @@ import { getContact, smsStopped } from '../../services/contacts/store.js';
 import { actorOf, hubAuthOf, hubRoute } from '../kit.js';
 import { renderMessage } from '../messages/render.js';
 import { listMessages } from '../messages/store.js';
-import { EraseBody, Erased, HubContactDetail, IdParams, PAGE_ITEMS } from './schemas.js';
+import { contactTimeline, type TimelineRow } from './read-store.js';
+import { EraseBody, Erased, HubContactDetail, IdParams, PAGE_ITEMS, TimelineEntry, TimelineQuery } from './schemas.js';
+import { renderTimelineEntry } from './timeline.js';
 
 /** The typed confirmation names this contact: its id, or its address ignoring case and blanks. */
 function confirms(c: LiveContactRow, typed: string): boolean {
@@ -63,6 +65,22 @@ export function registerHubContactRoutes(hub: App, deps: AppDeps): void {
       messages: messages.slice(0, PAGE_ITEMS).map(renderMessage),
       more_messages: messages.length > PAGE_ITEMS,
     };
+  });
+
+  const timeline = listByTime(deps.cursors, (r: TimelineRow) => r.at);
+  hub.get('/contacts/:id/timeline', hubRoute('member', {
+    operationId: 'hubContactTimeline',
+    summary: "A contact's timeline",
+    description: 'Its automation runs, the messages they sent and the changes recorded about it, newest first, in words; paged.',
+    params: IdParams,
+    querystring: TimelineQuery,
+    response: { 200: ListEnvelope(TimelineEntry, 'HubContactTimeline') },
+  }), async (request) => {
+    const accountId = hubAuthOf(request).accountId;
+    const id = request.params.id;
+    const page = timeline.start(request, request.query, { id }, accountId);
+    found(await getContact(deps.db, accountId, id), 'contact');
+    return timeline.page(page, await contactTimeline(deps.db, accountId, id, page), renderTimelineEntry);
   });
 
   hub.post('/contacts', hubRoute('member', {

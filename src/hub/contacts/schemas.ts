@@ -1,8 +1,8 @@
-// The hub's contact shapes: a contact's page (its automation runs and messages), erasure. The
+// The hub's contact shapes: a contact's page (its automation runs and messages), its timeline, erasure. The
 // contact itself and its bodies are /v1's (api/contacts/schemas.ts). Pure: TypeBox, src/domain and
 // other schema modules only, for the web app too.
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
+import { DateTime, ListQuery, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
 import { AUTOMATION_RUN_STATUSES } from '../../domain/automation.js';
 import { Contact } from '../../api/contacts/schemas.js';
 import { HubMessage } from '../messages/schemas.js';
@@ -51,3 +51,20 @@ export const Erased = Type.Object(
 export type Erased = Static<typeof Erased>;
 export const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
 export type IdParams = Static<typeof IdParams>;
+
+export const TIMELINE_KINDS = ['run', 'message', 'change'] as const;
+export const TimelineEntry = Type.Object(
+  {
+    kind: StringEnum(TIMELINE_KINDS, { description: 'run: an automation run (its page); message: a message its runs sent (its page); change: an audit entry.' }),
+    id: Uuid,
+    at: DateTime,
+    text: Type.String({ description: 'What happened, in words ("Welcome started", "Email “Hi Ada”", "Edited by Olivia: last name").' }),
+    status: Nullable(Type.String({ description: "A run's or a message's status; null for a change." })),
+    status_label: Nullable(Type.String({ description: 'That status in words.' })),
+    test: Type.Boolean({ description: 'A test run from the builder, or its message (sent to the person testing).' }),
+  },
+  { title: 'HubContactTimelineEntry' },
+);
+export type TimelineEntry = Static<typeof TimelineEntry>;
+export const TimelineQuery = Type.Object({ ...ListQuery }, { additionalProperties: false });
+export type TimelineQuery = Static<typeof TimelineQuery>;

@@ -1,13 +1,17 @@
 // Messages in the hub: GET /messages, every email, SMS and team message of the account from the
 // outbox, newest first, paged with the same cursors as every list, filtered by status, channel,
-// contact and automation. Read-only: what the sender does with a message is the sender's.
+// contact and automation; GET /messages/{id}, one message's page (render.ts decides what a role
+// sees), and /messages/{id}/body, its body for the page's sandboxed frame (owners and admins). Read-only: what the sender does with a message is the sender's.
 import type { AppDeps } from '../../http/deps.js';
 import { listByTime } from '../../http/list.js';
 import type { App } from '../../http/route-kit.js';
-import { hubList } from '../kit.js';
-import { renderMessage } from './render.js';
-import { HubMessage, ListMessagesQuery } from './schemas.js';
-import { listMessages, type MessageRow } from './store.js';
+import { Type } from '@sinclair/typebox';
+import { found } from '../../domain/errors.js';
+import { mayAdminister } from '../../domain/hub.js';
+import { hubAuthOf, hubList, hubRoute } from '../kit.js';
+import { MESSAGE_BODY_CSP, messageBodyDocument, renderMessage, renderMessageDetail } from './render.js';
+import { HubMessage, HubMessageDetail, ListMessagesQuery, MessageIdParams } from './schemas.js';
+import { getMessage, listMessages, type MessageRow } from './store.js';
 
 export function registerHubMessageRoutes(hub: App, deps: AppDeps): void {
   hubList(hub, '/messages', 'member', {
@@ -25,5 +29,39 @@ export function registerHubMessageRoutes(hub: App, deps: AppDeps): void {
     read: (page, { status, channel, contact_id, automation_id }) =>
       listMessages(deps.db, page.accountId, { status, channel, contactId: contact_id, automationId: automation_id }, page),
     render: renderMessage,
+  });
+
+  hub.get('/messages/:id', hubRoute('member', {
+    operationId: 'hubGetMessage',
+    summary: "A message's page",
+    description:
+      'The message as the list shows it, with its subject, the run step that queued it and every delivery attempt with the ' +
+      "transport's answer (addresses blanked). Owners and admins also get the whole recipient and the body; members get the " +
+      'recipient masked and no body. Another account’s message is a 404.',
+    params: MessageIdParams,
+    response: { 200: HubMessageDetail },
+  }), async (request) => {
+    const auth = hubAuthOf(request);
+    const row = found(await getMessage(deps.db, auth.accountId, request.params.id), 'message');
+    return renderMessageDetail(row, mayAdminister(auth.role));
+  });
+
+  hub.get('/messages/:id/body', hubRoute('admin', {
+    operationId: 'hubGetMessageBody',
+    summary: "A message's body, for the message page's sandboxed frame",
+    description:
+      'An HTML document (owners and admins only): an email as its HTML part is sent, a text as plain text. Served under a ' +
+      "CSP that loads nothing from anywhere and runs nothing (`sandbox`), so opening a message never reaches a tracker.",
+    params: MessageIdParams,
+    response: { 200: Type.String({ description: 'text/html' }) },
+  }), async (request, reply) => {
+    const row = found(await getMessage(deps.db, hubAuthOf(request).accountId, request.params.id), 'message');
+    return reply
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('content-security-policy', MESSAGE_BODY_CSP)
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'no-referrer')
+      .header('cache-control', 'no-store')
+      .send(messageBodyDocument(row));
   });
 }

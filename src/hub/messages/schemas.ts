@@ -42,3 +42,37 @@ export const ListMessagesQuery = Type.Object(
   { additionalProperties: false },
 );
 export type ListMessagesQuery = Static<typeof ListMessagesQuery>;
+
+/** One attempt to deliver, as the message page lists it (no title: inline in the message's document). */
+export const MessageAttempt = Type.Object({
+  at: DateTime,
+  outcome: StringEnum(['sent', 'retry', 'failed', 'unknown'] as const, {
+    description: 'sent; retry (refused for now, tried again later); failed; unknown (the answer never came: never re-sent).',
+  }),
+  transport: Nullable(
+    Type.String({ description: 'smtp, http, outbox (kept in the outbox: development), none (held back before any transport); null when not recorded.' }),
+  ),
+  reason: Nullable(Type.String({ description: 'Why it was not delivered, in words that name no address.' })),
+  answer: Nullable(Type.String({ description: "The transport's own answer, addresses blanked; null for a delivery or when not recorded." })),
+});
+export type MessageAttempt = Static<typeof MessageAttempt>;
+
+export const HubMessageDetail = Type.Object(
+  {
+    ...HubMessage.properties,
+    to: Type.String({ description: 'The recipient: whole for owners and admins, masked as in logs for members (to_masked).' }),
+    to_masked: Type.Boolean(),
+    subject: Nullable(Type.String({ description: 'null for a text message.' })),
+    body: Nullable(Type.String({ description: 'For owners and admins; null for members (body_hidden). Email: HTML, show it only in a sandboxed frame.' })),
+    body_format: StringEnum(['html', 'text'] as const, { description: 'html for email (as its HTML part is sent), text for SMS and team notices.' }),
+    body_hidden: Type.Boolean({ description: 'true for members: the body is personal data, for owners and admins only.' }),
+    step: Nullable(Type.Object({ id: Type.String(), name: Type.String() }, { description: 'The run step that queued it.' })),
+    transport: Nullable(Type.String({ description: 'The transport that last answered (outbox: kept in the outbox, development).' })),
+    attempt_log: Type.Array(MessageAttempt, { description: 'Every attempt, oldest first.' }),
+  },
+  { title: 'HubMessageDetail' },
+);
+export type HubMessageDetail = Static<typeof HubMessageDetail>;
+
+export const MessageIdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
+export type MessageIdParams = Static<typeof MessageIdParams>;

@@ -1,10 +1,12 @@
 // Messages, read side: the account's outbox newest first, walking outbox_by_time (0022), each row
-// with the automation and contact its run names. The body, subject and headers are never selected:
-// the hub shows what happened to a message, not what it said.
+// with the automation and contact its run names. A list never selects the body, subject or
+// headers (it shows what happened to a message, not what it said); one message's page reads its
+// subject and body (getMessage: the route decides who sees them), and a run's page its subjects.
 import type { Queryable } from '../../db/db.js';
 import { KeysetOrder, ListSql, type KeysetPage } from '../../db/keyset.js';
 import type { Channel, OutboxStatus } from '../../domain/message.js';
 import { CONTACT_NAME_SQL } from '../../services/automation-runs/read-store.js';
+import type { AttemptEntry } from '../../delivery/store.js';
 
 export interface MessageRow {
   id: string;
@@ -58,4 +60,46 @@ export async function listMessages(db: Queryable, accountId: string, f: MessageF
     .where(f.automationId, OF_AUTOMATION)
     .after(ORDER, page);
   return db.query<MessageRow>(`${SELECT} where ${w.sql} ${w.tail(ORDER, page)}`, w.params);
+}
+
+/** One message with what its page shows: the list's row plus subject, body, the step and the attempt log. */
+export interface MessageDetailRow extends MessageRow {
+  subject: string | null;
+  body: string;
+  step_id: string | null;
+  step_name: string | null;
+  transport: string | null;
+  attempt_log: AttemptEntry[];
+}
+
+export async function getMessage(db: Queryable, accountId: string, id: string): Promise<MessageDetailRow | null> {
+  const rows = await db.query<MessageDetailRow>(
+    `select x.*, o.subject, o.body, o.step_id, o.transport, o.attempt_log,
+            (select s.name from automation_run_steps s
+              where s.account_id = o.account_id and s.run_id = o.automation_run_id and s.step_id = o.step_id
+              order by s.seq limit 1) as step_name
+       from (${SELECT} where o.account_id = $1 and o.id = $2) x
+       join outbox o on o.account_id = $1 and o.id = x.id`,
+    [accountId, id],
+  );
+  return rows[0] ?? null;
+}
+
+/** A message a run's step queued, as the run page links it. */
+export interface RunMessageRow {
+  id: string;
+  step_id: string;
+  channel: Channel;
+  status: OutboxStatus;
+  subject: string | null;
+}
+
+/** A run's messages, oldest first (outbox_by_step). */
+export async function messagesOfRun(db: Queryable, accountId: string, runId: string): Promise<RunMessageRow[]> {
+  return db.query<RunMessageRow>(
+    `select id, step_id, channel, status, subject from outbox
+      where account_id = $1 and automation_run_id = $2 and step_id is not null
+      order by created_at, id`,
+    [accountId, runId],
+  );
 }

@@ -67,12 +67,14 @@ export interface AutomationRunStepRow {
   started_at: Date | null;
   ms: number;
   error: string | null;
+  /** What the step produced (an outbox id, a wait's end, the branch taken, a task key…): the hub's run page words it. */
+  output: Record<string, unknown> | null;
 }
 
 /** Steps in the order they ran, the trigger (`t`) first whatever its seq. */
 export async function getAutomationRunSteps(db: Queryable, accountId: string, runId: string): Promise<AutomationRunStepRow[]> {
   return db.query<AutomationRunStepRow>(
-    `select step_id, name, type, status, started_at, ms, error
+    `select step_id, name, type, status, started_at, ms, error, output
        from automation_run_steps where account_id = $1 and run_id = $2
       order by (step_id = 't') desc, seq`,
     [accountId, runId],
@@ -93,6 +95,34 @@ export async function runTriggerLabel(db: Queryable, accountId: string, runId: s
     [accountId, runId],
   );
   return rows[0]?.label || 'Trigger';
+}
+
+/** A step of the definition a run runs, as far as its run page needs it. */
+export interface RunDefinitionStep {
+  id: string;
+  type: string;
+  config: Record<string, unknown>;
+}
+
+/**
+ * The automation's name and the steps of what the run runs: its own snapshot (a test of the
+ * draft), else the version it pins, else the draft's (as runTriggerLabel). Null: no such run.
+ */
+export async function runDefinition(
+  db: Queryable,
+  accountId: string,
+  runId: string,
+): Promise<{ automation_name: string; steps: RunDefinitionStep[] } | null> {
+  const rows = await db.query<{ automation_name: string; steps: RunDefinitionStep[] | null }>(
+    `select a.name as automation_name, coalesce(r.definition->'steps', v.steps, a.steps) as steps
+       from automation_runs r
+       join automations a on a.account_id = r.account_id and a.id = r.automation_id
+       left join automation_versions v on v.account_id = r.account_id and v.automation_id = r.automation_id and v.version = r.version
+      where r.account_id = $1 and r.id = $2`,
+    [accountId, runId],
+  );
+  const row = rows[0];
+  return row ? { automation_name: row.automation_name, steps: Array.isArray(row.steps) ? row.steps : [] } : null;
 }
 
 /** A run on its contact's page: the run without its contact, with its automation's name. */

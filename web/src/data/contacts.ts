@@ -1,14 +1,14 @@
 // Contacts: the account's live contacts (the Contacts screen, the automation builder's pickers),
 // one contact with its automation runs and messages, the writes a person makes on one (create,
 // edit, erase), and how a contact is named.
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Contact } from '@server/api/contacts/schemas';
-import type { HubContactDetail, ContactRun } from '@server/hub/contacts/schemas';
+import type { HubContactDetail, ContactRun, TimelineEntry } from '@server/hub/contacts/schemas';
 import { api, qs } from '../lib/api';
 import { resourceKeys, type Filters, type Page } from './keys';
 import { messageKeys } from './messages';
 
-export type { Contact, ContactRun, HubContactDetail };
+export type { Contact, ContactRun, HubContactDetail, TimelineEntry };
 
 export const contactKeys = resourceKeys('contacts');
 
@@ -33,6 +33,18 @@ export const contactQuery = (id: string) =>
   queryOptions({
     queryKey: contactKeys.detail(id),
     queryFn: () => api.get<HubContactDetail>(`/hub/api/contacts/${encodeURIComponent(id)}`),
+  });
+
+/**
+ * A contact's timeline (runs, messages, changes), newest first, a page at a time: "Show more"
+ * fetches the next. Under the contact's detail key, so an edit (contactKeys.all) reads it again.
+ */
+export const contactTimelineQuery = (id: string, limit = 20) =>
+  infiniteQueryOptions({
+    queryKey: [...contactKeys.detail(id), 'timeline'] as const,
+    queryFn: ({ pageParam }) => api.get<Page<TimelineEntry>>(`/hub/api/contacts/${encodeURIComponent(id)}/timeline${qs({ limit, cursor: pageParam })}`),
+    initialPageParam: '',
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
   });
 
 /** "New contact": the caller opens the answer's page. */

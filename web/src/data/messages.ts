@@ -1,11 +1,11 @@
 // Messages: every email, SMS and team message of the account (the Messages screen; a contact's
-// page shows its newest with the contact).
+// timeline shows its own), and one message's page (the body and whole recipient for owners and admins).
 import { queryOptions } from '@tanstack/react-query';
-import type { HubMessage } from '@server/hub/messages/schemas';
+import type { HubMessage, HubMessageDetail, MessageAttempt } from '@server/hub/messages/schemas';
 import { api, qs } from '../lib/api';
 import { resourceKeys, type Filters, type Page } from './keys';
 
-export type { HubMessage };
+export type { HubMessage, HubMessageDetail, MessageAttempt };
 
 export const messageKeys = resourceKeys('messages');
 
@@ -16,4 +16,12 @@ export const messageListQuery = (filters: Filters, cursor?: string) =>
     queryFn: () => api.get<Page<HubMessage>>(`/hub/api/messages${qs({ ...filters, cursor })}`),
     // Messages move from queued to sent on their own: keep the list current while it is open.
     refetchInterval: 10_000,
+  });
+
+/** One message: read again every 10 seconds while it is not settled (queued or sending). */
+export const messageQuery = (id: string) =>
+  queryOptions({
+    queryKey: messageKeys.detail(id),
+    queryFn: () => api.get<HubMessageDetail>(`/hub/api/messages/${encodeURIComponent(id)}`),
+    refetchInterval: (query) => (query.state.data && !['queued', 'sending'].includes(query.state.data.status) ? false : 10_000),
   });

@@ -15,7 +15,8 @@ const none = <span className="muted">—</span>;
 /** The columns; `showContact` false on a contact's own page. */
 export function messageColumns(showContact = true): Column<HubMessage>[] {
   const columns: (Column<HubMessage> | false)[] = [
-    { header: 'Time', cell: (m) => <Time iso={m.created_at} /> },
+    // The time opens the message's page (its subject, body and attempts).
+    { header: 'Time', cell: (m) => <Link to={`/messages/${m.id}`} aria-label={`Message of ${new Date(m.created_at).toLocaleString()}`}><Time iso={m.created_at} /></Link> },
     {
       header: 'Channel',
       cell: (m) => (

@@ -30,7 +30,8 @@ const RUN_COLUMNS: Column<AutomationRun>[] = [
       </>
     ),
   },
-  { header: 'Started', cell: (r) => <Time iso={r.started_at} /> },
+  // The start opens the run's page (each step in words).
+  { header: 'Started', cell: (r) => <Link to={`/automation-runs/${r.id}`} aria-label={`Run of ${r.contact?.name ?? 'no contact'}, started ${new Date(r.started_at).toLocaleString()}`}><Time iso={r.started_at} /></Link> },
   { header: 'Finished or next step', cell: (r) => <Time iso={r.finished_at ?? r.next_at} /> },
   { header: 'Version', cell: runVersion },
   { header: <span className="muted">Actions</span>, cell: (r) => isActive(r.status) && <StopRun run={r} /> },
