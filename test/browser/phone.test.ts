@@ -16,6 +16,8 @@ let hub: Hub;
 let ids: SeedOutput['accounts'][string];
 let runId: string;
 let itemId: string;
+let automationRunId: string;
+let messageId: string;
 
 /** The hub's screen paths, read from the route table itself (web/src/routes.tsx). */
 function screenPaths(): string[] {
@@ -35,13 +37,19 @@ function addressOf(screen: string): string | undefined {
     'content/:projectId': `content/${ids.projects.site}`,
     'content/:projectId/new': `content/${ids.projects.site}/new`,
     'items/:id': `items/${itemId}`,
+    'automation-runs/:id': `automation-runs/${automationRunId}`,
+    'messages/:id': `messages/${messageId}`,
     'work/:projectId': `work/${ids.projects.site}`,
   };
   return screen.includes(':') ? byPath[screen] : screen;
 }
 
-async function v1<T>(method: string, url: string, headers: Record<string, string> = {}): Promise<T> {
-  const res = await fetch(`${hub.baseUrl}/v1${url}`, { method, headers: { authorization: `Bearer ${ids.keys.script}`, ...headers } });
+async function v1<T>(method: string, url: string, headers: Record<string, string> = {}, body?: unknown): Promise<T> {
+  const res = await fetch(`${hub.baseUrl}/v1${url}`, {
+    method,
+    headers: { authorization: `Bearer ${ids.keys.script}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
 }
@@ -55,7 +63,7 @@ beforeAll(async () => {
         name: 'Acme Ltd',
         credit_micros: 50_000_000,
         users: [{ ref: 'olivia', email: OWNER.email, role: 'owner', name: 'Olivia Owner', password: OWNER.password }],
-        keys: [{ ref: 'script', name: 'Phone walk', scopes: ['workflows:read', 'workflows:run', 'content:read'] }],
+        keys: [{ ref: 'script', name: 'Phone walk', scopes: ['workflows:read', 'workflows:run', 'content:read', 'contacts:write', 'automations:read'] }],
         projects: [{ ref: 'site', name: 'Website', workmgmt_prefix: 'WEB', items: [{ ref: 'about', kind: 'page', title: 'About us', text: '# About us\n\nWe make things.' }] }],
         workflows: [
           {
@@ -89,7 +97,29 @@ beforeAll(async () => {
   runId = started.id;
   const items = await v1<{ data: { id: string }[] }>('GET', `/projects/${ids.projects.site}/items`);
   itemId = items.data[0].id;
+  // A contact made through /v1 starts the welcome automation: a journey and its email to open.
+  await v1('POST', '/contacts', {}, { email: 'ann@example.org', first_name: 'Ann' });
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const runs = await v1<{ data: { id: string }[] }>('GET', `/automations/${ids.automations.welcome}/runs`);
+    if (runs.data[0]) {
+      automationRunId = runs.data[0].id;
+      break;
+    }
+    if (Date.now() > deadline) throw new Error('the welcome automation did not start for the new contact');
+    await new Promise((r) => setTimeout(r, 100));
+  }
   await hub.signIn(OWNER.email, OWNER.password);
+  for (;;) {
+    const res = await hub.page.request.get(`${hub.baseUrl}/hub/api/messages`);
+    const first = ((await res.json()) as { data: { id: string }[] }).data[0];
+    if (first) {
+      messageId = first.id;
+      break;
+    }
+    if (Date.now() > deadline) throw new Error('the welcome email was not queued');
+    await new Promise((r) => setTimeout(r, 100));
+  }
   await hub.page.setViewportSize(PHONE);
 }, 180_000);
 afterAll(async () => {
