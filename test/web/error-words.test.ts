@@ -104,5 +104,6 @@ describe('money to the cent', () => {
   it('an axis tick under a cent reads in cents', () => {
     expect(tickDollars(5_000)).toBe('0.5¢');
     expect(tickDollars(20_000)).toBe('$0.02');
+    expect(tickDollars(12)).toBe('0.0012¢');
   });
 });

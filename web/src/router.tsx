@@ -43,7 +43,7 @@ function AdminOnlyScreen({ title }: { title: string }) {
   return (
     <>
       <PageHeader title={title} />
-      <OwnersOnly what={`${title} is for the account's owners and admins.`} />
+      <OwnersOnly what={`Only they can open ${title} in this account.`} />
     </>
   );
 }

@@ -49,7 +49,7 @@ export function OwnersOnly({ what }: { what: string }) {
       <p>
         <strong>Owners and admins only.</strong> {what}
       </p>
-      <p>To get access, ask an owner or admin of this account to change your role on the Users screen.</p>
+      <p>If you need it, ask an owner or admin of this account: they can change your role.</p>
     </div>
   );
 }

@@ -20,6 +20,6 @@ export function dollars(micros: number): string {
  * tiny charges draws, read in cents ("0.5¢") so the axis does not repeat "< $0.01".
  */
 export function tickDollars(micros: number): string {
-  if (micros > 0 && micros < MICROS_PER_CENT) return `${Number((micros / MICROS_PER_CENT).toFixed(2))}¢`;
+  if (micros > 0 && micros < MICROS_PER_CENT) return `${Number((micros / MICROS_PER_CENT).toPrecision(2))}¢`;
   return dollars(micros);
 }
