@@ -125,10 +125,16 @@ describe('audience flows', { timeout: 180_000 }, () => {
     await page.goto(`${hub.baseUrl}/contacts/new`);
     await page.getByRole('heading', { name: 'New contact' }).waitFor();
     expect(await hub.visit('contact-new')).toEqual([]);
-    // A taken address is refused with the server's message; a new one opens the contact's page.
+    // A taken address is refused in words with a link to the contact that has it, and on the
+    // field; a new one opens the contact's page.
     await page.getByLabel('Email', { exact: true }).fill('KIM@example.org');
     await page.getByRole('button', { name: 'Create contact' }).click();
-    await page.getByRole('alert').getByText(/contact_exists/).waitFor();
+    const taken = page.getByRole('alert');
+    await taken.getByText('A contact with this email already exists.').waitFor();
+    expect(await taken.getByRole('link', { name: 'Open that contact' }).getAttribute('href')).toMatch(/^\/contacts\/[0-9a-f-]{36}$/);
+    expect(await taken.innerText()).not.toMatch(/contact_exists|resource_id/);
+    expect(await page.getByLabel('Email', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByLabel('Email', { exact: true }).getAttribute('aria-describedby')).toBeTruthy();
     expect(await hub.visit('contact-new-refused')).toEqual([]);
     await page.getByLabel('Email', { exact: true }).fill('lou@example.org');
     await page.getByLabel('First name').fill('Lou');

@@ -42,7 +42,10 @@ describe('first run', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Create account' }).click();
     const refused = page.getByRole('alert');
     await refused.waitFor();
-    expect(await refused.textContent()).toMatch(/set-up token.*setup_token_required \(setup_token\).*request id/);
+    expect(await refused.innerText()).toMatch(/needs the set-up token printed by the server/);
+    expect(await refused.innerText()).not.toMatch(/setup_token_required/);
+    await refused.getByText('Details').click();
+    expect(await refused.innerText()).toMatch(/setup_token_required for setup_token · request id \S+/);
     expect(await tokenField.getAttribute('aria-invalid')).toBe('true');
     expect(await hub.visit('setup-token-refused')).toEqual([]);
     await tokenField.fill(printed![1]);
@@ -72,7 +75,10 @@ describe('first run', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     const alert = page.getByRole('alert');
     await alert.waitFor();
-    expect(await alert.textContent()).toMatch(/Wrong email or password\..*sign_in_failed.*request id/);
+    // A wrong password is an ordinary mistake: said plainly, with no code or request id at all.
+    expect((await alert.innerText()).trim()).toBe('Wrong email or password.');
+    expect(await alert.textContent()).not.toMatch(/sign_in_failed|request id/);
+    expect(await alert.getByText('Details').count()).toBe(0);
     expect(await hub.visit('sign-in-refused')).toEqual([]);
 
     await page.getByLabel('Password').fill(OWNER.password);

@@ -90,7 +90,8 @@ describe('usage and content', { timeout: 180_000 }, () => {
     const keyRow = page.getByRole('row').filter({ hasText: 'Runner' });
     expect(await keyRow.textContent()).toContain(dollars(run.billed_micros));
     expect(await keyRow.textContent()).toContain(dollars(5_000_000));
-    expect(await page.getByRole('cell', { name: 'llm.tokens' }).count()).toBe(1);
+    expect(await page.getByRole('cell', { name: 'AI tokens' }).count()).toBe(1);
+    expect(await page.locator('main').innerText()).not.toMatch(/llm\.tokens|\$\d+\.\d{3}/);
     expect(await hub.visit('usage')).toEqual([]);
 
     // Content: the project, then a new page from Markdown with its sanitised preview.

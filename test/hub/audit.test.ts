@@ -18,8 +18,8 @@ const as = (a: TestAccount, role: 'owner' | 'admin' | 'member'): Promise<HubClie
 interface Entry {
   id: string;
   action: string;
-  actor: { kind: string; id: string | null; label: string };
-  object: { kind: string; id: string };
+  actor: { kind: string; id: string | null; label: string; name: string | null };
+  object: { kind: string; id: string; name: string | null };
   detail: Record<string, unknown>;
   at: string;
 }
@@ -42,7 +42,8 @@ describe('happy path', () => {
     expect(res.statusCode, res.body).toBe(200);
     const data = res.json().data as Entry[];
     expect(data.map((e) => e.action)).toEqual(['key.created', 'user.invited', 'user.role_changed', 'account.settings_changed']);
-    expect(data[0].actor).toEqual({ kind: 'operator', id: null, label: 'operator (CLI)' });
+    expect(data[0].actor).toEqual({ kind: 'operator', id: null, label: 'operator (CLI)', name: null });
+    expect(data[0].object).toEqual({ kind: 'key', id: 'k1', name: null });
     expect(data[2]).toMatchObject({ actor: { kind: 'user', id: a.admin }, object: { kind: 'user', id: a.member }, detail: { from: 'member', to: 'admin' } });
     expect(data[3].at).toMatch(/Z$/);
     expect(res.json()).toMatchObject({ has_more: false, next_cursor: null });
@@ -67,6 +68,33 @@ describe('happy path', () => {
     expect(byAdmin.map((e) => e.action)).toEqual(['user.role_changed', 'account.settings_changed']);
     const byOperator = (await admin.get('/hub/api/audit?actor=operator')).json().data as Entry[];
     expect(byOperator.map((e) => e.action)).toEqual(['key.created']);
+  });
+});
+
+describe('names', () => {
+  it("names each entry's object and actor as they are now, and none once the object is gone", async () => {
+    const { a, admin } = await busyAccount();
+    const owner = await as(a, 'owner');
+    const invited = (await owner.get('/hub/api/users')).json().data.find((u: { email: string }) => u.email === 'x@test.example');
+    const before = (await admin.get('/hub/api/audit')).json().data as Entry[];
+    expect(before.find((e) => e.action === 'user.invited')!.object).toEqual({ kind: 'user', id: invited.id, name: 'x@test.example' });
+    expect(before.find((e) => e.action === 'account.settings_changed')!.object.name).toBe('Renamed');
+    const role = before.find((e) => e.action === 'user.role_changed')!;
+    expect(role.actor.name).toEqual(expect.any(String));
+    expect(role.actor.name).not.toContain('<');
+    // Removed, the user is no longer named (the entry keeps its detail), so the hub links nowhere.
+    expect((await owner.delete(`/hub/api/users/${invited.id}`)).statusCode).toBe(204);
+    const after = (await admin.get('/hub/api/audit?action=user.invited')).json().data as Entry[];
+    expect(after[0].object).toEqual({ kind: 'user', id: invited.id, name: null });
+  });
+
+  it("never names an object of another account, even by its id", async () => {
+    const theirs = await makeAccount(t.db);
+    const mine = await makeAccount(t.db);
+    await t.db.transaction((tx) => recordAudit(tx, { accountId: mine.id, actor: OPERATOR, action: 'user.removed', objectKind: 'user', objectId: theirs.owner }));
+    await t.db.transaction((tx) => recordAudit(tx, { accountId: mine.id, actor: OPERATOR, action: 'account.settings_changed', objectKind: 'account', objectId: theirs.id }));
+    const data = (await (await as(mine, 'owner')).get('/hub/api/audit')).json().data as Entry[];
+    expect(data.slice(0, 2).map((e) => e.object.name)).toEqual([null, null]);
   });
 });
 

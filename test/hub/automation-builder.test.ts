@@ -115,13 +115,13 @@ describe('POST /hub/api/automations and GET …/editor', () => {
     body.steps[1].config = {};
     const created = await create(body);
     expect(created.problems).toEqual([
-      { path: 'trigger.config.cron', message: expect.stringMatching(/^"61 9 \* \* 1" in UTC is not a usable cron schedule: /) },
+      { path: 'trigger.config.cron', message: "The schedule '61 9 * * 1' is not valid: 61 is not a possible minute; use five fields, minute hour day month weekday, e.g. '0 9 * * 1' for Mondays at 9:00." },
       { path: 'run_only_if.field', message: expect.stringMatching(/^run_only_if\.field must be one of email, /) },
       { path: 'steps[0].config.subject', message: 'config.subject must not be empty' },
       { path: 'steps[1].config.duration', message: 'needs exactly one of config.duration or config.until' },
     ]);
     const refused = expectError(await member.post(`${base(created.automation.id)}/publish`), 422, 'invalid_request', 'automation_not_publishable', 'trigger.config.cron');
-    expect(refused.message).toContain('not a usable cron schedule');
+    expect(refused.message).toContain("The schedule '61 9 * * 1' is not valid");
     // Fixing the schedule and the filter leaves the first step's subject as the first problem.
     await member.put(`${base(created.automation.id)}/draft`, { trigger: { type: 'schedule', label: 'Mondays', config: { cron: '0 9 * * 1', timezone: 'Europe/Paris' } }, run_only_if: { field: 'email', op: 'exists' } });
     expectError(await member.post(`${base(created.automation.id)}/publish`), 422, 'invalid_request', 'automation_not_publishable', 'steps[0].config.subject');

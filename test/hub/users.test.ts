@@ -90,7 +90,7 @@ describe('errors', () => {
     const a = await makeAccount(t.db);
     const res = await (await as(a, 'owner')).post('/hub/api/users', { email: 'Member@Test.example', role: 'admin' });
     expect(res.statusCode).toBe(409);
-    expect(res.json().error).toMatchObject({ type: 'conflict', code: 'user_exists', resource_id: a.member });
+    expect(res.json().error).toMatchObject({ type: 'conflict', code: 'user_exists', resource_id: a.member, param: 'email' });
   });
 
   it.each([

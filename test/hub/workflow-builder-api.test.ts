@@ -115,8 +115,8 @@ const BAD: Array<[string, Record<string, unknown>, string, string]> = [
   ['an edge from no block', { name: 'W', blocks: [src], edges: [{ from: 'ghost', to: 'src' }] }, 'edges[0].from', 'no block with id "ghost"'],
   ['a duplicate edge', { name: 'W', blocks: [src, agent('p')], edges: [{ from: 'src', to: 'ag' }, { from: 'src', to: 'ag' }] }, 'edges[1]', 'duplicate edge src → ag'],
   ['an edge with an unknown field', { name: 'W', blocks: [src, agent('p')], edges: [{ from: 'src', to: 'ag', label: 'x' }] }, 'edges[0].label', 'unknown field'],
-  ['a cron expression that cannot run', { name: 'W', schedule: 'every day' }, 'schedule', '"every day" in UTC is not a usable cron schedule'],
-  ['an unknown time zone', { name: 'W', schedule: '0 9 * * *', schedule_timezone: 'Mars/Olympus' }, 'schedule', 'in Mars/Olympus is not a usable cron schedule'],
+  ['a cron expression that cannot run', { name: 'W', schedule: 'every day' }, 'schedule', "The schedule 'every day' is not valid: use five fields, minute hour day month weekday, e.g. '0 9 * * 1' for Mondays at 9:00."],
+  ['an unknown time zone', { name: 'W', schedule: '0 9 * * *', schedule_timezone: 'Mars/Olympus' }, 'schedule', "'Mars/Olympus' is not a time zone"],
 ];
 
 /** The fixture's refusal of the same workflow, with its path inside the workflow. */
@@ -298,7 +298,7 @@ describe('errors', () => {
 
   it('the schedule preview names the parameter at fault', async () => {
     const cron = expectError(await member.get('/hub/api/schedule-preview?cron=nope'), 422, 'invalid_request', 'invalid_field', 'cron');
-    expect(cron.message).toContain('"nope" in UTC is not a usable cron schedule');
+    expect(cron.message).toBe("The schedule 'nope' is not valid: use five fields, minute hour day month weekday, e.g. '0 9 * * 1' for Mondays at 9:00.");
     expectError(await member.get('/hub/api/schedule-preview?cron=0%209%20*%20*%20*&timezone=Nowhere/City'), 422, 'invalid_request', 'invalid_field', 'timezone');
     expectError(await member.get('/hub/api/schedule-preview?timezone=UTC'), 422, 'invalid_request', 'invalid_field', 'cron');
     expectError(await member.get('/hub/api/schedule-preview?cron=%20'), 422, 'invalid_request', 'invalid_field', 'cron');

@@ -35,8 +35,8 @@ describe('stepProblems', () => {
 describe('triggerProblems', () => {
   it.each([
     [{ type: 'schedule', config: {} }, 'trigger.config.cron', /needs config\.cron/],
-    [{ type: 'schedule', config: { cron: 'every day' } }, 'trigger.config.cron', /^"every day" in UTC is not a usable cron schedule: /],
-    [{ type: 'schedule', config: { cron: '0 9 * * 1', timezone: 'Mars/Olympus' } }, 'trigger.config.cron', /in Mars\/Olympus is not a usable cron schedule/],
+    [{ type: 'schedule', config: { cron: 'every day' } }, 'trigger.config.cron', /^The schedule 'every day' is not valid: use five fields/],
+    [{ type: 'schedule', config: { cron: '0 9 * * 1', timezone: 'Mars/Olympus' } }, 'trigger.config.cron', /^'Mars\/Olympus' is not a time zone/],
     [{ type: 'schedule', config: { cron: '0 9 * * 1', timezone: '' } }, 'trigger.config.timezone', /time zone name/],
   ])('%j → %s', (trigger, path, message) => {
     const [p] = triggerProblems(trigger);

@@ -2,21 +2,10 @@
 // read back, how a contact is named, and the query strings of the list screens.
 import { describe, expect, it } from 'vitest';
 import { qs } from '../../web/src/lib/api';
-import { dollars } from '../../web/src/lib/money';
 import { contactName, type Contact } from '../../web/src/data/contacts';
 import { stageWord } from '../../web/src/pages/contacts/words';
 import { capMicros, capText } from '../../web/src/pages/keys/types';
 import { monthName, recentMonths } from '../../web/src/pages/usage/model';
-
-describe('money', () => {
-  it('shows at least two decimals and up to six, so a fraction of a cent is never $0.00', () => {
-    expect(dollars(0)).toBe('$0.00');
-    expect(dollars(1_500_000)).toBe('$1.50');
-    expect(dollars(1_234)).toBe('$0.001234');
-    expect(dollars(1_234_567_890_000)).toBe('$1,234,567.89');
-    expect(dollars(-2_000_000)).toBe('-$2.00');
-  });
-});
 
 describe('spend caps', () => {
   it('reads a typed amount as micros, blank as no cap', () => {

@@ -4,9 +4,10 @@
 import { Suspense, lazy, type ReactNode } from 'react';
 import { createBrowserRouter, Navigate, useLocation } from 'react-router';
 import { Shell } from './components/Shell';
-import { ErrorNotice, Loading } from './components/states';
-import { SessionProvider, useSessionQuery } from './lib/session';
-import { SCREENS } from './routes';
+import { PageHeader } from './components/PageHeader';
+import { ErrorNotice, Loading, OwnersOnly } from './components/states';
+import { isAdmin, SessionProvider, useSession, useSessionQuery } from './lib/session';
+import { SCREENS, type Screen } from './routes';
 import { PUBLIC_PAGES } from './public-pages';
 
 /** Signed in with an account picked, or off to sign-in / the picker. */
@@ -25,12 +26,25 @@ function SignedIn({ children }: { children: ReactNode }) {
 // would make another, suspend again, and the new page would never show.
 const PAGES = new Map(SCREENS.map((s) => [s.load, lazy(s.load)]));
 
-function LazyScreen({ load }: { load: (typeof SCREENS)[number]['load'] }) {
-  const Page = PAGES.get(load)!;
+function LazyScreen({ screen }: { screen: Screen }) {
+  const Page = PAGES.get(screen.load)!;
+  const admin = isAdmin(useSession());
+  // An owners-and-admins screen is not even loaded for anyone else: one state in its place and
+  // no request the server would refuse (the menu hides these screens; a typed URL lands here).
+  if (screen.admin && !admin) return <AdminOnlyScreen title={screen.nav ?? 'Owners and admins only'} />;
   return (
     <Suspense fallback={<Loading />}>
       <Page />
     </Suspense>
+  );
+}
+
+function AdminOnlyScreen({ title }: { title: string }) {
+  return (
+    <>
+      <PageHeader title={title} />
+      <OwnersOnly what={`Only they can open ${title} in this account.`} />
+    </>
   );
 }
 
@@ -46,7 +60,7 @@ export const router = createBrowserRouter([
     children: [
       // The first screen is home; with none registered the shell still opens (never back to the picker, which comes here).
       { index: true, element: SCREENS[0] ? <Navigate to={`/${SCREENS[0].path}`} replace /> : <h1>Switchboard</h1> },
-      ...SCREENS.map((s) => ({ path: s.path, element: <LazyScreen load={s.load} /> })),
+      ...SCREENS.map((s) => ({ path: s.path, element: <LazyScreen screen={s} /> })),
       { path: '*', element: <ErrorNotice error={new Error('No page at this address.')} /> },
     ],
   },

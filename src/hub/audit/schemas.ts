@@ -12,10 +12,15 @@ export const AuditEntry = Type.Object(
     actor: Type.Object({
       kind: StringEnum(AUDIT_ACTOR_KINDS),
       id: Nullable(Uuid),
-      label: Type.String({ description: '"Name <email>" of the user, or "operator (CLI)".' }),
+      label: Type.String({ description: '"Name <email>" of the user when it acted, or "operator (CLI)".' }),
+      name: Nullable(Type.String({ description: "The user's name (or email) now; null for the operator or a removed user." })),
     }),
     action: Type.String({ description: `One of ${AUDIT_ACTIONS.join(', ')}.` }),
-    object: Type.Object({ kind: Type.String(), id: Type.String() }),
+    object: Type.Object({
+      kind: Type.String(),
+      id: Type.String(),
+      name: Nullable(Type.String({ description: 'Its name now (a run: its workflow\'s); null once it is deleted, erased or removed.' })),
+    }),
     detail: Type.Record(Type.String(), Type.Unknown(), { description: 'What changed; never a secret or a message body.' }),
   },
   { title: 'HubAuditEntry' },

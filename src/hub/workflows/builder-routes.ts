@@ -4,7 +4,7 @@
 // problem is 422 invalid_field whose param is the path inside the body (`blocks[2].config.prompt`)
 // and whose message is the fixture validator's words; each change is audited there.
 import { ApiError } from '../../domain/errors.js';
-import { cronProblem, nextOccurrences } from '../../engine/schedules/cron.js';
+import { cronProblem, nextOccurrences, zoneWords } from '../../engine/schedules/cron.js';
 import type { AppDeps } from '../../http/deps.js';
 import type { App } from '../../http/route-kit.js';
 import { iso } from '../../lib/time.js';
@@ -108,9 +108,8 @@ export function registerHubWorkflowBuilderRoutes(hub: App, deps: AppDeps): void 
     // Checked here rather than by the schema, so a missing one is named like a bad one (param cron).
     const cron = request.query.cron ?? '';
     const timezone = request.query.timezone ?? 'UTC';
-    // The zone first, with an expression that always runs: the words are the cron library's.
-    const badZone = cronProblem('* * * * *', timezone);
-    if (badZone) throw new ApiError('invalid_field', badZone, { param: 'timezone' });
+    // The zone first, with an expression that always runs, so a bad zone is named as the zone.
+    if (cronProblem('* * * * *', timezone)) throw new ApiError('invalid_field', zoneWords(timezone), { param: 'timezone' });
     const problem = request.query.cron === undefined ? 'missing (required)' : cron.trim() === '' ? 'must not be empty' : scheduleProblem(cron, timezone);
     if (problem) throw new ApiError('invalid_field', problem, { param: 'cron' });
     return { next: upcoming(cron, timezone), timezone };

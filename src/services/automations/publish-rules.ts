@@ -7,7 +7,7 @@
 import { checkConfig } from '../../domain/config-schema.js';
 import { STEP_SCHEMAS } from '../../domain/step-schemas.js';
 import { STEP_TYPES, type StepType } from '../../domain/automation.js';
-import { cronProblem } from '../../engine/schedules/cron.js';
+import { scheduleWords } from '../../engine/schedules/cron.js';
 import { child } from '../../lib/json-fields.js';
 import { templateProblem } from '../../domain/template.js';
 
@@ -62,9 +62,8 @@ export function triggerProblems(trigger: unknown): Problem[] {
   if (timezone !== undefined && (typeof timezone !== 'string' || !timezone.trim())) {
     return [{ path: 'trigger.config.timezone', message: 'config.timezone must be a time zone name such as Europe/Paris' }];
   }
-  const tz = timezone ?? 'UTC';
-  const problem = cronProblem(cron, tz);
-  return problem ? [{ path: 'trigger.config.cron', message: `${JSON.stringify(cron)} in ${tz} is not a usable cron schedule: ${problem}` }] : [];
+  const problem = scheduleWords(cron, timezone ?? 'UTC');
+  return problem ? [{ path: 'trigger.config.cron', message: problem }] : [];
 }
 
 /** The Run-only-if filter is a branch's condition: its problems named under `run_only_if`. */

@@ -60,7 +60,7 @@ export async function inviteUser(db: Db, accountId: string, input: InviteInput, 
   return db.transaction(async (tx) => {
     await lockAccountUsers(tx, accountId);
     const existing = await userByEmail(tx, accountId, checked.email);
-    if (existing) throw new ApiError('user_exists', `The account already has a user with the email ${existing.email}.`, { resourceId: existing.id });
+    if (existing) throw new ApiError('user_exists', `The account already has a user with the email ${existing.email}.`, { param: 'email', resourceId: existing.id });
     const id = uuidv7();
     await insertUser(tx, { accountId, id, email: checked.email, name, role, passwordHash: null });
     const link = await issueSetPasswordLink(tx, accountId, id, base);

@@ -7,7 +7,7 @@
 import { BLOCK_SCHEMAS } from '../../domain/block-schemas.js';
 import { checkConfig } from '../../domain/config-schema.js';
 import { workflowProblem } from '../../engine/blocks/index.js';
-import { cronProblem } from '../../engine/schedules/cron.js';
+import { scheduleWords } from '../../engine/schedules/cron.js';
 import { BLOCK_KINDS, WORKFLOW_STATUSES } from '../../domain/workflow.js';
 import { Fields, RefSet, child, fail, type JsonObject } from '../../lib/json-fields.js';
 
@@ -108,8 +108,7 @@ export function validateWorkflows(account: Fields, ctx: FlowRefs): WorkflowSpec[
 
 /** null when the schedule can run, else why not, in the words every caller shows. */
 export function scheduleProblem(schedule: string, timezone: string): string | null {
-  const problem = cronProblem(schedule, timezone);
-  return problem === null ? null : `${JSON.stringify(schedule)} in ${timezone} is not a usable cron schedule: ${problem}`;
+  return scheduleWords(schedule, timezone);
 }
 
 const PLACEHOLDER_ITEM_ID = '00000000-0000-7000-8000-000000000000';

@@ -3,15 +3,22 @@
 // components/list.
 import { useEffect, useId, useRef, useState, type InputHTMLAttributes, type ReactNode } from 'react';
 
-export function Field({ label, hint, ...input }: { label: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {
+/** `error`: a refusal put on this field (lib/error-words.ts fieldError), read out with it. */
+export function Field({ label, hint, error, ...input }: { label: string; hint?: string; error?: string } & InputHTMLAttributes<HTMLInputElement>) {
   const id = useId();
+  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} aria-describedby={hint ? `${id}-hint` : undefined} {...input} />
+      <input id={id} aria-describedby={described} {...input} {...(error ? { 'aria-invalid': true } : {})} />
       {hint && (
         <small id={`${id}-hint`} className="hint">
           {hint}
+        </small>
+      )}
+      {error && (
+        <small id={`${id}-error`} className="field-error">
+          {error}
         </small>
       )}
     </div>

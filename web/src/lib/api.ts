@@ -1,6 +1,7 @@
 // The hub's one way to call its server: JSON over fetch, same-origin cookie, the session's CSRF
 // token on every state change. A refusal is thrown as a HubError carrying the server's envelope
-// ({error: {type, code, message, param?, request_id}}), which ErrorNotice shows whole.
+// ({error: {type, code, message, param?, resource_id?, request_id}}); ErrorNotice puts it in words
+// (lib/error-words.ts).
 let csrfToken: string | null = null;
 
 /** Set from GET /hub/api/session; sent as x-csrf-token on every POST, PUT, PATCH and DELETE. */
@@ -15,6 +16,10 @@ export class HubError extends Error {
     message: string,
     readonly requestId: string | null,
     readonly param?: string,
+    /** The existing thing a conflict points at (contact_exists: that contact's id). */
+    readonly resourceId?: string | null,
+    /** Seconds to wait, from a 429's Retry-After. */
+    readonly retryAfter?: number | null,
   ) {
     super(message);
   }
@@ -42,8 +47,10 @@ async function call<T>(method: Method, path: string, body?: unknown): Promise<T>
     /* not JSON: reported below */
   }
   if (!res.ok) {
-    const e = (json as { error?: { code?: string; message?: string; param?: string; request_id?: string } } | null)?.error;
-    throw new HubError(res.status, e?.code ?? 'unexpected_response', e?.message ?? `The server answered ${res.status}.`, e?.request_id ?? requestId, e?.param);
+    const e = (json as { error?: { code?: string; message?: string; param?: string; resource_id?: string; request_id?: string } } | null)?.error;
+    const wait = Number(res.headers.get('retry-after'));
+    const retryAfter = Number.isFinite(wait) && wait > 0 ? wait : null;
+    throw new HubError(res.status, e?.code ?? 'unexpected_response', e?.message ?? `The server answered ${res.status}.`, e?.request_id ?? requestId, e?.param, e?.resource_id ?? null, retryAfter);
   }
   return json as T;
 }

@@ -1,4 +1,7 @@
-// An entry's detail as short "key: value" lines ({from, to} pairs as "from → to").
+// An entry's raw record, for whoever needs the exact values (an id to quote, a cap in micros): the
+// action's code, the object's id and the detail, folded away behind "Details".
+import type { AuditEntry } from '../../data/audit';
+
 function show(v: unknown): string {
   if (v && typeof v === 'object' && 'from' in v && 'to' in v) {
     return `${show(v.from)} → ${show(v.to)}`;
@@ -6,16 +9,28 @@ function show(v: unknown): string {
   return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
-export function Detail({ detail }: { detail: Record<string, unknown> }) {
-  const entries = Object.entries(detail);
-  if (!entries.length) return <span className="muted">—</span>;
+export function Detail({ entry }: { entry: AuditEntry }) {
   return (
-    <>
-      {entries.map(([k, v]) => (
-        <div key={k}>
-          {k.replace(/_/g, ' ')}: {show(v)}
-        </div>
-      ))}
-    </>
+    <details className="audit-raw">
+      <summary>
+        Details<span className="visually-hidden"> of this entry</span>
+      </summary>
+      <dl>
+        <dt>Action</dt>
+        <dd>
+          <code>{entry.action}</code>
+        </dd>
+        <dt>Object</dt>
+        <dd>
+          {entry.object.kind} <code>{entry.object.id}</code>
+        </dd>
+        {Object.entries(entry.detail).map(([k, v]) => (
+          <div key={k}>
+            <dt>{k.replace(/_/g, ' ')}</dt>
+            <dd>{show(v)}</dd>
+          </div>
+        ))}
+      </dl>
+    </details>
   );
 }

@@ -35,6 +35,7 @@ export function ContactEditor({ contact }: { contact: Contact }) {
           setDraft(d);
         }}
         locked={{ do_not_contact: contact.do_not_contact, email_opt_out: contact.email_opt_out }}
+        error={save.error}
       />
       <ErrorNotice error={save.error} />
       {saved && !dirty && (

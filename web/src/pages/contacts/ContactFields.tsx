@@ -3,6 +3,7 @@
 // do_not_contact and email_opt_out, once set, cannot be unset (the server refuses with
 // opt_out_locked), so their boxes are disabled then and say why.
 import { Field, Select } from '../../components/controls';
+import { fieldError } from '../../lib/error-words';
 import type { Contact } from '../../data/contacts';
 import { LIFECYCLE_STAGES, SMS_CONSENT, SMS_CONSENT_WORDS, stageWord } from './words';
 
@@ -52,17 +53,19 @@ export function toInput(d: ContactDraft): Record<string, unknown> {
   };
 }
 
-export function ContactFields({ draft, onChange, locked }: { draft: ContactDraft; onChange: (d: ContactDraft) => void; locked?: { do_not_contact: boolean; email_opt_out: boolean } }) {
+export function ContactFields({ draft, onChange, locked, error }: { draft: ContactDraft; onChange: (d: ContactDraft) => void; locked?: { do_not_contact: boolean; email_opt_out: boolean }; error?: unknown }) {
+  // A refusal naming one of these fields (a taken email, a bad phone) is also shown on it.
+  const bad = (f: keyof ContactDraft) => fieldError(error, f);
   const set = <K extends keyof ContactDraft>(k: K) => (v: ContactDraft[K]) => onChange({ ...draft, [k]: v });
   return (
     <>
       <div className="contacts-grid">
-        <Field label="Email" type="email" required value={draft.email} onChange={(e) => set('email')(e.target.value)} autoComplete="off" />
-        <Field label="Phone" type="tel" value={draft.phone} onChange={(e) => set('phone')(e.target.value)} autoComplete="off" />
-        <Field label="First name" value={draft.first_name} onChange={(e) => set('first_name')(e.target.value)} autoComplete="off" />
-        <Field label="Last name" value={draft.last_name} onChange={(e) => set('last_name')(e.target.value)} autoComplete="off" />
+        <Field label="Email" type="email" required value={draft.email} onChange={(e) => set('email')(e.target.value)} autoComplete="off" error={bad('email')} />
+        <Field label="Phone" type="tel" value={draft.phone} onChange={(e) => set('phone')(e.target.value)} autoComplete="off" error={bad('phone')} />
+        <Field label="First name" value={draft.first_name} onChange={(e) => set('first_name')(e.target.value)} autoComplete="off" error={bad('first_name')} />
+        <Field label="Last name" value={draft.last_name} onChange={(e) => set('last_name')(e.target.value)} autoComplete="off" error={bad('last_name')} />
         <Select label="Lifecycle stage" value={draft.lifecycle_stage} onChange={set('lifecycle_stage')} options={[['', 'None'], ...LIFECYCLE_STAGES.map((s): [string, string] => [s, stageWord(s)])]} />
-        <Field label="Tags" value={draft.tags} onChange={(e) => set('tags')(e.target.value)} hint="Separated by commas." autoComplete="off" />
+        <Field label="Tags" value={draft.tags} onChange={(e) => set('tags')(e.target.value)} hint="Separated by commas." autoComplete="off" error={bad('tags')} />
       </div>
       <fieldset>
         <legend>Consent</legend>

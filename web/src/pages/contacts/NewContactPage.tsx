@@ -25,7 +25,7 @@ export default function NewContactPage() {
           create.mutate(toInput(draft), { onSuccess: (c) => void navigate(`/contacts/${c.id}`) });
         }}
       >
-        <ContactFields draft={draft} onChange={setDraft} />
+        <ContactFields draft={draft} onChange={setDraft} error={create.error} />
         <ErrorNotice error={create.error} />
         <div className="actions">
           <button type="submit" disabled={create.isPending}>

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Field } from '../../components/controls';
 import { ErrorNotice, QueryState } from '../../components/states';
+import { fieldError } from '../../lib/error-words';
 import { keyScopesQuery, useCreateKey, type Created } from '../../data/api-keys';
 import { capMicros } from './types';
 
@@ -34,7 +35,7 @@ export function CreateKeyForm({ onCreated, onCancel }: { onCreated: (c: Created)
   return (
     <form className="card keys-form" onSubmit={submit} aria-labelledby="create-key-title">
       <h2 id="create-key-title">New API key</h2>
-      <Field label="Name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} hint="What the key is for, e.g. CRM sync." />
+      <Field label="Name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} hint="What the key is for, e.g. CRM sync." error={fieldError(create.error, 'name')} />
       <fieldset className="keys-scopes">
         <legend>Scopes</legend>
         <QueryState q={scopes}>
@@ -55,7 +56,7 @@ export function CreateKeyForm({ onCreated, onCancel }: { onCreated: (c: Created)
           )}
         </QueryState>
       </fieldset>
-      <Field label="Expires on (optional)" type="date" min={tomorrow} value={expires} onChange={(e) => setExpires(e.target.value)} hint="The key stops working at 00:00 UTC that day." />
+      <Field label="Expires on (optional)" type="date" min={tomorrow} value={expires} onChange={(e) => setExpires(e.target.value)} hint="The key stops working at 00:00 UTC that day." error={fieldError(create.error, 'expires_at')} />
       <Field
         label="Monthly spend cap in US$ (optional)"
         inputMode="decimal"
@@ -63,6 +64,7 @@ export function CreateKeyForm({ onCreated, onCancel }: { onCreated: (c: Created)
         onChange={(e) => setCap(e.target.value)}
         hint={Number.isNaN(capValue) ? 'Enter an amount such as 25 or 2.50, or leave empty for no cap.' : 'Empty: no cap.'}
         aria-invalid={Number.isNaN(capValue)}
+        error={fieldError(create.error, 'monthly_spend_cap_micros')}
       />
       <ErrorNotice error={create.error} />
       <div className="actions">

@@ -8,6 +8,7 @@ import { Table, type Column } from '../../components/list';
 import { QueryState } from '../../components/states';
 import { usageQuery, type HubUsage } from '../../data/usage';
 import { KeySpendTable } from './KeySpendTable';
+import { featureName } from '../../lib/features';
 import { dollars, monthName, recentMonths } from './model';
 import { DaysTable, UsageChart } from './UsageChart';
 import './usage.css';
@@ -17,7 +18,7 @@ const utcToday = () => new Date().toISOString().slice(0, 10);
 
 type FeatureSpend = HubUsage['by_feature'][number];
 const FEATURE_COLUMNS: Column<FeatureSpend>[] = [
-  { header: 'Feature', cell: (f) => <code>{f.feature}</code> },
+  { header: 'Feature', cell: (f) => featureName(f.feature) },
   { header: 'Billed', cell: (f) => dollars(f.micros) },
 ];
 

@@ -4,6 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { CopyButton, Field, Select } from '../../components/controls';
 import { ErrorNotice } from '../../components/states';
 import { useInviteUser } from '../../data/users';
+import { fieldError } from '../../lib/error-words';
 import { ROLE_OPTIONS } from './types';
 
 export function InviteForm() {
@@ -28,8 +29,8 @@ export function InviteForm() {
     <section className="card" aria-labelledby="invite-heading">
       <h2 id="invite-heading">Invite a user</h2>
       <form className="users-invite-form" onSubmit={submit}>
-        <Field label="Email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="off" />
-        <Field label="Name (optional)" value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" />
+        <Field label="Email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="off" error={fieldError(invite.error, 'email')} />
+        <Field label="Name (optional)" value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" error={fieldError(invite.error, 'name')} />
         <Select label="Role" value={role} onChange={setRole} options={ROLE_OPTIONS} />
         <div className="field">
           <button type="submit" disabled={invite.isPending}>

@@ -78,7 +78,7 @@ export function Schedule(p: ScheduleProps) {
       </div>
       {cron.trim() !== '' && (
         <div className="wf-preview" aria-live="polite">
-          {previewError ? (
+          {previewError && !p.error ? (
             <p className="field-error">{previewError}</p>
           ) : !pending && preview.data ? (
             <>
