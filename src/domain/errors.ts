@@ -72,6 +72,9 @@ export const HUB_ERROR_CATALOGUE = {
   automation_not_publishable: { status: 422, type: 'invalid_request', condition: 'The draft cannot be published yet: it has no trigger type or no steps, or a step config, its schedule or its Run-only-if filter is incomplete (param names the first).' },
   workflow_changed: { status: 409, type: 'conflict', condition: 'The workflow was saved by someone else after the version being edited (expected_updated_at); reload it.' },
   automation_run_not_active: { status: 409, type: 'conflict', condition: 'The automation run already ended; only a running or waiting run can be stopped.' },
+  wrong_password: { status: 403, type: 'permission', condition: 'The current password given is wrong (it counts as a failed sign-in).' },
+  email_needs_delivery: { status: 409, type: 'conflict', condition: 'A new email is confirmed by a link sent to it, and this hub has no real email (SMTP) configured; an owner or admin can change it on Users.' },
+  too_many_link_requests: { status: 429, type: 'rate_limit', condition: 'Too many forgot-password requests from this address or for this email; wait Retry-After seconds.' },
 } as const;
 
 const ALL_ERRORS = { ...ERROR_CATALOGUE, ...HUB_ERROR_CATALOGUE };

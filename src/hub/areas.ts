@@ -11,8 +11,10 @@ import { registerHubContactRoutes } from './contacts/routes.js';
 import { registerHubContentRoutes } from './content/routes.js';
 import { registerHubKeyRoutes } from './keys/routes.js';
 import { registerHubMessageRoutes } from './messages/routes.js';
+import { registerHubProfileRoutes } from './profile/routes.js';
 import { registerHubRunRoutes } from './runs/routes.js';
 import { registerHubSessionRoutes } from './session/routes.js';
+import { registerHubForgotPasswordRoutes } from './set-password/forgot.js';
 import { registerHubSetPasswordRoutes } from './set-password/routes.js';
 import { registerHubSettingsRoutes } from './settings/routes.js';
 import { registerHubSetupRoutes } from './setup/routes.js';
@@ -29,6 +31,7 @@ export const HUB_AREAS: readonly HubRegistrar[] = [
   registerHubSessionRoutes,
   registerHubSetupRoutes,
   registerHubSetPasswordRoutes,
+  registerHubForgotPasswordRoutes,
   // Work
   registerHubRunRoutes,
   registerHubWorkflowRoutes,
@@ -48,4 +51,5 @@ export const HUB_AREAS: readonly HubRegistrar[] = [
   registerHubSettingsRoutes,
   registerHubUsageRoutes,
   registerHubAuditRoutes,
+  registerHubProfileRoutes,
 ];
