@@ -19,7 +19,7 @@ export default function ProfilePage() {
             <p className="muted">
               You are {p.role === 'member' ? 'a member' : `an ${p.role}`} of {p.account_name}. What you change here is for this account only.
             </p>
-            <NameForm key={`name-${p.name}`} name={p.name} />
+            <NameForm name={p.name} />
             <EmailForm profile={p} />
             <PasswordForm email={p.email} />
           </div>
