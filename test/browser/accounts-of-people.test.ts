@@ -9,22 +9,13 @@ import { openHub, type Hub } from './harness.js';
 
 const OWNER = { email: 'olivia@acme.example', password: 'correct horse battery staple' };
 const MEMBER = { email: 'max@acme.example', password: 'a member passphrase' };
+const person = (ref: string, who: typeof OWNER, role: string, name: string) => ({ ref, email: who.email, role, password: who.password, name });
 
 let hub: Hub;
 beforeAll(async () => {
   hub = await openHub('accounts-of-people');
-  await hub.seed({
-    accounts: [
-      {
-        ref: 'acme',
-        name: 'Acme Ltd',
-        users: [
-          { ref: 'olivia', email: OWNER.email, role: 'owner', password: OWNER.password, name: 'Olivia Owner' },
-          { ref: 'max', email: MEMBER.email, role: 'member', password: MEMBER.password, name: 'Max Member' },
-        ],
-      },
-    ],
-  });
+  const users = [person('olivia', OWNER, 'owner', 'Olivia Owner'), person('max', MEMBER, 'member', 'Max Member')];
+  await hub.seed({ accounts: [{ ref: 'acme', name: 'Acme Ltd', users }] });
 }, 180_000);
 afterAll(() => hub?.close());
 

@@ -17,6 +17,9 @@ export function renderUser(u: UserRow): HubUser {
   return { id: u.id, email: u.email, name: u.name, role: u.role, has_password: u.has_password, created_at: iso(u.created_at) };
 }
 
+/** A one-time set-password link as the hub answers it (an invitation or a new link): shown once. */
+const renderLink = (r: { user: UserRow; link: string; emailed: boolean }): Invitation => ({ user: renderUser(r.user), set_password_url: r.link, emailed: r.emailed });
+
 export function registerHubUserRoutes(hub: App, deps: AppDeps): void {
   hub.get('/users', hubRoute('admin', {
     operationId: 'hubListUsers',
@@ -29,8 +32,7 @@ export function registerHubUserRoutes(hub: App, deps: AppDeps): void {
     body: InviteBody, response: { 201: Invitation },
   }), async (request, reply) => {
     const auth = hubAuthOf(request);
-    const r = await inviteUser(deps.db, auth.accountId, request.body, actorOf(auth), deps.config);
-    return reply.code(201).send({ user: renderUser(r.user), set_password_url: r.link, emailed: r.emailed });
+    return reply.code(201).send(renderLink(await inviteUser(deps.db, auth.accountId, request.body, actorOf(auth), deps.config)));
   });
 
   hub.patch('/users/:id', hubRoute('admin', {
@@ -47,8 +49,8 @@ export function registerHubUserRoutes(hub: App, deps: AppDeps): void {
     params: IdParams, response: { 201: Invitation },
   }), async (request, reply) => {
     const auth = hubAuthOf(request);
-    const r = await sendSetPasswordLink(deps.db, auth.accountId, request.params.id, { actor: actorOf(auth), role: auth.role }, deps.config);
-    return reply.code(201).send({ user: renderUser(r.user), set_password_url: r.link, emailed: r.emailed });
+    const by = { actor: actorOf(auth), role: auth.role };
+    return reply.code(201).send(renderLink(await sendSetPasswordLink(deps.db, auth.accountId, request.params.id, by, deps.config)));
   });
 
   hub.put('/users/:id/email', hubRoute('admin', {

@@ -6,7 +6,7 @@ import type { Db, Queryable } from '../../db/db.js';
 import { SET_PASSWORD_LINK_MS, type UserTokenPurpose } from '../../domain/hub.js';
 import { ApiError } from '../../domain/errors.js';
 import { hashPassword } from '../../lib/password.js';
-import { recordAudit } from '../audit/service.js';
+import { recordAudit, type Actor } from '../audit/service.js';
 import { checkPassword } from '../accounts/create.js';
 import { expireOtherLinks, liveLinkTarget, setUserPassword, useLink, type LinkTarget } from './link-store.js';
 import { endSessionsOf, insertUserToken } from './store.js';
@@ -33,6 +33,9 @@ export async function issueSetPasswordLink(tx: Queryable, accountId: string, use
   const { token } = await issueLink(tx, { accountId, userId, purpose: 'set_password', lifetimeMs: SET_PASSWORD_LINK_MS });
   return { url: `${base}/set-password?token=${token}`, token };
 }
+
+/** The audit actor for a user acting through a link of theirs ("Name <email>", or the email). */
+export const linkUser = (userId: string, u: { name: string; email: string }): Actor => ({ kind: 'user', id: userId, label: u.name ? `${u.name} <${u.email}>` : u.email });
 
 export const invalidLink = (): ApiError =>
   new ApiError('invalid_link', 'This link is unknown, used or expired: ask an owner or admin of the account for a new one.');
@@ -65,7 +68,7 @@ export async function setPasswordWithLink(db: Db, token: string, password: strin
     await endSessionsOf(tx, used.user_id);
     await recordAudit(tx, {
       accountId: used.account_id,
-      actor: { kind: 'user', id: used.user_id, label: target.name ? `${target.name} <${target.email}>` : target.email },
+      actor: linkUser(used.user_id, target),
       action: 'user.password_set',
       objectKind: 'user',
       objectId: used.user_id,

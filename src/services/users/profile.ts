@@ -14,7 +14,7 @@ import { hashPassword } from '../../lib/password.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import { checkPassword } from '../accounts/create.js';
 import { expireOtherLinks, liveLinkTarget, pendingEmailOf, setUserPassword, useLink } from './link-store.js';
-import { hashOf, invalidLink, issueLink, wellFormed } from './links.js';
+import { hashOf, invalidLink, issueLink, linkUser, wellFormed } from './links.js';
 import { accountNameOf, queueTeamEmail, sendsEmail } from './mail.js';
 import { checkName } from './service.js';
 import { endSessionsOf, lockAccountUsers, updateUserEmail, updateUserName, userById, type UserRow } from './store.js';
@@ -148,7 +148,7 @@ export async function confirmEmailChange(db: Db, token: string, config: Pick<Con
     }
     await recordAudit(tx, {
       accountId: used.account_id,
-      actor: { kind: 'user', id: used.user_id, label: user.name ? `${user.name} <${user.email}>` : user.email },
+      actor: linkUser(used.user_id, user),
       action: 'user.email_changed',
       objectKind: 'user',
       objectId: used.user_id,
