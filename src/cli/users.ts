@@ -1,12 +1,13 @@
 // `switchboard users add|list|remove|set-role --account ID …`: an account's users, with the hub's
 // rules (services/users/service.ts): one email per account, the last owner stays, a removed user's
-// sessions end. `add` prints the user's one-time set-password link.
+// sessions end. `add` prints the user's one-time set-password link, `reset-password` a new one.
 import { getAccount } from '../accounts/store.js';
 import { loadConfig } from '../config.js';
 import type { Db } from '../db/db.js';
 import { USER_ROLES } from '../domain/account.js';
 import { OPERATOR } from '../services/audit/service.js';
-import { inviteUser, listUsers, removeUser, setUserRole } from '../services/users/service.js';
+import { sendSetPasswordLink } from '../services/users/reset.js';
+import { inviteUser, listUsers, removeUser, setUserRole, userByEmail } from '../services/users/service.js';
 import { choiceArg, parseCommandArgs, required, show, uuidArg } from './args.js';
 import { diskContext, execute, type OperatorCommand } from './command.js';
 import { CommandError, UsageError, done, iso, json, table, type CommandContext, type CommandResult } from './result.js';
@@ -17,17 +18,22 @@ export const USERS_USAGE = `Usage:
   switchboard users add --account ID --email EMAIL [--name NAME] [--role owner|admin|member] [--json]
   switchboard users set-role --account ID --user USER_ID --role owner|admin|member
   switchboard users remove --account ID --user USER_ID
+  switchboard users reset-password --account ID --email EMAIL [--json]
 
   add       the user (role member unless given) and a one-time link (7 days) where they set a
             password; with SWITCHBOARD_EMAIL_TRANSPORT=smtp the link is also emailed to them.
   remove    ends the user's hub sessions; refused for the account's last owner, and for a user
-            whose API keys are still in use (revoke them first).`;
+            whose API keys are still in use (revoke them first).
+  reset-password  a new one-time link (7 days) where the user sets a new password; their earlier
+            unused links stop working, their password works until the link is used. Emailed too
+            with SWITCHBOARD_EMAIL_TRANSPORT=smtp.`;
 
 type UsersArgs =
   | { action: 'list'; accountId: string; json: boolean }
   | { action: 'add'; accountId: string; email: string; name: string; role: Role; json: boolean }
   | { action: 'set-role'; accountId: string; userId: string; role: Role }
-  | { action: 'remove'; accountId: string; userId: string };
+  | { action: 'remove'; accountId: string; userId: string }
+  | { action: 'reset-password'; accountId: string; email: string; json: boolean };
 
 function parse(args: readonly string[]): UsersArgs {
   const [action, ...rest] = args;
@@ -48,7 +54,11 @@ function parse(args: readonly string[]): UsersArgs {
     const p = parseCommandArgs(rest, { strings: ['account', 'user'] });
     return { action, accountId: uuidArg(p, 'account'), userId: uuidArg(p, 'user') };
   }
-  if (action === undefined) throw new UsageError('users needs an action: list, add, set-role or remove');
+  if (action === 'reset-password') {
+    const p = parseCommandArgs(rest, { strings: ['account', 'email'], flags: ['json'] });
+    return { action, accountId: uuidArg(p, 'account'), email: required(p, 'email'), json: p.flags.has('json') };
+  }
+  if (action === undefined) throw new UsageError('users needs an action: list, add, set-role, remove or reset-password');
   throw new UsageError(`unknown users action ${show(action)}`);
 }
 
@@ -73,6 +83,14 @@ async function act(db: Db, a: UsersArgs): Promise<CommandResult> {
   if (a.action === 'set-role') {
     const u = await setUserRole(db, a.accountId, a.userId, a.role, OPERATOR);
     return done(`user ${u.id} (${u.email}) is now ${u.role}`);
+  }
+  if (a.action === 'reset-password') {
+    const user = await userByEmail(db, a.accountId, a.email.trim());
+    if (!user) throw new CommandError(`account ${a.accountId} has no user with the email ${a.email.trim()}`);
+    const r = await sendSetPasswordLink(db, a.accountId, user.id, { actor: OPERATOR, role: 'operator' }, loadConfig());
+    if (a.json) return done(json({ user_id: r.user.id, email: r.user.email, set_password_url: r.link, emailed: r.emailed }));
+    const emailed = r.emailed ? '\nthe link was also emailed to them' : '';
+    return done(`${r.user.email} (user ${r.user.id}) sets a new password here (one time, 7 days; not shown again; earlier links no longer work):\n${r.link}${emailed}`);
   }
   await removeUser(db, a.accountId, a.userId, OPERATOR);
   return done(`removed user ${a.userId}; their hub sessions ended`);

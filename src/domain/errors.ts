@@ -73,6 +73,9 @@ export const HUB_ERROR_CATALOGUE = {
   workflow_changed: { status: 409, type: 'conflict', condition: 'The workflow was saved by someone else after the version being edited (expected_updated_at); reload it.' },
   automation_run_not_active: { status: 409, type: 'conflict', condition: 'The automation run already ended; only a running or waiting run can be stopped.' },
   run_cannot_run_again: { status: 409, type: 'conflict', condition: 'Only a failed, partial, cancelled or rejected run can be run again, and only while its workflow exists.' },
+  wrong_password: { status: 403, type: 'permission', condition: 'The current password given is wrong (it counts as a failed sign-in).' },
+  email_needs_delivery: { status: 409, type: 'conflict', condition: 'A new email is confirmed by a link sent to it, and this hub has no real email (SMTP) configured; an owner or admin can change it on Users.' },
+  too_many_link_requests: { status: 429, type: 'rate_limit', condition: 'Too many forgot-password requests from this address or for this email; wait Retry-After seconds.' },
 } as const;
 
 const ALL_ERRORS = { ...ERROR_CATALOGUE, ...HUB_ERROR_CATALOGUE };

@@ -11,6 +11,15 @@ export function mayAdminister(role: Role): boolean {
   return role === 'owner' || role === 'admin';
 }
 
+/**
+ * Who may send a user a new set-password link or change their email for them (the Users screen):
+ * owners anyone, admins members and admins but not owners (an admin could otherwise take over an
+ * owner's sign-in, and with it the one role above their own). Members nobody.
+ */
+export function mayManageSignIn(actor: Role, target: Role): boolean {
+  return actor === 'owner' || (actor === 'admin' && target !== 'owner');
+}
+
 /** The OpenAPI tag of every hub route (/hub/api), whose description lists the hub's own codes. */
 export const HUB_TAG = 'hub';
 
@@ -20,10 +29,20 @@ export const SESSION_COOKIE = 'sb_session';
 /** The header a state-changing hub request carries its session's CSRF token in. */
 export const CSRF_HEADER = 'x-csrf-token';
 
-export const USER_TOKEN_PURPOSES = ['set_password'] as const;
+export const USER_TOKEN_PURPOSES = ['set_password', 'change_email'] as const;
 export type UserTokenPurpose = (typeof USER_TOKEN_PURPOSES)[number];
 /** A set-password link is good for this long. */
 export const SET_PASSWORD_LINK_MS = 7 * 86_400_000;
+/** A link confirming a new email is good for this long (it proves a mailbox now, not next week). */
+export const CHANGE_EMAIL_LINK_MS = 86_400_000;
+/**
+ * The forgot-password form (src/hub/set-password/forgot.ts): per minute (the rate counter's
+ * window), per address and per email asked about; and at most one email per user this often,
+ * however the requests are spread, so the form cannot fill someone's mailbox.
+ */
+export const FORGOT_PASSWORD_PER_ADDRESS = 10;
+export const FORGOT_PASSWORD_PER_EMAIL = 3;
+export const FORGOT_PASSWORD_EMAIL_GAP_MS = 15 * 60_000;
 
 export const AUDIT_ACTOR_KINDS = ['user', 'operator'] as const;
 export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];

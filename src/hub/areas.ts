@@ -13,8 +13,10 @@ import { registerHubContentRoutes } from './content/routes.js';
 import { registerHubGettingStartedRoutes } from './getting-started/routes.js';
 import { registerHubKeyRoutes } from './keys/routes.js';
 import { registerHubMessageRoutes } from './messages/routes.js';
+import { registerHubProfileRoutes } from './profile/routes.js';
 import { registerHubRunRoutes } from './runs/routes.js';
 import { registerHubSessionRoutes } from './session/routes.js';
+import { registerHubForgotPasswordRoutes } from './set-password/forgot.js';
 import { registerHubSetPasswordRoutes } from './set-password/routes.js';
 import { registerHubSettingsRoutes } from './settings/routes.js';
 import { registerHubSetupRoutes } from './setup/routes.js';
@@ -33,6 +35,7 @@ export const HUB_AREAS: readonly HubRegistrar[] = [
   registerHubSetPasswordRoutes,
   // Home
   registerHubGettingStartedRoutes,
+  registerHubForgotPasswordRoutes,
   // Work
   registerHubRunRoutes,
   registerHubWorkflowRoutes,
@@ -53,4 +56,5 @@ export const HUB_AREAS: readonly HubRegistrar[] = [
   registerHubSettingsRoutes,
   registerHubUsageRoutes,
   registerHubAuditRoutes,
+  registerHubProfileRoutes,
 ];

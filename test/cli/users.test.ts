@@ -148,3 +148,35 @@ describe('users remove', () => {
     expect((await audit(a.id)).at(-1)?.detail).toMatchObject({ old_keys_handed_over: 1 });
   });
 });
+
+describe('users reset-password', () => {
+  it('prints a new one-time link for the user with that email (any case); earlier links stop working; audited', async () => {
+    const a = await makeAccount(t.db);
+    const first = JSON.parse((await users('reset-password', '--account', a.id, '--email', 'Member@Test.example', '--json')).stdout);
+    expect(first).toMatchObject({ user_id: a.member, email: 'member@test.example', emailed: false });
+    const text = await users('reset-password', '--account', a.id, '--email', 'member@test.example');
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/member@test\.example .* sets a new password here .*not shown again/);
+    const url = /https?:\S+\/set-password\?token=[A-Za-z0-9_-]{43}/.exec(text.stdout)![0];
+    const live = await t.db.query<{ token_hash: Buffer }>(`select token_hash from user_tokens where user_id = $1 and used_at is null`, [a.member]);
+    expect(live).toHaveLength(1);
+    expect(Buffer.compare(live[0].token_hash, createHash('sha256').update(new URL(url).searchParams.get('token')!).digest())).toBe(0);
+    expect((await audit(a.id)).map((e) => [e.action, e.actor_kind, e.object_id])).toEqual([
+      ['user.password_link_sent', 'operator', a.member],
+      ['user.password_link_sent', 'operator', a.member],
+    ]);
+  });
+
+  it('refuses an email the account has no user with (1), a missing --email (2) and an unknown account (1)', async () => {
+    const a = await makeAccount(t.db);
+    const none = await users('reset-password', '--account', a.id, '--email', 'nobody@test.example');
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(`account ${a.id} has no user with the email nobody@test.example`);
+    const missing = await users('reset-password', '--account', a.id);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--email is required/);
+    const unknown = await users('reset-password', '--account', UNKNOWN, '--email', 'member@test.example');
+    expect(unknown).toMatchObject({ code: 1 });
+    expect(unknown.stderr).toMatch(`no account ${UNKNOWN}`);
+  });
+});

@@ -58,3 +58,9 @@ export async function hubClient(
     delete: (url) => request({ method: 'DELETE', url }),
   };
 }
+
+/** The throttles count in clock-aligned minute windows: a burst must not straddle a boundary. */
+export async function awayFromMinuteEdge(margin = 5_000): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < margin) await new Promise((r) => setTimeout(r, left + 200));
+}

@@ -11,7 +11,7 @@ import { SESSION_ABSOLUTE_MS, SESSION_COOKIE, SESSION_IDLE_MS } from '../../src/
 import { deleteExpiredSessions } from '../../src/hub/sessions/store.js';
 import { createApp, type StartOptions } from '../../src/server.js';
 import { testApp, type TestApp } from '../helpers/app.js';
-import { HUB_ORIGIN } from '../helpers/hub.js';
+import { awayFromMinuteEdge, HUB_ORIGIN } from '../helpers/hub.js';
 import { expectError, seed } from '../http/fixtures.js';
 
 const PW = 'correct horse battery staple';
@@ -28,12 +28,6 @@ function cookieOf(res: LightMyRequestResponse) {
 const signIn = (email: string, password: string, headers: Record<string, string> = {}, app = t.app) =>
   app.inject({ method: 'POST', url: '/hub/api/session', headers: { origin: HUB_ORIGIN, ...headers }, payload: { email, password } });
 const who = (token: string) => t.app.inject({ method: 'GET', url: '/hub/api/session', headers: { cookie: `${SESSION_COOKIE}=${token}` } });
-
-/** The throttle counts in clock-aligned minute windows: a burst must not straddle a boundary. */
-async function awayFromMinuteEdge(margin = 5_000): Promise<void> {
-  const left = 60_000 - (Date.now() % 60_000);
-  if (left < margin) await new Promise((r) => setTimeout(r, left + 200));
-}
 
 beforeAll(async () => {
   t = await testApp();

@@ -1,5 +1,5 @@
 // Pages outside the signed-in shell: set-up (first run), sign-in, the account picker, set-password
-// (one-time links). Each is its own URL, loaded on its route like the screens.
+// (one-time links), forgot password, and the confirmation of a new email. Each is its own URL, loaded on its route like the screens.
 import { Suspense, lazy, type ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
 import { Loading } from './components/states';
@@ -18,4 +18,6 @@ export const PUBLIC_PAGES: RouteObject[] = [
   { path: '/sign-in', element: page(() => import('./pages/public/SignInPage')) },
   { path: '/accounts', element: page(() => import('./pages/public/AccountsPage')) },
   { path: '/set-password', element: page(() => import('./pages/public/SetPasswordPage')) },
+  { path: '/forgot-password', element: page(() => import('./pages/public/ForgotPasswordPage')) },
+  { path: '/confirm-email', element: page(() => import('./pages/public/ConfirmEmailPage')) },
 ];

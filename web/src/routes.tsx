@@ -46,4 +46,6 @@ export const SCREENS: Screen[] = [
   { path: 'users', nav: 'Users', group: 'Account', admin: true, load: () => import('./pages/users/UsersPage') },
   { path: 'settings', nav: 'Settings', group: 'Account', load: () => import('./pages/settings/SettingsPage') },
   { path: 'audit', nav: 'Audit log', group: 'Account', admin: true, load: () => import('./pages/audit/AuditPage') },
+  // Your own name, email and password: from the top bar's name, not the menu.
+  { path: 'profile', load: () => import('./pages/profile/ProfilePage') },
 ];

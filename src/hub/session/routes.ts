@@ -15,7 +15,7 @@ import { hubRoute, hubSessionOf, type HubSessionInfo } from '../kit.js';
 import { deleteSession, insertSession, pickAccount } from '../sessions/store.js';
 import { hashToken, isWellFormedToken, newToken } from '../sessions/token.js';
 import { sessionAccounts, signInCandidates } from './store.js';
-import { admitSignIn } from './throttle.js';
+import { admitSignIn, type SignInAdmission } from './throttle.js';
 import { HubSession, HubSessionState, PickBody, SignInBody } from './schemas.js';
 
 /** A hash to verify against when the email has no user, so a miss takes as long as a wrong password. */
@@ -66,6 +66,27 @@ export async function startSession(
   return render(deps, { email, csrfToken, userIds, accountId: only?.account_id ?? null });
 }
 
+/**
+ * Counts a password attempt for `email` under the sign-in throttle (throttle.ts) before the
+ * password is checked, refusing it (429) or holding it as the throttle says. Sign-in uses it, and
+ * so does every other check of a password a signed-in person types (changing their own password
+ * or email), so those cannot be used to guess around the throttle. Call succeeded() after a right one.
+ */
+export async function admitPasswordAttempt(request: FastifyRequest, deps: AppDeps, email: string): Promise<SignInAdmission> {
+  const admission = await admitSignIn(deps.counters.failedAuth, email, request.ip, (limit) =>
+    request.log.warn({ limit, address: request.ip }, 'sign-in failures went past a limit: this address is refused for the rest of the minute'),
+  );
+  if (admission.delayMs > 0) {
+    // Held, not refused: the email is failing from many addresses at once. Logged as it
+    // starts each minute (the first held attempt), not once per attempt.
+    if (admission.emailFailures === SIGN_IN_FAILURES_PER_EMAIL_BEFORE_DELAY + 1) {
+      request.log.warn({ email_failures: admission.emailFailures, delay_ms: admission.delayMs }, 'sign-ins for one email are failing from many addresses: its attempts are held before their passwords are checked');
+    }
+    await (deps.pause ?? sleep)(admission.delayMs);
+  }
+  return admission;
+}
+
 export function registerHubSessionRoutes(hub: App, deps: AppDeps): void {
   hub.post('/session', hubRoute('public', {
     operationId: 'hubSignIn',
@@ -74,17 +95,7 @@ export function registerHubSessionRoutes(hub: App, deps: AppDeps): void {
     response: { 200: HubSession },
   }, [401, 429]), async (request, reply) => {
     const email = request.body.email.trim().toLowerCase();
-    const admission = await admitSignIn(deps.counters.failedAuth, email, request.ip, (limit) =>
-      request.log.warn({ limit, address: request.ip }, 'sign-in failures went past a limit: this address is refused for the rest of the minute'),
-    );
-    if (admission.delayMs > 0) {
-      // Held, not refused: the email is failing from many addresses at once. Logged as it
-      // starts each minute (the first held attempt), not once per attempt.
-      if (admission.emailFailures === SIGN_IN_FAILURES_PER_EMAIL_BEFORE_DELAY + 1) {
-        request.log.warn({ email_failures: admission.emailFailures, delay_ms: admission.delayMs }, 'sign-ins for one email are failing from many addresses: its attempts are held before their passwords are checked');
-      }
-      await (deps.pause ?? sleep)(admission.delayMs);
-    }
+    const admission = await admitPasswordAttempt(request, deps, email);
     const candidates = await signInCandidates(deps.db, email);
     if (!candidates.length) await verifyPassword(request.body.password, DUMMY_HASH);
     const matched: typeof candidates = [];

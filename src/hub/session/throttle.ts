@@ -41,9 +41,14 @@ export function addressBucket(address: string): string {
   return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
 }
 
-/** The counter's keys: the email only as a hash (the counter table is no place for addresses people own). */
+/** An email as a counter's key: only a hash (the counter table is no place for addresses people own). */
+export function emailKey(email: string): string {
+  return createHash('sha256').update(email.trim().toLowerCase()).digest('base64url').slice(0, 22);
+}
+
+/** The counter's keys. */
 export function signInKeys(email: string, address: string) {
-  const e = createHash('sha256').update(email.trim().toLowerCase()).digest('base64url').slice(0, 22);
+  const e = emailKey(email);
   const a = addressBucket(address);
   return {
     pairTries: `hs:pt:${e}:${a}`,

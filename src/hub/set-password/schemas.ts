@@ -15,3 +15,11 @@ export const SetBody = Type.Object(
   { additionalProperties: false },
 );
 export type SetBody = Static<typeof SetBody>;
+
+export const ForgotBody = Type.Object({ email: Type.String({ minLength: 1, maxLength: 320 }) }, { additionalProperties: false });
+export type ForgotBody = Static<typeof ForgotBody>;
+export const ForgotAnswer = Type.Object(
+  { sends_email: Type.Boolean({ description: 'False with the development outbox: no link is emailed; ask an owner or admin of the account for one.' }) },
+  { title: 'HubForgotPassword' },
+);
+export type ForgotAnswer = Static<typeof ForgotAnswer>;

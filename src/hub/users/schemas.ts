@@ -21,7 +21,7 @@ export type UserList = Static<typeof UserList>;
 export const Invitation = Type.Object(
   {
     user: HubUser,
-    set_password_url: Type.String({ description: 'One-time link (7 days) where the user sets a password; shown only in this response.' }),
+    set_password_url: Type.String({ description: 'One-time link (7 days) where the user sets a password; shown only in this response. (Also the answer to a new set-password link.)' }),
     emailed: Type.Boolean({ description: 'True when the link was also queued as an email to the user.' }),
   },
   { title: 'HubInvitation' },
@@ -36,6 +36,8 @@ export const InviteBody = Type.Object(
   { additionalProperties: false },
 );
 export type InviteBody = Static<typeof InviteBody>;
+export const EmailBody = Type.Object({ email: Type.String({ minLength: 1, maxLength: 320 }) }, { additionalProperties: false });
+export type EmailBody = Static<typeof EmailBody>;
 export const RoleBody = Type.Object({ role: StringEnum(USER_ROLES) }, { additionalProperties: false });
 export type RoleBody = Static<typeof RoleBody>;
 export const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });

@@ -4,21 +4,21 @@
 // concurrent demotions or removals cannot both pass.
 import type { Config } from '../../config.js';
 import type { Db, Queryable } from '../../db/db.js';
-import { enqueueMessage } from '../../delivery/store.js';
 import { linkBase } from '../../delivery/unsubscribe.js';
 import { USER_ROLES, type Role } from '../../domain/account.js';
 import { ApiError, found } from '../../domain/errors.js';
 import { checkEmail } from '../../lib/email.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { getAccount, insertUser } from '../../accounts/store.js';
+import { insertUser } from '../../accounts/store.js';
 import { recordAudit, type Actor } from '../audit/service.js';
 import { issueSetPasswordLink } from './links.js';
+import { accountNameOf, queueTeamEmail, sendsEmail } from './mail.js';
 import {
   deleteUser, endSessionsOf, handOverInactiveKeys, keysCreatedBy, lockAccountUsers, unassignUser, updateUserRole, userByEmail,
   type UserRow,
 } from './store.js';
 
-export { listUsers, type UserRow } from './store.js';
+export { listUsers, userByEmail, type UserRow } from './store.js';
 
 export interface InviteInput {
   email: string;
@@ -34,7 +34,7 @@ export interface Invited {
   emailed: boolean;
 }
 
-function checkName(raw: string | undefined): string {
+export function checkName(raw: string | undefined): string {
   const name = (raw ?? '').trim();
   if (name.length > 200 || /[\u0000-\u001f\u007f]/.test(name)) throw new ApiError('invalid_field', 'The name must be at most 200 characters on one line.', { param: 'name' });
   return name;
@@ -64,7 +64,7 @@ export async function inviteUser(db: Db, accountId: string, input: InviteInput, 
     const id = uuidv7();
     await insertUser(tx, { accountId, id, email: checked.email, name, role, passwordHash: null });
     const link = await issueSetPasswordLink(tx, accountId, id, base);
-    const emailed = config.delivery.emailTransport === 'smtp';
+    const emailed = sendsEmail(config);
     if (emailed) await queueInvitation(tx, accountId, id, checked.email, link.url);
     // The operator adds users (`users add`); a hub user invites them.
     await recordAudit(tx, { accountId, actor, action: actor.kind === 'operator' ? 'user.added' : 'user.invited', objectKind: 'user', objectId: id, detail: { email: checked.email, role, emailed } });
@@ -74,18 +74,13 @@ export async function inviteUser(db: Db, accountId: string, input: InviteInput, 
 }
 
 async function queueInvitation(tx: Queryable, accountId: string, userId: string, to: string, url: string): Promise<void> {
-  const name = (await getAccount(tx, accountId))?.name ?? '';
-  await enqueueMessage(tx, {
+  const name = await accountNameOf(tx, accountId);
+  await queueTeamEmail(tx, {
     accountId,
-    channel: 'team',
+    kind: `invite:${userId}`,
     to,
     subject: `You are invited to ${name} on Switchboard`,
     body: `You have been added to the account "${name}" on Switchboard.\n\nSet your password here (the link works once, for 7 days):\n${url}\n`,
-    headers: {},
-    automationRunId: null,
-    stepId: null,
-    // One invitation email per issued link.
-    effectKey: `invite:${userId}:${uuidv7()}`,
   });
 }
 

@@ -34,6 +34,48 @@ export async function userByEmail(db: Queryable, accountId: string, email: strin
   return rows[0] ?? null;
 }
 
+export async function userById(db: Queryable, accountId: string, userId: string): Promise<UserRow | null> {
+  const rows = await db.query<UserRow>(`select ${USER_COLUMNS} from users u where u.account_id = $1 and u.id = $2`, [accountId, userId]);
+  return rows[0] ?? null;
+}
+
+/** The user's password hash (null: none set yet, or no such user). */
+export async function passwordHashOf(db: Queryable, accountId: string, userId: string): Promise<string | null> {
+  const rows = await db.query<{ password_hash: string | null }>(`select password_hash from users where account_id = $1 and id = $2`, [accountId, userId]);
+  return rows[0]?.password_hash ?? null;
+}
+
+export interface UserWithAccount {
+  account_id: string;
+  user_id: string;
+  email: string;
+  account_name: string;
+}
+
+/** Users with this email (any case) in every account but closed ones: whom "forgot password" writes to. */
+export async function usersWithEmail(db: Queryable, email: string): Promise<UserWithAccount[]> {
+  return db.query<UserWithAccount>(
+    `select u.account_id, u.id as user_id, u.email, a.name as account_name
+       from users u join accounts a on a.id = u.account_id
+      where lower(u.email) = lower($1) and a.state <> 'closed'
+      order by a.created_at, a.id`,
+    [email],
+  );
+}
+
+export async function updateUserName(tx: Queryable, accountId: string, userId: string, name: string): Promise<void> {
+  await tx.query(`update users set name = $3 where account_id = $1 and id = $2`, [accountId, userId, name]);
+}
+
+/**
+ * A user's new email. The sessions that act as this user alone show it from now on (a session
+ * that also acts as the person's users in other accounts keeps the address it signed in with).
+ */
+export async function updateUserEmail(tx: Queryable, accountId: string, userId: string, email: string): Promise<void> {
+  await tx.query(`update users set email = $3 where account_id = $1 and id = $2`, [accountId, userId, email]);
+  await tx.query(`update hub_sessions set email = lower($2) where user_ids = array[$1::uuid]`, [userId, email]);
+}
+
 export async function updateUserRole(tx: Queryable, accountId: string, userId: string, role: Role): Promise<void> {
   await tx.query(`update users set role = $3 where account_id = $1 and id = $2`, [accountId, userId, role]);
 }
@@ -83,16 +125,21 @@ export async function deleteUser(tx: Queryable, accountId: string, userId: strin
  * transaction: the user is signed out on every process at once. The one place sessions are
  * ended for a user.
  */
-export async function endSessionsOf(tx: Queryable, userId: string): Promise<void> {
-  await tx.query(`delete from hub_sessions where $1::uuid = any (user_ids)`, [userId]);
+export async function endSessionsOf(tx: Queryable, userId: string, exceptSession?: Buffer): Promise<number> {
+  // `except`: the session that changed its own password stays signed in.
+  const rows = await tx.query(
+    `delete from hub_sessions where $1::uuid = any (user_ids) and ($2::bytea is null or token_hash <> $2) returning 1`,
+    [userId, exceptSession ?? null],
+  );
+  return rows.length;
 }
 
 export async function insertUserToken(
   tx: Queryable,
-  t: { tokenHash: Buffer; accountId: string; userId: string; purpose: UserTokenPurpose; expiresAt: Date },
+  t: { tokenHash: Buffer; accountId: string; userId: string; purpose: UserTokenPurpose; expiresAt: Date; newEmail?: string },
 ): Promise<void> {
   await tx.query(
-    `insert into user_tokens (token_hash, account_id, user_id, purpose, expires_at) values ($1, $2, $3, $4, $5)`,
-    [t.tokenHash, t.accountId, t.userId, t.purpose, t.expiresAt],
+    `insert into user_tokens (token_hash, account_id, user_id, purpose, expires_at, new_email) values ($1, $2, $3, $4, $5, $6)`,
+    [t.tokenHash, t.accountId, t.userId, t.purpose, t.expiresAt, t.newEmail ?? null],
   );
 }

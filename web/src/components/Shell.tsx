@@ -54,9 +54,10 @@ export function Shell() {
             Switch account
           </NavLink>
         )}
-        <span className="user">
+        <NavLink to="/profile" className="user topbar-link">
+          <span className="visually-hidden">Your profile: </span>
           {session.email} · {session.account?.role}
-        </span>
+        </NavLink>
         <button type="button" className="button-secondary sign-out" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
           Sign out
         </button>

@@ -3,15 +3,17 @@
 // becomes the cached one (and its CSRF token the one sent), so the shell opens without asking again.
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { SetupState } from '@server/hub/setup/schemas';
-import type { LinkTarget } from '@server/hub/set-password/schemas';
+import type { EmailConfirmed } from '@server/hub/profile/schemas';
+import type { ForgotAnswer, LinkTarget } from '@server/hub/set-password/schemas';
 import { api, setCsrfToken } from '../lib/api';
 import { SESSION_KEY, type Session } from '../lib/session';
 import { resourceKeys } from './keys';
 
-export type { LinkTarget, SetupState };
+export type { EmailConfirmed, ForgotAnswer, LinkTarget, SetupState };
 
 export const setupKeys = resourceKeys('setup');
 export const linkKeys = resourceKeys('set-password');
+export const forgotKeys = resourceKeys('forgot-password');
 
 /** Whether this hub still needs its first-run set-up, and whether that asks for the token. */
 export const setupQuery = () => queryOptions({ queryKey: setupKeys.all, queryFn: () => api.get<SetupState>('/hub/api/setup') });
@@ -52,3 +54,18 @@ export const useSetUp = () =>
     (b: Record<string, string>) => api.post<Session>('/hub/api/setup', b),
     (client) => client.setQueryData<SetupState>(setupKeys.all, { needed: false, token_required: false }),
   );
+
+/** Whether this hub can email a new password link (without real email: ask an owner or admin). */
+export const forgotQuery = () => queryOptions({ queryKey: forgotKeys.all, queryFn: () => api.get<ForgotAnswer>('/hub/api/forgot-password') });
+
+/** Asks for a new password link; the answer is the same whether or not the address is anyone's. */
+export const useForgotPassword = () => useMutation({ mutationFn: (email: string) => api.post<ForgotAnswer>('/hub/api/forgot-password', { email }) });
+
+/** Uses a link that confirms a new email (from the email sent to it); a signed-in session shows the new one. */
+export function useConfirmEmail() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (token: string) => api.post<EmailConfirmed>('/hub/api/confirm-email', { token }),
+    onSuccess: () => client.invalidateQueries({ queryKey: SESSION_KEY }),
+  });
+}

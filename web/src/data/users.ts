@@ -1,5 +1,5 @@
 // Users: the people in the account (oldest first, one answer, no pages), inviting one, changing a
-// role, removing one. Every write refreshes the list (and the audit log, which records it).
+// role or an email, sending a new set-password link, removing one. Every write refreshes the list (and the audit log, which records it).
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { HubUser, Invitation, UserList } from '@server/hub/users/schemas';
 import { api } from '../lib/api';
@@ -41,4 +41,15 @@ export function useSetRole(id: string) {
 export function useRemoveUser(id: string) {
   const refresh = useRefresh();
   return useMutation({ mutationFn: () => api.delete(`/hub/api/users/${id}`), onSettled: refresh });
+}
+
+/** A new set-password link for the user (shown once, like an invitation's); earlier ones stop working. */
+export function useSendSetPasswordLink(id: string) {
+  const refresh = useRefresh();
+  return useMutation({ mutationFn: () => api.post<Invitation>(`/hub/api/users/${id}/set-password-link`), onSuccess: refresh });
+}
+
+export function useSetUserEmail(id: string) {
+  const refresh = useRefresh();
+  return useMutation({ mutationFn: (email: string) => api.put<HubUser>(`/hub/api/users/${id}/email`, { email }), onSuccess: refresh });
 }

@@ -76,6 +76,21 @@ export const AUDIT_WORDS: Record<AuditAction, { label: string; sentence: Sentenc
   'user.role_changed': { label: 'Role changed', sentence: (e, d) => ['made ', object(e, d.email, 'a user'), ` ${role(d.to)} (was ${role(d.from).replace(/^an? /, '')})`] },
   'user.removed': { label: 'User removed', sentence: (e, d) => ['removed ', object(e, d.email, 'a user'), d.role ? ` (${str(d.role)})` : ''] },
   'user.password_set': { label: 'Password set', sentence: () => ['set their password with a one-time link'] },
+  'user.password_changed': {
+    label: 'Password changed',
+    sentence: (_e, d) => ['changed their password', Number(d.other_sessions_ended) > 0 ? ` and was signed out of ${plural(d.other_sessions_ended, 'other session', 'other sessions')}` : ''],
+  },
+  'user.password_link_sent': {
+    label: 'Password link sent',
+    sentence: (e, d) => ['sent a new set-password link to ', object(e, d.email, 'a user'), d.emailed ? ' (by email)' : ' (shown once on screen)'],
+  },
+  'user.password_link_requested': { label: 'Forgotten password', sentence: () => ['asked for a set-password link with "Forgot password", which was emailed to them'] },
+  'user.name_changed': { label: 'Name changed', sentence: (_e, d) => [`changed their name from "${str(d.from)}" to "${str(d.to)}"`] },
+  'user.email_change_requested': { label: 'Email change asked', sentence: (_e, d) => [`asked to change their email to ${str(d.to)}; a confirmation link was sent there`] },
+  'user.email_changed': {
+    label: 'Email changed',
+    sentence: (e, d) => ['changed the email of ', object(e, d.to, 'a user'), ` from ${str(d.from)} to ${str(d.to)}`, d.through ? ` (${str(d.through)})` : ''],
+  },
   'automation.created': {
     label: 'Automation created',
     sentence: (e, d) => (d.copied_from ? ['copied an automation as ', object(e, d.name, 'a new automation')] : ['created the automation ', object(e, d.name, 'an automation')]),

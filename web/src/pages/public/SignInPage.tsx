@@ -2,7 +2,7 @@
 // visitor to /setup instead (so a fresh server's / leads there); someone already signed in goes on.
 import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { Field } from '../../components/controls';
 import { ErrorNotice, Loading } from '../../components/states';
 import { setupQuery, useSignIn } from '../../data/session';
@@ -44,7 +44,9 @@ export default function SignInPage() {
           </button>
         </div>
       </form>
-      <p className="muted">Forgot your password? An owner or admin of your account can send you a new set-password link.</p>
+      <p>
+        <Link to="/forgot-password">Forgot your password?</Link>
+      </p>
     </AuthFrame>
   );
 }

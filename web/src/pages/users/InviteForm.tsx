@@ -1,10 +1,11 @@
 // Invite a user: email, name, role. The set-password link comes back once, in the response; it is
 // shown here with a copy button and a warning, and is gone from the page once dismissed.
 import { useState, type FormEvent } from 'react';
-import { CopyButton, Field, Select } from '../../components/controls';
+import { Field, Select } from '../../components/controls';
 import { ErrorNotice } from '../../components/states';
 import { useInviteUser } from '../../data/users';
 import { fieldError } from '../../lib/error-words';
+import { LinkNotice } from './LinkNotice';
 import { ROLE_OPTIONS } from './types';
 
 export function InviteForm() {
@@ -40,19 +41,10 @@ export function InviteForm() {
       </form>
       <ErrorNotice error={invite.error} />
       {done && (
-        <div className="notice notice-warn" role="status">
-          <p>
-            {done.user.email} was added as {done.user.role}. Give them this link to set their password
-            {done.emailed ? ' (it was also emailed to them)' : ''}. It works once, for 7 days, and will not be shown again.
-          </p>
-          <div className="users-invite-link">
-            <code aria-label="Set-password link">{done.set_password_url}</code>
-            <CopyButton text={done.set_password_url} label="Copy link" />
-            <button type="button" className="button-secondary" onClick={() => invite.reset()}>
-              Done
-            </button>
-          </div>
-        </div>
+        <LinkNotice url={done.set_password_url} onDone={() => invite.reset()}>
+          {done.user.email} was added as {done.user.role}. Give them this link to set their password
+          {done.emailed ? ' (it was also emailed to them)' : ''}.
+        </LinkNotice>
       )}
     </section>
   );

@@ -1,11 +1,14 @@
-// A user's cells in the list: their role (a select that saves on change) and a remove button that
-// asks first. The server refuses demoting or removing the last owner and says why, under the
+// A user's cells in the list: their role (a select that saves on change), their sign-in (a new
+// password link, a new email: SignInActions.tsx) and a remove button that asks first. The server refuses demoting or removing the last owner and says why, under the
 // control that asked.
 import { useState } from 'react';
 import { ConfirmDialog, Time } from '../../components/controls';
 import type { Column } from '../../components/list';
 import { ErrorNotice } from '../../components/states';
-import { useRemoveUser, useSetRole, type HubUser } from '../../data/users';
+import { mayManageSignIn } from '@domain/hub';
+import { useRemoveUser, useSetRole, type HubUser, type Invitation } from '../../data/users';
+import type { Role } from '../../lib/session';
+import { ChangeEmailButton, NewLinkButton } from './SignInActions';
 import { ROLE_OPTIONS } from './types';
 
 function RoleCell({ user }: { user: HubUser }) {
@@ -51,8 +54,8 @@ function RemoveCell({ user }: { user: HubUser }) {
   );
 }
 
-/** The list's columns; `me` is the signed-in email (marked "you"). */
-export function userColumns(me: string): Column<HubUser>[] {
+/** The list's columns; `me` is the signed-in email (marked "you"), `myRole` what they may do. */
+export function userColumns(me: string, myRole: Role, onLinkSent: (sent: Invitation) => void): Column<HubUser>[] {
   return [
     {
       header: 'User',
@@ -67,6 +70,19 @@ export function userColumns(me: string): Column<HubUser>[] {
     { header: 'Role', cell: (u) => <RoleCell user={u} /> },
     { header: 'Password', cell: (u) => (u.has_password ? 'Set' : <span className="muted">Not set yet</span>) },
     { header: 'Added', cell: (u) => <Time iso={u.created_at} /> },
-    { header: 'Actions', cell: (u) => <RemoveCell user={u} /> },
+    {
+      header: 'Actions',
+      cell: (u) => (
+        <div className="users-actions">
+          {mayManageSignIn(myRole, u.role) && (
+            <>
+              <NewLinkButton user={u} onSent={onLinkSent} />
+              <ChangeEmailButton user={u} />
+            </>
+          )}
+          <RemoveCell user={u} />
+        </div>
+      ),
+    },
   ];
 }
