@@ -72,6 +72,7 @@ export const HUB_ERROR_CATALOGUE = {
   automation_not_publishable: { status: 422, type: 'invalid_request', condition: 'The draft cannot be published yet: it has no trigger type or no steps, or a step config, its schedule or its Run-only-if filter is incomplete (param names the first).' },
   workflow_changed: { status: 409, type: 'conflict', condition: 'The workflow was saved by someone else after the version being edited (expected_updated_at); reload it.' },
   automation_run_not_active: { status: 409, type: 'conflict', condition: 'The automation run already ended; only a running or waiting run can be stopped.' },
+  block_tests_limited: { status: 429, type: 'rate_limit', condition: 'The account tested blocks as often as a minute allows (Test this block); wait Retry-After seconds.' },
 } as const;
 
 const ALL_ERRORS = { ...ERROR_CATALOGUE, ...HUB_ERROR_CATALOGUE };
