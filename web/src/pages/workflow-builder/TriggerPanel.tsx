@@ -4,7 +4,7 @@
 // expression, picked as every day/week/month at a time or typed for advanced use — and the other
 // choices say how to start it. Chat is named as coming later, not offered.
 import { useQuery } from '@tanstack/react-query';
-import { useId, useMemo, type RefObject } from 'react';
+import { useId, useMemo, useState, type RefObject } from 'react';
 import { Link } from 'react-router';
 import { CopyButton } from '../../components/controls';
 import { schedulePreviewQuery } from '../../data/workflows';
@@ -21,7 +21,8 @@ export function useSchedulePreview(schedule: string | null, timezone: string) {
   const preview = useQuery(schedulePreviewQuery(settled.cron, settled.timezone));
   // Typing not yet settled: the last answer is about an older expression, so none is shown.
   const pending = settled.cron !== cron || settled.timezone !== timezone.trim();
-  const problem = !pending && cron !== '' && preview.error instanceof HubError && preview.error.code === 'invalid_field' ? preview.error.message : null;
+  const refused = !pending && cron !== '' && preview.error instanceof HubError && preview.error.code === 'invalid_field' ? preview.error.message : null;
+  const problem = schedule !== null && cron === '' ? 'Write a cron expression, or choose another way to repeat' : refused;
   return { next: !pending && cron !== '' ? (preview.data?.next ?? null) : null, problem, error: pending || problem ? null : preview.error, pending };
 }
 
@@ -92,7 +93,11 @@ export function TriggerPanel(p: TriggerPanelProps) {
 
 function SchedulePicker(p: TriggerPanelProps) {
   const id = useId();
-  const pick = pickOf(p.schedule);
+  // Custom stays custom while its expression is typed, even when it reads as a simple form for a
+  // moment ("0 9 * * 1" on the way to "0 9 * * 1-5"): the field must not vanish under the cursor.
+  const [custom, setCustom] = useState(false);
+  const parsed = pickOf(p.schedule);
+  const pick: Picked = custom ? { ...parsed, frequency: 'custom', cron: p.schedule ?? '' } : parsed;
   const allZones = useMemo(zones, []);
   const set = (patch: Partial<Picked>) => p.onSchedule(cronOf({ ...pick, ...patch }), p.timezone);
   return (
@@ -104,6 +109,7 @@ function SchedulePicker(p: TriggerPanelProps) {
           value={pick.frequency}
           onChange={(e) => {
             const frequency = e.target.value as Frequency;
+            setCustom(frequency === 'custom');
             set(frequency === 'custom' ? { frequency, cron: cronOf(pick) } : { frequency });
           }}
         >
