@@ -72,17 +72,17 @@ describe('liveProblems: the server\'s validator over the draft, every problem at
     ]);
     expect(onBlock(all, 'ask')).toHaveLength(2);
     expect(onField(onBlock(all, 'ask'), 'prompt')).toBe('Write the prompt for this AI block');
-    expect(all[0]!.message).toBe('src: Write the text this block starts the run with');
+    expect(all[0].message).toBe('src: Write the text this block starts the run with');
   });
 
   it('marks the edge closing a cycle, a placeholder naming no feeding block, and an empty name', () => {
-    const all = liveProblems({ ...sent, name: ' ', blocks: [sent.blocks[0]!, { id: 'ask', kind: 'agent', config: { prompt: 'Use {{src}} and {{gone}}' } }] });
+    const all = liveProblems({ ...sent, name: ' ', blocks: [sent.blocks[0], { id: 'ask', kind: 'agent', config: { prompt: 'Use {{src}} and {{gone}}' } }] });
     expect(all.find((p) => p.setting === 'name')?.short).toBe('Give the workflow a name');
     expect(all.find((p) => p.edge)?.edge).toBe('ask->src');
     expect(all.find((p) => p.short.includes('{{gone}}'))).toMatchObject({ block: { id: 'ask', field: 'prompt' }, short: 'The prompt uses {{gone}}, but there is no block called “gone”' });
   });
 
   it('finds nothing wrong with a complete draft', () => {
-    expect(liveProblems({ ...sent, blocks: [sent.blocks[0]!, { id: 'ask', kind: 'agent', config: { prompt: 'Sum {{src}}' } }], edges: [sent.edges[0]!] })).toEqual([]);
+    expect(liveProblems({ ...sent, blocks: [sent.blocks[0], { id: 'ask', kind: 'agent', config: { prompt: 'Sum {{src}}' } }], edges: [sent.edges[0]] })).toEqual([]);
   });
 });
