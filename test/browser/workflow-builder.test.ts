@@ -254,7 +254,7 @@ describe('the workflow builder', { timeout: 240_000 }, () => {
     // edited; the development AI answers and nothing is billed; no run starts.
     await page.getByRole('button', { name: 'Test this block' }).waitFor();
     expect(await page.getByRole('button', { name: 'Test this block' }).getAttribute('aria-describedby')).toBeTruthy();
-    await page.getByLabel('Input from notes').fill('Launch went well and sales doubled');
+    await page.getByLabel('Input from notes', { exact: true }).fill('Launch went well and sales doubled');
     await page.getByRole('button', { name: 'Test this block' }).click();
     await page.getByRole('heading', { name: 'Output' }).waitFor();
     await expect(page.locator('.wf-test-output').textContent()).resolves.toContain('sales doubled');

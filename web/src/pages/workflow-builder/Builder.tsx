@@ -70,25 +70,33 @@ export function Builder({ editor, positions }: { editor: WorkflowEditor | null; 
     edit((x) => ({ ...x, schedule: null }));
     setChosenMode(m);
   };
-  const trigger: TriggerNodeData =
-    mode === 'schedule'
-      ? {
-          title: pickWords(pickOf(draft.schedule)),
-          detail: preview.next?.[0] ? `Next: ${inZone(preview.next[0], draft.schedule_timezone)}` : draft.schedule_timezone,
-          error: preview.problem ?? undefined,
-        }
-      : mode === 'api'
-        ? { title: 'From the API', detail: 'An app starts it with a key' }
-        : { title: 'Manually', detail: 'Run now in the hub' };
+  // Memoised, like the problems below: the canvas rebuilds its nodes when either changes.
+  const firstNext = preview.next?.[0];
+  const trigger = useMemo<TriggerNodeData>(
+    () =>
+      mode === 'schedule'
+        ? {
+            title: pickWords(pickOf(draft.schedule)),
+            detail: firstNext ? `Next: ${inZone(firstNext, draft.schedule_timezone)}` : draft.schedule_timezone,
+            error: preview.problem ?? undefined,
+          }
+        : mode === 'api'
+          ? { title: 'From the API', detail: 'An app starts it with a key' }
+          : { title: 'Manually', detail: 'Run now in the hub' },
+    [mode, draft.schedule, draft.schedule_timezone, firstNext, preview.problem],
+  );
 
   // Every problem the draft has, live; a refusal the browser could not foresee is added after a save.
   const live = useMemo(() => liveProblems(draft), [draft]);
   const refused = s.problem;
-  const problems: Problem[] = [
-    ...live,
-    ...(preview.problem ? [{ message: `Trigger: ${preview.problem}`, short: preview.problem, setting: 'schedule' }] : []),
-    ...(refused && !live.some((x) => x.short === refused.short) ? [refused] : []),
-  ];
+  const problems = useMemo<Problem[]>(
+    () => [
+      ...live,
+      ...(preview.problem ? [{ message: `Trigger: ${preview.problem}`, short: preview.problem, setting: 'schedule' }] : []),
+      ...(refused && !live.some((x) => x.short === refused.short) ? [refused] : []),
+    ],
+    [live, preview.problem, refused],
+  );
   // Save pressed with problems left: the notice stays until they are fixed.
   const [saveBlocked, setSaveBlocked] = useState(false);
   // Where the focus goes once the next render has put it on screen (the first selector that finds one).

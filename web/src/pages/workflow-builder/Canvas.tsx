@@ -127,7 +127,9 @@ function Flow(p: CanvasProps) {
         if (c.type === 'dimensions' && c.dimensions) sizes[c.id] = c.dimensions;
         if (c.type === 'position' && c.position) moves[c.id] = next.find((n) => n.id === c.id)?.position ?? c.position;
       }
-      if (Object.keys(sizes).length) setMeasured((m) => ({ ...m, ...sizes }));
+      // Only real changes: a measure that repeats itself must not render the canvas again.
+      const changed = Object.entries(sizes).filter(([id, d]) => measured[id]?.width !== d.width || measured[id]?.height !== d.height);
+      if (changed.length) setMeasured((m) => ({ ...m, ...Object.fromEntries(changed) }));
       if (Object.keys(moves).length) p.onMove(moves);
       const removed = changes.flatMap((c) => (c.type === 'remove' ? [c.id] : []));
       if (removed.length) p.onRemoveBlocks(removed);
@@ -137,7 +139,7 @@ function Flow(p: CanvasProps) {
       else if (triggerPick && selection?.type === 'trigger') p.onSelect(null);
       else if (changes.some((c) => c.type === 'select' && !c.selected && selection?.type === 'block' && c.id === selection.id)) p.onSelect(null);
     },
-    [nodes, p, selection],
+    [nodes, p, selection, measured],
   );
   const onEdgesChange = useCallback(
     (changes: EdgeChange[]) => {
