@@ -19,19 +19,19 @@ export const BLOCK_SCHEMAS: Readonly<Record<BlockKind, KindSchema>> = {
     kind: 'source.text',
     label: 'Text',
     description: 'Starts the run with text you write here.',
-    fields: [{ name: 'text', label: 'Text', type: 'text', multiline: true, required: true, maxLength: MAX_SOURCE_TEXT }],
+    fields: [{ name: 'text', label: 'Text', type: 'text', multiline: true, required: true, maxLength: MAX_SOURCE_TEXT, ask: 'Write the text this block starts the run with' }],
   },
   'source.web': {
     kind: 'source.web',
     label: 'Web page',
     description: 'Fetches a public web page and passes on its visible text.',
-    fields: [{ name: 'url', label: 'URL', type: 'url', required: true, maxLength: MAX_SOURCE_URL, help: 'An http(s) address reachable from the server.' }],
+    fields: [{ name: 'url', label: 'URL', type: 'url', required: true, maxLength: MAX_SOURCE_URL, help: 'An http(s) address reachable from the server.', ask: 'Enter the address of the web page to fetch' }],
   },
   'source.item': {
     kind: 'source.item',
     label: 'Content item',
     description: "Passes on a content item's text (a page's Markdown, or an item's fields).",
-    fields: [{ name: 'item_id', label: 'Content item', type: 'item', required: true }],
+    fields: [{ name: 'item_id', label: 'Content item', type: 'item', required: true, ask: 'Choose the content item this block passes on' }],
   },
   agent: {
     kind: 'agent',
@@ -47,6 +47,7 @@ export const BLOCK_SCHEMAS: Readonly<Record<BlockKind, KindSchema>> = {
         maxLength: MAX_PROMPT,
         placeholders: 'blocks',
         help: 'Name a feeding block as {{block_id}}; with no placeholder, the inputs follow the prompt.',
+        ask: 'Write the prompt for this AI block',
       },
       { name: 'max_tokens', label: 'Max tokens', type: 'integer', required: false, min: 1, max: MAX_MAX_TOKENS, default: DEFAULT_MAX_TOKENS },
     ],
@@ -73,13 +74,13 @@ export const BLOCK_SCHEMAS: Readonly<Record<BlockKind, KindSchema>> = {
     kind: 'approval',
     label: 'Approval',
     description: 'Waits for a person to approve or reject in the hub before the run goes on.',
-    fields: [{ name: 'message', label: 'Message to the approver', type: 'text', multiline: false, required: true, maxLength: MAX_APPROVAL_MESSAGE }],
+    fields: [{ name: 'message', label: 'Message to the approver', type: 'text', multiline: false, required: true, maxLength: MAX_APPROVAL_MESSAGE, ask: 'Write the message the approver reads' }],
   },
   'output.project': {
     kind: 'output.project',
     label: 'Save as page',
     description: "Saves the text it receives as a page in the workflow's project.",
-    fields: [{ name: 'title', label: 'Page title', type: 'text', multiline: false, required: true, maxLength: MAX_PAGE_TITLE_LENGTH }],
+    fields: [{ name: 'title', label: 'Page title', type: 'text', multiline: false, required: true, maxLength: MAX_PAGE_TITLE_LENGTH, ask: 'Write a title for the page this block saves' }],
   },
 };
 

@@ -14,6 +14,8 @@ interface FieldBase {
   label: string;
   /** One sentence under the field in the form. */
   help?: string;
+  /** What the builder asks for when the field is left empty ("Write the prompt for this AI block"). */
+  ask?: string;
   required: boolean;
 }
 
@@ -65,47 +67,66 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 export const DURATION_RE = /^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?$/;
 export const DATETIME_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
-function checkField(f: ConfigField, v: unknown): string | null {
-  const at = `config.${f.name}`;
+/**
+ * What is wrong with one field's value, as data: the engine and the automations word it for the
+ * file's author (issueMessage), the workflow builder for a person (src/domain/workflow-check.ts).
+ */
+export type FieldIssue =
+  | { reason: 'not_string' }
+  | { reason: 'missing' }
+  | { reason: 'empty' }
+  | { reason: 'too_long'; max: number; length: number }
+  | { reason: 'range'; min: number; max: number }
+  | { reason: 'not_http' }
+  | { reason: 'credentials' }
+  | { reason: 'not_item' }
+  | { reason: 'choice'; options: readonly string[] }
+  | { reason: 'duration'; got: unknown }
+  | { reason: 'datetime'; got: unknown }
+  | { reason: 'template'; detail: string }
+  /** A config key no field declares. */
+  | { reason: 'unknown'; names: readonly string[] }
+  /** A one-of broken: none or several of `fields` given. */
+  | { reason: 'one_of'; fields: readonly string[] };
+
+function fieldIssue(f: ConfigField, v: unknown): FieldIssue | null {
   switch (f.type) {
     case 'text':
       if (v === null && f.nullable) return null;
-      if (typeof v !== 'string') return `${at} must be a string`;
-      if (!f.allowEmpty && v.trim() === '') return `${at} must not be empty`;
-      if (v.length > f.maxLength) return `${at} must be at most ${f.maxLength} characters`;
+      if (typeof v !== 'string') return { reason: 'not_string' };
+      if (!f.allowEmpty && v.trim() === '') return { reason: 'empty' };
+      if (v.length > f.maxLength) return { reason: 'too_long', max: f.maxLength, length: v.length };
       if (f.placeholders === 'contact' && v !== null) {
         // Rendered by Mustache at send time: one that cannot be read would fail every run there.
         const bad = templateProblem(v);
-        if (bad) return `${at} ${bad}`;
+        if (bad) return { reason: 'template', detail: bad };
       }
       return null;
     case 'integer':
-      if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < f.min || v > f.max) return `${at} must be an integer from ${f.min} to ${f.max}`;
+      if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < f.min || v > f.max) return { reason: 'range', min: f.min, max: f.max };
       return null;
     case 'url': {
-      if (typeof v !== 'string') return `${at} must be a string`;
-      if (v.trim() === '') return `${at} must not be empty`;
-      if (v.length > f.maxLength) return `${at} must be at most ${f.maxLength} characters`;
+      if (typeof v !== 'string') return { reason: 'not_string' };
+      if (v.trim() === '') return { reason: 'empty' };
+      if (v.length > f.maxLength) return { reason: 'too_long', max: f.maxLength, length: v.length };
       let u: URL;
       try {
         u = new URL(v);
       } catch {
-        return `${at} must be an http(s) URL`;
+        return { reason: 'not_http' };
       }
-      if (u.protocol !== 'http:' && u.protocol !== 'https:') return `${at} must be an http(s) URL`;
-      if (u.username || u.password) return `${at} must not carry a user name or password`;
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') return { reason: 'not_http' };
+      if (u.username || u.password) return { reason: 'credentials' };
       return null;
     }
     case 'item':
-      return typeof v === 'string' && UUID_RE.test(v) ? null : `${at} must be a content item id (a UUID)`;
+      return typeof v === 'string' && UUID_RE.test(v) ? null : { reason: 'not_item' };
     case 'choice':
-      return typeof v === 'string' && f.options.includes(v) ? null : `${at} must be one of ${f.options.join(', ')}`;
+      return typeof v === 'string' && f.options.includes(v) ? null : { reason: 'choice', options: f.options };
     case 'duration':
-      return typeof v === 'string' && DURATION_RE.test(v) ? null : `${at} must be an ISO 8601 duration such as PT1M or P1D, got ${JSON.stringify(v)}`;
+      return typeof v === 'string' && DURATION_RE.test(v) ? null : { reason: 'duration', got: v };
     case 'datetime':
-      return typeof v === 'string' && DATETIME_RE.test(v) && !Number.isNaN(Date.parse(v))
-        ? null
-        : `${at} must be a date-time with a time zone, got ${JSON.stringify(v)}`;
+      return typeof v === 'string' && DATETIME_RE.test(v) && !Number.isNaN(Date.parse(v)) ? null : { reason: 'datetime', got: v };
     case 'json':
       return null;
     default: {
@@ -115,28 +136,77 @@ function checkField(f: ConfigField, v: unknown): string | null {
   }
 }
 
-/** The first problem with `config` under `schema`, or null: unknown fields, missing and invalid ones, a broken one-of. */
-export function checkConfig(schema: KindSchema, config: Record<string, unknown>): ConfigProblem | null {
-  const names = schema.fields.map((f) => f.name);
-  for (const k of Object.keys(config)) {
-    if (!names.includes(k)) return { field: k, message: `config.${k} is not a known field (fields: ${names.join(', ')})` };
+/** An issue in the words a definition file's author gets (`config.url must be an http(s) URL`). */
+export function issueMessage(field: string | null, issue: FieldIssue): string {
+  const at = `config.${field ?? ''}`;
+  switch (issue.reason) {
+    case 'not_string':
+      return `${at} must be a string`;
+    case 'missing':
+      return `${at} is required`;
+    case 'empty':
+      return `${at} must not be empty`;
+    case 'too_long':
+      return `${at} must be at most ${issue.max} characters`;
+    case 'range':
+      return `${at} must be an integer from ${issue.min} to ${issue.max}`;
+    case 'not_http':
+      return `${at} must be an http(s) URL`;
+    case 'credentials':
+      return `${at} must not carry a user name or password`;
+    case 'not_item':
+      return `${at} must be a content item id (a UUID)`;
+    case 'choice':
+      return `${at} must be one of ${issue.options.join(', ')}`;
+    case 'duration':
+      return `${at} must be an ISO 8601 duration such as PT1M or P1D, got ${JSON.stringify(issue.got)}`;
+    case 'datetime':
+      return `${at} must be a date-time with a time zone, got ${JSON.stringify(issue.got)}`;
+    case 'template':
+      return `${at} ${issue.detail}`;
+    case 'unknown':
+      return `${at} is not a known field (fields: ${issue.names.join(', ')})`;
+    case 'one_of':
+      return `needs exactly one of ${issue.fields.map((k) => `config.${k}`).join(' or ')}`;
   }
+}
+
+/** A config's issue: the field at fault (null: the config as a whole). */
+export interface ConfigIssue {
+  field: string | null;
+  issue: FieldIssue;
+}
+
+/**
+ * Every problem with `config` under `schema`, in order: unknown fields, then each declared field
+ * (missing or invalid), then a broken one-of. The builder shows them all at once.
+ */
+export function configIssues(schema: KindSchema, config: Record<string, unknown>): ConfigIssue[] {
+  const names = schema.fields.map((f) => f.name);
+  const out: ConfigIssue[] = [];
+  for (const k of Object.keys(config)) if (!names.includes(k)) out.push({ field: k, issue: { reason: 'unknown', names } });
   for (const f of schema.fields) {
     const v = config[f.name];
     if (v === undefined) {
-      if (f.required) return { field: f.name, message: f.type === 'text' || f.type === 'url' ? `config.${f.name} must be a string` : `config.${f.name} is required` };
+      // A missing text reads as "must be a string": what a file's author has long been told.
+      if (f.required) out.push({ field: f.name, issue: { reason: f.type === 'text' || f.type === 'url' ? 'not_string' : 'missing' } });
       continue;
     }
-    const bad = checkField(f, v);
-    if (bad) return { field: f.name, message: bad };
+    const bad = fieldIssue(f, v);
+    if (bad) out.push({ field: f.name, issue: bad });
   }
   if (schema.oneOf) {
     const given = schema.oneOf.filter((k) => config[k] !== undefined);
-    if (given.length !== 1) {
-      return { field: given[1] ?? schema.oneOf[0], message: `needs exactly one of ${schema.oneOf.map((k) => `config.${k}`).join(' or ')}` };
-    }
+    if (given.length !== 1) out.push({ field: given[1] ?? schema.oneOf[0], issue: { reason: 'one_of', fields: schema.oneOf } });
   }
-  return null;
+  return out;
+}
+
+/** The first problem with `config` under `schema`, or null: unknown fields, missing and invalid ones, a broken one-of. */
+export function checkConfig(schema: KindSchema, config: Record<string, unknown>): ConfigProblem | null {
+  const first = configIssues(schema, config)[0];
+  if (!first) return null;
+  return { field: first.field, message: issueMessage(first.field, first.issue) };
 }
 
 /** The `{{name}}` placeholders a template uses, each once, in order of first use. */

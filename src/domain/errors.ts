@@ -76,6 +76,7 @@ export const HUB_ERROR_CATALOGUE = {
   wrong_password: { status: 403, type: 'permission', condition: 'The current password given is wrong (it counts as a failed sign-in).' },
   email_needs_delivery: { status: 409, type: 'conflict', condition: 'A new email is confirmed by a link sent to it, and this hub has no real email (SMTP) configured; an owner or admin can change it on Users.' },
   too_many_link_requests: { status: 429, type: 'rate_limit', condition: 'Too many forgot-password requests from this address or for this email; wait Retry-After seconds.' },
+  block_tests_limited: { status: 429, type: 'rate_limit', condition: 'The account tested blocks as often as a minute allows (Test this block); wait Retry-After seconds.' },
 } as const;
 
 const ALL_ERRORS = { ...ERROR_CATALOGUE, ...HUB_ERROR_CATALOGUE };

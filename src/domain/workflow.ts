@@ -21,6 +21,12 @@ export const BLOCK_ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 /** The validator's words when an id breaks BLOCK_ID_RE. */
 export const BLOCK_ID_RULE = "1 to 64 letters, digits, '_', '.' or '-' (starting with a letter or digit)";
 
+/** A `{{block_id}}` placeholder in a block's template (the engine renders these; the validator checks them). */
+export const BLOCK_PLACEHOLDER_RE = /\{\{\s*([A-Za-z0-9][A-Za-z0-9_.-]{0,63})\s*\}\}/g;
+
+/** Config fields holding `{{block_id}}` templates, by kind: the names they use must feed the block. */
+export const TEMPLATE_FIELDS: Partial<Record<BlockKind, string>> = { agent: 'prompt', 'transform.template': 'template' };
+
 export const RUN_STATUSES = [
   'queued',
   'running',

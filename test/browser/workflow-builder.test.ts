@@ -1,8 +1,10 @@
 // The workflow builder in a real browser, each flow on a fresh server: build the five-block
 // workflow from nothing by clicking, dragging and typing, save, activate, Run now, approve the
-// run and find the page it made in Content; a cycle and a blank prompt refused by the server and
-// shown on the edge, the node and the field; the builder driven by the keyboard alone; unsaved
-// changes restored after a reload, and leaving warned about. Every screen: a screenshot and axe.
+// run and find the page it made in Content; a cycle, a blank prompt and a stray placeholder shown
+// live on their edge, nodes and fields (two blocks at once), Save naming how many remain and
+// taking the focus to the first; Test this block; the trigger set to a schedule with its preview;
+// the builder driven by the keyboard alone (Back to palette); unsaved changes restored after a
+// reload, and leaving warned about. Every screen: a screenshot and axe.
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -47,6 +49,8 @@ async function open(flow: string, who: typeof OWNER, workflows: unknown[] = []) 
 }
 
 const node = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
+/** The edges between blocks (the trigger's dashed edges left out). */
+const blockEdges = (page: Page) => page.locator('.react-flow__edge:not(.wf-edge-trigger)');
 
 /** Connects two blocks on the canvas as a mouse does: from `from`'s output handle to `to`'s input handle. */
 async function drag(page: Page, from: string, to: string): Promise<void> {
@@ -135,7 +139,9 @@ describe('the workflow builder', { timeout: 240_000 }, () => {
     await page.getByLabel('Page title').fill('Digest of the week');
     await page.getByRole('button', { name: 'Auto-layout' }).click();
     await page.getByText('Unsaved changes', { exact: true }).waitFor();
-    expect(await page.locator('.react-flow__edge').count()).toBe(4);
+    expect(await blockEdges(page).count()).toBe(4);
+    // The trigger heads the graph, pointing at the block that starts the run.
+    expect(await page.locator('.react-flow__edge.wf-edge-trigger').count()).toBe(1);
     // One panel, one block's fields: none left behind by the blocks opened before.
     expect(await page.getByLabel('Block id').count()).toBe(1);
     expect(await page.getByLabel('Add input from…').count()).toBe(1);
@@ -145,7 +151,8 @@ describe('the workflow builder', { timeout: 240_000 }, () => {
     await page.waitForURL(/\/workflows\/[0-9a-f-]{36}\/build$/);
     await page.getByRole('heading', { level: 1, name: 'Build Weekly digest' }).waitFor();
     await page.getByText('All changes saved', { exact: true }).waitFor();
-    expect(await page.locator('.react-flow__node').count()).toBe(5);
+    expect(await page.locator('.react-flow__node').count()).toBe(6);
+    expect(await node(page, '_trigger').textContent()).toContain('Manually');
     expect(await hub.visit('saved')).toEqual([]);
 
     await page.getByRole('button', { name: 'Activate' }).click();
@@ -191,35 +198,51 @@ describe('the workflow builder', { timeout: 240_000 }, () => {
     await page.getByRole('heading', { level: 1, name: 'Build Chain' }).waitFor();
     await node(page, 'wrap').waitFor();
 
-    // The last block back into the second: a cycle, which the server refuses on that edge.
-    await drag(page, 'wrap', 'summary');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.getByText('Not saved: edges form a cycle').waitFor();
+    // The last block back into the second (from the panel, the keyboard's way): a cycle, shown on
+    // that edge as soon as it is made.
+    await page.getByRole('button', { name: 'Settings of summary' }).click();
+    await page.getByLabel('Add input from…').selectOption('wrap');
+    await page.getByRole('button', { name: 'Connect wrap to summary' }).click();
     const bad = page.locator('.react-flow__edge.wf-edge-error');
-    await expect(bad.count()).resolves.toBe(1);
+    await expect.poll(() => bad.count()).toBe(1);
     expect(await bad.getAttribute('data-id')).toBe('wrap->summary');
-    await expect(page.locator('.wf-edge-label').textContent()).resolves.toContain('cycle');
+    await expect(page.locator('.wf-edge-label').textContent()).resolves.toContain('go round in a circle');
+    // Save refuses it without asking the server, says how many problems remain and shows the first.
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Not saved: 1 problem remains.').waitFor();
+    await page.getByRole('heading', { name: 'Edge wrap → summary' }).waitFor();
+    await expect.poll(() => page.evaluate('document.activeElement && document.activeElement.textContent')).toBe('Edge wrap → summary');
     expect(await hub.visit('cycle')).toEqual([]);
 
-    // Delete the edge (focus it, Enter selects it, the Delete key), then a blank prompt: on the node and the field.
-    await bad.focus();
-    await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: 'Edge wrap → summary' }).waitFor();
+    // Delete the edge (focus it, the Delete key): its marks and the Save notice go with it.
     await bad.focus();
     await page.keyboard.press('Delete');
-    await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(2);
-    // The refusal was about the edge just deleted: its banner and marks go with it.
-    await expect.poll(() => page.getByText('Not saved: edges form a cycle').count()).toBe(0);
+    await expect.poll(() => blockEdges(page).count()).toBe(2);
+    await expect.poll(() => page.getByText('Not saved:').count()).toBe(0);
     expect(await page.locator('.wf-edge-error, .wf-edge-label, .wf-node-error').count()).toBe(0);
+
+    // Two blocks wrong at once, each marked as it is edited: a blank prompt, a placeholder naming no block.
     await page.getByRole('button', { name: 'Settings of summary' }).click();
     await page.getByLabel('Prompt', { exact: true }).fill('');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.getByText('Not saved: block "summary"').waitFor();
-    await expect(node(page, 'summary').locator('.wf-node-error').count()).resolves.toBe(1);
-    await expect(node(page, 'summary').locator('.wf-node-message').textContent()).resolves.toContain('prompt');
+    await expect(node(page, 'summary').locator('.wf-node-message').textContent()).resolves.toBe('Write the prompt for this AI block');
     await expect(page.getByLabel('Prompt', { exact: true }).getAttribute('aria-invalid')).resolves.toBe('true');
+    await page.getByRole('button', { name: 'Settings of wrap' }).click();
+    await page.getByLabel('Template', { exact: true }).fill('Summary: {{summary}} and {{nowhere}}');
+    await expect.poll(() => page.locator('.wf-node-error').count()).toBe(2);
+    expect(await node(page, 'summary').getAttribute('aria-label')).toBe('Block summary (AI agent), 1 problem');
+    expect(await node(page, 'wrap').getAttribute('aria-label')).toBe('Block wrap (Template), 1 problem');
+    await expect(node(page, 'wrap').locator('.wf-node-badge').textContent()).resolves.toContain('1 problem');
+    await page.locator('.field-error', { hasText: 'The template uses {{nowhere}}, but there is no block called “nowhere”' }).waitFor();
+    await page.getByText('2 problems to fix').waitFor();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Not saved: 2 problems remain.').waitFor();
+    // The focus goes to the first problem's field: the blank prompt.
+    await page.getByRole('heading', { name: 'AI agent: summary' }).waitFor();
+    await expect.poll(() => page.evaluate('document.activeElement && document.activeElement.labels && document.activeElement.labels[0].textContent')).toBe('Prompt');
     expect(await hub.visit('field-error')).toEqual([]);
-
+    await page.getByRole('button', { name: 'Settings of wrap' }).click();
+    await page.getByLabel('Template', { exact: true }).fill('Summary: {{summary}}');
+    await page.getByRole('button', { name: 'Settings of summary' }).click();
     await page.getByLabel('Prompt', { exact: true }).fill('Summarise {{notes}} briefly');
     // Fixed in the draft: the refusal's banner, node mark and field mark are gone before saving.
     await expect.poll(() => page.getByText('Not saved:').count()).toBe(0);
@@ -228,6 +251,17 @@ describe('the workflow builder', { timeout: 240_000 }, () => {
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('All changes saved', { exact: true }).waitFor();
     expect(await page.getByText('Not saved:').count()).toBe(0);
+
+    // Test this block: the saved AI block on the text its input gave in no run yet (sample text),
+    // edited; the development AI answers and nothing is billed; no run starts.
+    await page.getByRole('button', { name: 'Test this block' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Test this block' }).getAttribute('aria-describedby')).toBeTruthy();
+    await page.getByLabel('Input from notes', { exact: true }).fill('Launch went well and sales doubled');
+    await page.getByRole('button', { name: 'Test this block' }).click();
+    await page.getByRole('heading', { name: 'Output' }).waitFor();
+    await expect(page.locator('.wf-test-output').textContent()).resolves.toContain('sales doubled');
+    await page.getByText('Development AI: nothing was billed.').waitFor();
+    expect(await hub.visit('test-block')).toEqual([]);
 
     // A content item block: its item picked from the account's content, and found again after a reload.
     await page.getByRole('button', { name: 'Add Content item block' }).click();
@@ -268,8 +302,18 @@ describe('the workflow builder', { timeout: 240_000 }, () => {
 
     await tabTo(page, 'Add Template block');
     await page.keyboard.press('Enter');
-    // The new block's settings open with the focus on their heading.
+    // The new block's settings open with the focus on their heading; one Tab on, Back to palette
+    // returns to the kind just added (not 30 presses back).
     await expect.poll(() => page.evaluate('document.activeElement && document.activeElement.textContent')).toBe('Template: template');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await expect.poll(() => page.evaluate('document.activeElement && document.activeElement.textContent')).toBe('Back to palette');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate('document.activeElement && document.activeElement.getAttribute("data-kind")')).toBe('transform.template');
+    await tabTo(page, 'Settings of template');
+    await page.keyboard.press('Enter');
+    // A block's buttons say which block: its id and its kind's name.
+    await page.getByRole('button', { name: 'Delete block “template” (Template)' }).waitFor();
     await tabTo(page, 'Template');
     await page.keyboard.type('Notes: ');
     // Browsing the select only chooses (ArrowDown on a closed select fires change); Connect connects.
@@ -277,7 +321,7 @@ describe('the workflow builder', { timeout: 240_000 }, () => {
     await page.keyboard.press('ArrowDown');
     await page.getByRole('button', { name: 'Connect notes to template' }).waitFor();
     expect(await inputsOf(page)).toEqual([]);
-    expect(await page.locator('.react-flow__edge').count()).toBe(0);
+    expect(await blockEdges(page).count()).toBe(0);
     await tabTo(page, 'Connect notes to template');
     await page.keyboard.press('Enter');
     await expect.poll(() => inputsOf(page)).toEqual(['notes']);
@@ -302,7 +346,7 @@ describe('the workflow builder', { timeout: 240_000 }, () => {
     await tabTo(page, 'Settings of notes');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Text: notes' }).waitFor();
-    await tabTo(page, 'Block template');
+    await tabTo(page, 'Block template (Template)');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Template: template' }).waitFor();
 
@@ -312,7 +356,7 @@ describe('the workflow builder', { timeout: 240_000 }, () => {
     expect(await hub.visit('keyboard-saved')).toEqual([]);
   });
 
-  it('keeps unsaved changes over a reload, warns before leaving, previews and saves a schedule, and refuses to save over someone else\'s change', async () => {
+  it('keeps unsaved changes over a reload, warns before leaving, sets the trigger to a schedule with its preview, and refuses to save over someone else\'s change', async () => {
     const { hub, page, ids } = await open('workflow-builder-restore', MEMBER, [
       { ref: 'solo', name: 'Solo', blocks: [{ id: 'notes', kind: 'source.text', config: { text: 'Notes' } }], edges: [] },
     ]);
@@ -320,18 +364,36 @@ describe('the workflow builder', { timeout: 240_000 }, () => {
     await page.goto(url);
     await node(page, 'notes').waitFor();
 
-    // The schedule: the next five times, in the browser's own words, then saved on its own.
-    await page.getByLabel('Cron expression').fill('0 9 * * 1');
+    // The trigger, set to a schedule from its node: every Monday at 09:00 in Paris, the next five
+    // runs in that zone; saved with the workflow. A custom expression that cannot run is a problem
+    // on the trigger.
+    await node(page, '_trigger').click();
+    await page.getByRole('heading', { name: 'Trigger: how it starts' }).waitFor();
+    expect(await page.getByLabel('From a chat (coming later)').isDisabled()).toBe(true);
+    await page.getByLabel('From another app (API)').check();
+    await expect(page.locator('.wf-curl').textContent()).resolves.toContain(`/v1/workflows/${ids.workflows.solo}/runs`);
+    expect(await page.locator('.wf-curl').textContent()).toContain('Bearer YOUR_API_KEY');
+    expect(await hub.visit('trigger-api')).toEqual([]);
+    await page.getByLabel('On a schedule').check();
+    await page.getByLabel('Repeat').selectOption('weekly');
+    await page.getByLabel('On', { exact: true }).selectOption({ label: 'Monday' });
+    await page.getByLabel('At', { exact: true }).fill('09:00');
     await page.getByLabel('Time zone').fill('Europe/Paris');
-    await page.getByRole('heading', { name: 'Next five runs (your local time)' }).waitFor();
+    await page.getByRole('heading', { name: 'Next runs (Europe/Paris)' }).waitFor();
     await expect.poll(() => page.locator('.wf-preview li').count()).toBe(5);
-    expect(await page.locator('.wf-preview li').first().textContent()).toMatch(/Monday/);
-    await page.getByRole('button', { name: 'Save schedule' }).click();
-    await page.getByText('All changes saved', { exact: true }).waitFor();
-    await page.getByLabel('Cron expression').fill('61 * * * *');
-    await page.locator('.wf-preview .field-error').waitFor();
+    expect(await page.locator('.wf-preview li').first().textContent()).toMatch(/Monday.*09:00/);
+    await expect.poll(() => node(page, '_trigger').textContent()).toContain('Every Monday at 09:00');
     expect(await hub.visit('schedule')).toEqual([]);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('All changes saved', { exact: true }).waitFor();
+    await page.getByLabel('Repeat').selectOption('custom');
+    await expect.poll(() => node(page, '_trigger').textContent()).toContain('Every Monday at 09:00');
+    await page.getByLabel('Cron expression').fill('61 * * * *');
+    await page.locator('.wf-picker .field-error').waitFor();
+    await expect.poll(() => node(page, '_trigger').getAttribute('aria-label')).toContain('1 problem');
+    expect(await hub.visit('schedule-problem')).toEqual([]);
     await page.getByLabel('Cron expression').fill('0 9 * * 1');
+    await expect.poll(() => page.locator('.wf-picker .field-error').count()).toBe(0);
 
     await page.getByLabel('Name', { exact: true }).fill('Solo, renamed');
     await page.getByText('Unsaved changes', { exact: true }).waitFor();
@@ -365,7 +427,7 @@ describe('the workflow builder', { timeout: 240_000 }, () => {
     await page.getByRole('button', { name: 'Discard changes' }).click();
     await expect.poll(() => page.getByLabel('Name', { exact: true }).inputValue()).toBe('Solo');
     await page.getByText('All changes saved', { exact: true }).waitFor();
-    await expect(page.getByLabel('Cron expression').inputValue()).resolves.toBe('0 9 * * 1');
+    await expect.poll(() => node(page, '_trigger').textContent()).toContain('Every Monday at 09:00');
 
     // Someone else changes the workflow meanwhile (here: its status, through the hub's API): saving
     // over it is refused, and "Reload their version" shows theirs.

@@ -114,7 +114,7 @@ describe('refusals (exit 1, nothing changed)', () => {
     const cycle = { ...definition(), edges: [...definition().edges, { from: 'out', to: 'src' }] };
     expect(await cmd(['workflows', 'create', 'wf.json', '--account', A.id], cycle)).toMatchObject({
       code: 1,
-      stderr: 'error: wf.json: edges[2]: edges form a cycle: src → tpl → out → src (a workflow is a DAG)\n',
+      stderr: 'error: wf.json: edges[2]: These connections go round in a circle: src → tpl → out → src. A workflow must flow one way: remove one of them\n',
     });
     const otherItem = { ...definition(), blocks: [{ id: 'src', kind: 'source.item', config: { item_id: B.items.about } }], edges: [] };
     expect((await cmd(['workflows', 'create', 'wf.json', '--account', A.id], otherItem)).stderr).toBe(

@@ -89,31 +89,31 @@ const BAD: Array<[string, Record<string, unknown>, string, string]> = [
   ['a block that is not an object', { name: 'W', blocks: ['src'] }, 'blocks[0]', 'must be a JSON object'],
   ['a block with an unknown field', { name: 'W', blocks: [{ ...src, label: 'x' }] }, 'blocks[0].label', 'unknown field'],
   ['an unknown kind', { name: 'W', blocks: [src, { id: 'x', kind: 'llm', config: {} }] }, 'blocks[1].kind', '"llm" is not a block kind'],
-  ['a duplicate block id', { name: 'W', blocks: [src, src] }, 'blocks[1].id', 'duplicate block id "src"'],
+  ['a duplicate block id', { name: 'W', blocks: [src, src] }, 'blocks[1].id', 'Another block is already called “src”'],
   ['a block id with a space', { name: 'W', blocks: [{ ...src, id: 'my src' }] }, 'blocks[0].id', "letters, digits, '_', '.' or '-'"],
   ['a config that is not an object', { name: 'W', blocks: [{ ...src, config: 'x' }] }, 'blocks[0].config', 'must be a JSON object'],
-  ['a missing prompt', { name: 'W', blocks: [{ id: 'ag', kind: 'agent', config: {} }] }, 'blocks[0].config.prompt', 'config.prompt must be a string'],
-  ['a web source that is not http(s)', { name: 'W', blocks: [{ id: 'w', kind: 'source.web', config: { url: 'ftp://x.example' } }] }, 'blocks[0].config.url', 'must be an http(s) URL'],
-  ['an unknown config field', { name: 'W', blocks: [{ ...src, config: { text: 'x', colour: 'red' } }] }, 'blocks[0].config.colour', 'config.colour is not a known field'],
-  ['an unknown config field that is not a name', { name: 'W', blocks: [{ ...src, config: { text: 'x', 'my colour': 'red' } }] }, 'blocks[0].config["my colour"]', 'config.my colour is not a known field'],
-  ['max_tokens 0', { name: 'W', blocks: [src, { id: 'ag', kind: 'agent', config: { prompt: 'p', max_tokens: 0 } }], edges: [{ from: 'src', to: 'ag' }] }, 'blocks[1].config.max_tokens', 'config.max_tokens must be an integer from 1'],
-  ['a placeholder naming no block', { name: 'W', blocks: [src, agent('Sum {{nope}}')], edges: [{ from: 'src', to: 'ag' }] }, 'blocks[1].config.prompt', 'uses {{nope}} but there is no block "nope"'],
+  ['a missing prompt', { name: 'W', blocks: [{ id: 'ag', kind: 'agent', config: {} }] }, 'blocks[0].config.prompt', 'Write the prompt for this AI block'],
+  ['a web source that is not http(s)', { name: 'W', blocks: [{ id: 'w', kind: 'source.web', config: { url: 'ftp://x.example' } }] }, 'blocks[0].config.url', 'must be a web address starting with http:// or https://'],
+  ['an unknown config field', { name: 'W', blocks: [{ ...src, config: { text: 'x', colour: 'red' } }] }, 'blocks[0].config.colour', '“colour” is not a setting of this block'],
+  ['an unknown config field that is not a name', { name: 'W', blocks: [{ ...src, config: { text: 'x', 'my colour': 'red' } }] }, 'blocks[0].config["my colour"]', '“my colour” is not a setting of this block'],
+  ['max_tokens 0', { name: 'W', blocks: [src, { id: 'ag', kind: 'agent', config: { prompt: 'p', max_tokens: 0 } }], edges: [{ from: 'src', to: 'ag' }] }, 'blocks[1].config.max_tokens', 'Max tokens must be a whole number from 1 to 100,000'],
+  ['a placeholder naming no block', { name: 'W', blocks: [src, agent('Sum {{nope}}')], edges: [{ from: 'src', to: 'ag' }] }, 'blocks[1].config.prompt', 'The prompt uses {{nope}}, but there is no block called “nope”'],
   [
     'a placeholder naming a block that does not feed it',
     { name: 'W', blocks: [src, { id: 'other', kind: 'source.text', config: { text: 'x' } }, { id: 't', kind: 'transform.template', config: { template: '{{other}}' } }], edges: [{ from: 'src', to: 't' }] },
     'blocks[2].config.template',
-    '"other" does not feed it (add an edge other → t)',
+    '“other” does not feed this block: connect “other” to it',
   ],
-  ['a self-loop', { name: 'W', blocks: [src], edges: [{ from: 'src', to: 'src' }] }, 'edges[0]', 'edges form a cycle: src → src'],
+  ['a self-loop', { name: 'W', blocks: [src], edges: [{ from: 'src', to: 'src' }] }, 'edges[0]', '“src” is connected to itself'],
   [
     'a cycle',
     { name: 'W', blocks: [src, agent('p'), { id: 't', kind: 'transform.template', config: { template: 'x' } }], edges: [{ from: 'src', to: 'ag' }, { from: 'ag', to: 't' }, { from: 't', to: 'ag' }] },
     'edges[2]',
-    'edges form a cycle: ag → t → ag',
+    'These connections go round in a circle: ag → t → ag',
   ],
-  ['an edge to no block', { name: 'W', blocks: [src], edges: [{ from: 'src', to: 'ghost' }] }, 'edges[0].to', 'no block with id "ghost"'],
-  ['an edge from no block', { name: 'W', blocks: [src], edges: [{ from: 'ghost', to: 'src' }] }, 'edges[0].from', 'no block with id "ghost"'],
-  ['a duplicate edge', { name: 'W', blocks: [src, agent('p')], edges: [{ from: 'src', to: 'ag' }, { from: 'src', to: 'ag' }] }, 'edges[1]', 'duplicate edge src → ag'],
+  ['an edge to no block', { name: 'W', blocks: [src], edges: [{ from: 'src', to: 'ghost' }] }, 'edges[0].to', 'there is no block called “ghost”'],
+  ['an edge from no block', { name: 'W', blocks: [src], edges: [{ from: 'ghost', to: 'src' }] }, 'edges[0].from', 'there is no block called “ghost”'],
+  ['a duplicate edge', { name: 'W', blocks: [src, agent('p')], edges: [{ from: 'src', to: 'ag' }, { from: 'src', to: 'ag' }] }, 'edges[1]', '“src” is already connected to “ag”'],
   ['an edge with an unknown field', { name: 'W', blocks: [src, agent('p')], edges: [{ from: 'src', to: 'ag', label: 'x' }] }, 'edges[0].label', 'unknown field'],
   ['a cron expression that cannot run', { name: 'W', schedule: 'every day' }, 'schedule', "The schedule 'every day' is not valid: use five fields, minute hour day month weekday, e.g. '0 9 * * 1' for Mondays at 9:00."],
   ['an unknown time zone', { name: 'W', schedule: '0 9 * * *', schedule_timezone: 'Mars/Olympus' }, 'schedule', "'Mars/Olympus' is not a time zone"],
@@ -263,7 +263,7 @@ describe('errors', () => {
     expect(i.message).toBe(`no content item with id "${S.b.items.about}" in this account`);
     // A fixture's item ref is not the builder's format.
     const ref = expectError(await create({ name: 'W', blocks: [{ id: 'src', kind: 'source.item', config: { item: 'about' } }] }), 422, 'invalid_request', 'invalid_field', 'blocks[0].config.item');
-    expect(ref.message).toContain('config.item is not a known field (fields: item_id)');
+    expect(ref.message).toContain('“item” is not a setting of this block (its settings: item_id)');
     expect(await t.db.query('select 1 from workflows where name = $1', ['W'])).toEqual([]);
   });
 

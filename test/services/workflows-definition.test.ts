@@ -76,7 +76,7 @@ describe('export and create', () => {
     const before = await t.db.query('select count(*)::int as n from workflows');
     const err = await createWorkflow(t.db, A.id, { name: 'Bad', blocks: [{ id: 'x', kind: 'agent', config: { prompt: '' } }] }, OPERATOR).catch((e) => e);
     expect(err).toBeInstanceOf(DefinitionError);
-    expect(err.message).toBe('blocks[0].config.prompt: block "x" (agent): config.prompt must not be empty');
+    expect(err.message).toBe('blocks[0].config.prompt: block "x" (agent): Write the prompt for this AI block');
     expect(await t.db.query('select count(*)::int as n from workflows')).toEqual(before);
     await expect(exportWorkflow(t.db, { workflowId: A.workflows.w, accountId: '00000000-0000-7000-8000-000000000001' })).rejects.toMatchObject({ code: 'resource_not_found' });
   });

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { HubError } from '../../web/src/lib/api';
 import type { Definition } from '../../web/src/pages/workflow-builder/model';
-import { problemOf } from '../../web/src/pages/workflow-builder/problems';
+import { liveProblems, onBlock, onField, problemOf } from '../../web/src/pages/workflow-builder/problems';
 
 const sent: Definition = {
   name: 'W',
@@ -37,15 +37,8 @@ describe('problemOf', () => {
     });
   });
 
-  it('names the edge that closes a cycle, from its path or from the spelled-out cycle', () => {
-    expect(problemOf(refusal('edges[1]', 'edges form a cycle: src → ask → src (a workflow is a DAG)'), sent)?.edge).toBe('ask->src');
-    expect(problemOf(refusal('blocks', 'edges form a cycle: src → ask → src (a workflow is a DAG)'), sent)?.edge).toBe('ask->src');
-  });
-
-  it('finds the block a whole-definition refusal names in its message, with the field it mentions', () => {
-    expect(problemOf(refusal('blocks', 'block "ask" (agent): config.prompt names {{nope}}, which does not feed it'), sent)?.block).toEqual({ id: 'ask', field: 'prompt' });
-    // A name the body does not hold is not a place to point at.
-    expect(problemOf(refusal('edges', 'block "gone" (agent): missing'), sent)).toMatchObject({ setting: 'edges' });
+  it('names the edge that closes a cycle from its path', () => {
+    expect(problemOf(refusal('edges[1]', 'These connections go round in a circle: src → ask → src.'), sent)?.edge).toBe('ask->src');
   });
 
   it('leaves a path past the end of the body as a setting rather than pointing at nothing', () => {
@@ -58,5 +51,38 @@ describe('problemOf', () => {
     expect(problemOf(refusal(undefined, 'something'), sent)).toMatchObject({ setting: undefined });
     expect(problemOf(new HubError(409, 'workflow_changed', 'changed', 'req'), sent)).toBeNull();
     expect(problemOf(new Error('network'), sent)).toBeNull();
+  });
+});
+
+describe('liveProblems: the server\'s validator over the draft, every problem at once, in words', () => {
+  it('puts each problem on its block and field, two blocks at once, without the block prefix', () => {
+    const draft: Definition = {
+      ...sent,
+      blocks: [
+        { id: 'src', kind: 'source.text', config: { text: '' } },
+        { id: 'ask', kind: 'agent', config: { prompt: '', max_tokens: 0 } },
+      ],
+      edges: [{ from: 'src', to: 'ask' }],
+    };
+    const all = liveProblems(draft);
+    expect(all.map((p) => [p.block?.id, p.block?.field, p.short])).toEqual([
+      ['src', 'text', 'Write the text this block starts the run with'],
+      ['ask', 'prompt', 'Write the prompt for this AI block'],
+      ['ask', 'max_tokens', 'Max tokens must be a whole number from 1 to 100,000'],
+    ]);
+    expect(onBlock(all, 'ask')).toHaveLength(2);
+    expect(onField(onBlock(all, 'ask'), 'prompt')).toBe('Write the prompt for this AI block');
+    expect(all[0].message).toBe('src: Write the text this block starts the run with');
+  });
+
+  it('marks the edge closing a cycle, a placeholder naming no feeding block, and an empty name', () => {
+    const all = liveProblems({ ...sent, name: ' ', blocks: [sent.blocks[0], { id: 'ask', kind: 'agent', config: { prompt: 'Use {{src}} and {{gone}}' } }] });
+    expect(all.find((p) => p.setting === 'name')?.short).toBe('Give the workflow a name');
+    expect(all.find((p) => p.edge)?.edge).toBe('ask->src');
+    expect(all.find((p) => p.short.includes('{{gone}}'))).toMatchObject({ block: { id: 'ask', field: 'prompt' }, short: 'The prompt uses {{gone}}, but there is no block called “gone”' });
+  });
+
+  it('finds nothing wrong with a complete draft', () => {
+    expect(liveProblems({ ...sent, blocks: [sent.blocks[0], { id: 'ask', kind: 'agent', config: { prompt: 'Sum {{src}}' } }], edges: [sent.edges[0]] })).toEqual([]);
   });
 });

@@ -1,12 +1,11 @@
 // Small text helpers the blocks share: the `{{block_id}}` renderer, config field checks, and a
 // linear-time HTML-to-text pass for source.web. No eval, no regex that can backtrack badly on a
 // hostile page (bodies are up to webMaxBytes).
+import { BLOCK_PLACEHOLDER_RE as PLACEHOLDER_RE } from '../../domain/workflow.js';
 import type { BlockOutput } from '../types.js';
 
 // The block id rule is declared in the domain, where the hub's builder checks ids with it too.
 export { BLOCK_ID_RE } from '../../domain/workflow.js';
-
-const PLACEHOLDER_RE = /\{\{\s*([A-Za-z0-9][A-Za-z0-9_.-]{0,63})\s*\}\}/g;
 
 /** The block ids a template names, in order of first use. */
 export function placeholders(template: string): string[] {

@@ -1,6 +1,6 @@
 // The workflow builder's API: create a workflow from a definition, read and replace its
 // definition, move its status, set its schedule (with a preview of the next times), copy it and
-// delete it (admins). The rules are the services' (src/services/workflows/manage.ts): a definition
+// delete it (admins), and test one of its blocks. The rules are the services' (src/services/workflows/manage.ts): a definition
 // problem is 422 invalid_field whose param is the path inside the body (`blocks[2].config.prompt`)
 // and whose message is the fixture validator's words; each change is audited there.
 import { ApiError } from '../../domain/errors.js';
@@ -20,9 +20,28 @@ import {
   type WorkflowRef,
 } from '../../services/workflows/manage.js';
 import type { WorkflowEditRow } from '../../services/workflows/store.js';
+import { testBlock } from '../../services/workflows/test-block.js';
 import { scheduleProblem } from '../../services/workflows/validate.js';
+import { createBilling } from '../../engine/billing/index.js';
+import { createLlmProvider, createWebFetcher } from '../../engine/providers/index.js';
 import { actorOf, hubAuthOf, hubRoute, type HubAuth } from '../kit.js';
-import { DefinitionBody, IdParams, PREVIEW_COUNT, PreviewQuery, ReplaceBody, ScheduleBody, SchedulePreview, StatusBody, WorkflowDeleted, WorkflowEditor } from './schemas.js';
+import {
+  BLOCK_TESTS_PER_MINUTE,
+  BlockTestBody,
+  BlockTestParams,
+  BlockTestResult,
+  DefinitionBody,
+  IdParams,
+  MAX_TEST_INPUT_CHARS,
+  PREVIEW_COUNT,
+  PreviewQuery,
+  ReplaceBody,
+  ScheduleBody,
+  SchedulePreview,
+  StatusBody,
+  WorkflowDeleted,
+  WorkflowEditor,
+} from './schemas.js';
 
 const upcoming = (schedule: string | null, timezone: string): string[] =>
   schedule === null ? [] : nextOccurrences(schedule, timezone, new Date(), PREVIEW_COUNT).map(iso);
@@ -113,6 +132,32 @@ export function registerHubWorkflowBuilderRoutes(hub: App, deps: AppDeps): void 
     const problem = request.query.cron === undefined ? 'missing (required)' : cron.trim() === '' ? 'must not be empty' : scheduleProblem(cron, timezone);
     if (problem) throw new ApiError('invalid_field', problem, { param: 'cron' });
     return { next: upcoming(cron, timezone), timezone };
+  });
+
+  // Test this block: the engine's block code on sample inputs, outside any run (src/services/workflows/test-block.ts).
+  const testEnv = {
+    db: deps.db,
+    config: deps.config,
+    providers: { llm: createLlmProvider(deps.config.llm), pages: deps.pages, fetchText: createWebFetcher(deps.config) },
+    billing: createBilling(deps.db),
+  };
+  hub.post('/workflows/:id/blocks/:block/test', hubRoute('member', {
+    operationId: 'hubTestWorkflowBlock',
+    summary: 'Run one saved block on sample inputs, without starting a run',
+    description:
+      `The block's settings as being edited (config; left out: the saved ones) over the given texts of the blocks feeding it. Not billed with the development AI; a real AI provider's tokens are billed as AI usage. 422 invalid_field param block (no such saved block), inputs (over ${MAX_TEST_INPUT_CHARS} characters in all) or config.<field>; 429 block_tests_limited past ${BLOCK_TESTS_PER_MINUTE} tests a minute per account.`,
+    params: BlockTestParams,
+    body: BlockTestBody,
+    response: { 200: BlockTestResult },
+  }, [429]), async (request) => {
+    const auth = hubAuthOf(request);
+    const hit = await deps.counters.requests.hit(`block-test:${auth.accountId}`);
+    if (hit.count > BLOCK_TESTS_PER_MINUTE) {
+      const wait = String(Math.max(1, Math.ceil(hit.resetMs / 1000)));
+      throw new ApiError('block_tests_limited', `Blocks were tested ${BLOCK_TESTS_PER_MINUTE} times in the last minute; try again in ${wait} s.`, { headers: { 'Retry-After': wait } });
+    }
+    const { config, inputs } = request.body;
+    return testBlock(testEnv, { accountId: auth.accountId, workflowId: request.params.id, blockId: request.params.block, config, inputs }, MAX_TEST_INPUT_CHARS);
   });
 
   hub.post('/workflows/:id/copy', hubRoute('member', {

@@ -126,3 +126,35 @@ export const SchedulePreview = Type.Object({ next: Type.Array(DateTime), timezon
 export type SchedulePreview = Static<typeof SchedulePreview>;
 export const WorkflowDeleted = Type.Object({ id: Uuid, deleted: Type.Literal(true) }, { title: 'WorkflowDeleted' });
 export type WorkflowDeleted = Static<typeof WorkflowDeleted>;
+
+/** What "Test this block" may carry: a few feeding blocks' texts, 100,000 characters in all. */
+export const MAX_TEST_INPUTS = 20;
+export const MAX_TEST_INPUT_CHARS = 100_000;
+/** Tests per account per minute. */
+export const BLOCK_TESTS_PER_MINUTE = 30;
+
+export const BlockTestParams = Type.Object({ id: Uuid, block: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
+export type BlockTestParams = Static<typeof BlockTestParams>;
+export const BlockTestBody = Type.Object(
+  {
+    config: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "The block's settings as being edited; left out: the saved ones." })),
+    inputs: Type.Record(Type.String(), Type.String(), {
+      maxProperties: MAX_TEST_INPUTS,
+      description: `The text of each feeding block, by block id (its last run's output, or sample text): at most ${MAX_TEST_INPUTS}, ${MAX_TEST_INPUT_CHARS} characters in all.`,
+    }),
+  },
+  { additionalProperties: false, title: 'BlockTestBody' },
+);
+export type BlockTestBody = Static<typeof BlockTestBody>;
+export const BlockTestResult = Type.Object(
+  {
+    status: StringEnum(['succeeded', 'failed'] as const),
+    output: Nullable(Type.Object({ text: Type.String(), html: Nullable(Type.String()) })),
+    error: Nullable(Type.String({ description: 'Why the block failed, in words for a person.' })),
+    note: Nullable(Type.String({ description: 'What a real run would do that the test did not (approve, save a page).' })),
+    billed_micros: Type.Integer({ description: 'What the test cost as AI usage: 0 with the development AI.' }),
+    development_ai: Type.Boolean({ description: 'The development (local) AI answered: nothing is billed.' }),
+  },
+  { title: 'BlockTestResult' },
+);
+export type BlockTestResult = Static<typeof BlockTestResult>;

@@ -1,13 +1,14 @@
 // Workflows: the list (the Workflows screen, pickers, which search by name with q), one workflow
 // with its blocks and newest runs, deleting one, and the builder's reads and writes (its editor,
-// the schedule preview, saving the definition, the status and the schedule).
+// the schedule preview, saving the definition (its schedule too) and the status, testing a block).
 import { queryOptions, useMutation, useQueryClient, type UseMutationOptions } from '@tanstack/react-query';
 import type {
+  BlockTestBody,
+  BlockTestResult,
   HubWorkflowBlock,
   HubWorkflowDetail,
   HubWorkflowInList,
   ReplaceBody,
-  ScheduleBody,
   SchedulePreview,
   WorkflowDefinition,
   WorkflowEditor as WorkflowEditorSchema,
@@ -21,7 +22,7 @@ export type WorkflowDetail = HubWorkflowDetail;
 export type WorkflowBlock = HubWorkflowBlock;
 /** The builder's view of a workflow: its definition (the `workflows create|edit` format) and more. */
 export type WorkflowEditor = WorkflowEditorSchema;
-export type { SchedulePreview, WorkflowDefinition };
+export type { BlockTestResult, SchedulePreview, WorkflowDefinition };
 
 export const workflowKeys = resourceKeys('workflows');
 // The builder's editor is its own resource: refreshing the workflows (after a save) must not
@@ -105,9 +106,6 @@ export const useSaveDefinition = (id: string | null, options: EditorWriteOptions
 export const useWorkflowStatus = (id: string | null, options: EditorWriteOptions<WorkflowStatus> = {}) =>
   useEditorWrite((status: WorkflowStatus) => api.post<WorkflowEditor>(`/hub/api/workflows/${id}/status`, { status }), options);
 
-export const useWorkflowSchedule = (id: string | null, options: EditorWriteOptions<ScheduleBody> = {}) =>
-  useEditorWrite((body: ScheduleBody) => api.put<WorkflowEditor>(`/hub/api/workflows/${id}/schedule`, body), options);
-
 /** The editor as the server has it now (someone else saved first: "Reload"), refreshing what shows the workflow. */
 export function useFetchEditor() {
   const client = useQueryClient();
@@ -116,4 +114,15 @@ export function useFetchEditor() {
     void client.invalidateQueries({ queryKey: workflowKeys.all });
     return e;
   };
+}
+
+/**
+ * Test one saved block on sample inputs (no run starts). Nothing the hub shows changes, except the
+ * account's usage when a real AI provider billed it — the Usage screen reads that when opened.
+ */
+export function useTestBlock(workflowId: string) {
+  return useMutation({
+    mutationFn: ({ block, body }: { block: string; body: BlockTestBody }) =>
+      api.post<BlockTestResult>(`/hub/api/workflows/${encodeURIComponent(workflowId)}/blocks/${encodeURIComponent(block)}/test`, body),
+  });
 }

@@ -152,6 +152,7 @@ export const ERROR_WORDS: Record<ErrorCode, Wording> = {
   wrong_password: () => ({ message: 'That is not your current password.', next: { text: 'Type the password you sign in with now; if you forgot it, sign out and use "Forgot password?".' }, details: false }),
   email_needs_delivery: () => ({ message: 'A new email is confirmed by a link sent to it, and this hub cannot send email yet.', next: ASK_ADMIN }),
   too_many_link_requests: (r) => ({ message: 'Too many requests for a set-password link.', next: tryLater(r, 'Wait a few minutes and try again.'), details: false }),
+  block_tests_limited: (r) => ({ message: 'Blocks were tested as often as a minute allows.', next: tryLater(r, 'Wait a minute and test again.') }),
   too_many_sign_ins: (r) => ({ message: 'Too many failed sign-ins.', next: tryLater(r, 'Wait a minute and try again.'), details: false }),
   automation_status_conflict: (r) => ({ message: `This automation cannot make that move now: ${r.message}`, next: { text: 'Reload it to see its status.' } }),
   automation_not_publishable: (r) => (r.param ? { message: `Not ready to publish: ${fieldProblem(r, 'a setting').message}` } : { message: `Not ready to publish: ${r.message}` }),

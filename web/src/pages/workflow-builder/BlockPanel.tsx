@@ -5,13 +5,19 @@
 import { useEffect, useId, useRef, useState, type RefObject } from 'react';
 import { ConfigForm } from './ConfigForm';
 import { ProjectSelect } from './ItemPicker';
+import { problemCount } from '@domain/workflow-check';
 import { BLOCK_SCHEMAS, idProblem, inputsOf, type BlockDef, type Draft } from './model';
-import type { Problem } from './problems';
+import { onField, type Problem } from './problems';
+import { TestBlock } from './TestBlock';
 
 export interface BlockPanelProps {
   draft: Draft;
   block: BlockDef;
-  problem: Problem | null;
+  /** This block's problems, live. */
+  problems: readonly Problem[];
+  workflowId: string | null;
+  /** Whether the saved workflow has this block (only a saved block can be tested). */
+  saved: boolean;
   headingRef: RefObject<HTMLHeadingElement | null>;
   onRename: (to: string) => void;
   onConfig: (name: string, v: unknown) => void;
@@ -20,6 +26,8 @@ export interface BlockPanelProps {
   onDelete: () => void;
   onProject: (id: string | null) => void;
   onClose: () => void;
+  /** Back to the palette: the keyboard's way out of the panel after adding a block. */
+  onPalette: () => void;
 }
 
 function IdField({ draft, block, serverError, onRename }: { draft: Draft; block: BlockDef; serverError?: string; onRename: (to: string) => void }) {
@@ -148,29 +156,43 @@ function Inputs({ draft, block, onConnect, onDisconnect }: Pick<BlockPanelProps,
 }
 
 export function BlockPanel(p: BlockPanelProps) {
-  const { block, problem, draft } = p;
+  const { block, problems, draft } = p;
   const schema = BLOCK_SCHEMAS[block.kind];
-  const mine = problem?.block?.id === block.id ? problem : null;
   const fieldNames = schema.fields.map((f) => f.name);
-  const onField = mine?.block?.field && fieldNames.includes(mine.block.field);
+  // Problems no field of the form shows (a setting it does not take, the kind): listed on top.
+  const loose = problems.filter((x) => !x.block?.field || (x.block.field !== 'id' && !fieldNames.includes(x.block.field)));
+  const name = `“${block.id}” (${schema.label})`;
   return (
     <section className="wf-panel card" aria-labelledby="wf-panel-title">
       <div className="wf-panel-head">
         <h2 id="wf-panel-title" ref={p.headingRef} tabIndex={-1}>
           {schema.label}: {block.id}
         </h2>
-        <button type="button" className="button-secondary wf-small" onClick={p.onClose} aria-label="Close block settings">
+        <button type="button" className="button-secondary wf-small" onClick={p.onClose} aria-label={`Close the settings of block ${name}`}>
           Close
         </button>
       </div>
+      <p className="wf-skip">
+        <button type="button" className="button-secondary wf-small" onClick={p.onPalette}>
+          Back to palette
+        </button>
+      </p>
       <p className="muted">{schema.description}</p>
-      {mine && !onField && mine.block?.field !== 'id' && (
-        <p className="notice notice-error" role="alert">
-          {mine.message}
+      {problems.length > 0 && (
+        <p className="wf-panel-problems">
+          <span aria-hidden="true">⚠ </span>
+          {problemCount(problems.length)} on this block.
         </p>
       )}
-      <IdField key={block.kind} draft={draft} block={block} serverError={mine?.block?.field === 'id' ? mine.short : undefined} onRename={p.onRename} />
-      <ConfigForm block={block} inputs={inputsOf(draft, block.id)} errorField={mine?.block?.field} error={mine?.short} onChange={p.onConfig} />
+      {loose.length > 0 && (
+        <ul className="notice notice-error">
+          {loose.map((x) => (
+            <li key={x.short}>{x.short}</li>
+          ))}
+        </ul>
+      )}
+      <IdField key={block.kind} draft={draft} block={block} serverError={onField(problems, 'id')} onRename={p.onRename} />
+      <ConfigForm block={block} inputs={inputsOf(draft, block.id)} errorOf={(f) => onField(problems, f)} onChange={p.onConfig} />
       {block.kind === 'output.project' && (
         <>
           <ProjectSelect
@@ -185,9 +207,10 @@ export function BlockPanel(p: BlockPanelProps) {
         </>
       )}
       <Inputs key={`inputs:${block.id}`} draft={draft} block={block} onConnect={p.onConnect} onDisconnect={p.onDisconnect} />
+      <TestBlock workflowId={p.workflowId} block={block} draft={draft} saved={p.saved} />
       <div className="actions">
-        <button type="button" className="button-danger" onClick={p.onDelete}>
-          Delete block {block.id}
+        <button type="button" className="button-danger" onClick={p.onDelete} aria-label={`Delete block ${name}`}>
+          Delete block
         </button>
       </div>
     </section>

@@ -1,10 +1,13 @@
 // The builder's screen: the workflow's settings and actions on top; the palette and block list,
-// the canvas and the selected block's panel side by side; the schedule below. The draft (useDraft)
-// is the one truth every part edits; a refused save is placed on the block, edge or field it names.
-import { useEffect, useRef, useState } from 'react';
+// the canvas (the trigger at its top, then the blocks) and the selected block's or trigger's panel
+// side by side. The draft (useDraft) is the one truth every part edits; its problems are worked
+// out as it changes (the server's own validator, through @domain) and shown on their blocks,
+// fields and edges; Save with problems left says how many and takes the focus to the first.
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ConfirmDialog, StatusBadge } from '../../components/controls';
 import { ErrorNotice } from '../../components/states';
+import { problemCount } from '@domain/workflow-check';
 import { BlockPanel } from './BlockPanel';
 import { Canvas, type Selection } from './Canvas';
 import { COLUMN_GAP, freeSpot, LAYER_GAP, layeredLayout } from './layout';
@@ -23,7 +26,10 @@ import {
   type XY,
 } from './model';
 import { BlockList, Palette } from './Palette';
-import { Schedule } from './Schedule';
+import { liveProblems, onBlock, type Problem } from './problems';
+import { cronOf, DEFAULT_PICK, inZone, localZone, pickOf, pickWords } from './schedule-picker';
+import { TriggerPanel, useSchedulePreview, type TriggerMode } from './TriggerPanel';
+import type { TriggerNodeData } from './CanvasParts';
 import { BuilderActions, WorkflowSettings } from './Settings';
 import { useDraft } from './useDraft';
 import { useSave } from './useSave';
@@ -46,6 +52,88 @@ export function Builder({ editor, positions }: { editor: WorkflowEditor | null; 
   }, [editor, updatedAt, dirty, discard]);
 
   const edit = (f: (x: Draft) => Draft) => setDraft((x) => f(x));
+
+  // The trigger: a schedule is in the definition; Manually and API are what the person chose to
+  // read about (both always work), kept in this screen only.
+  const [chosenMode, setChosenMode] = useState<Exclude<TriggerMode, 'schedule'>>('manual');
+  const mode: TriggerMode = draft.schedule !== null ? 'schedule' : chosenMode;
+  const setAside = useRef<{ schedule: string; tz: string } | null>(null);
+  const preview = useSchedulePreview(draft.schedule, draft.schedule_timezone);
+  const onMode = (m: TriggerMode) => {
+    if (m === 'schedule') {
+      const back = setAside.current;
+      const tz = draft.schedule_timezone === 'UTC' && d.base.schedule === null ? localZone() : draft.schedule_timezone;
+      edit((x) => ({ ...x, schedule: back?.schedule ?? cronOf(DEFAULT_PICK), schedule_timezone: back?.tz ?? tz }));
+      return;
+    }
+    if (draft.schedule !== null) setAside.current = { schedule: draft.schedule, tz: draft.schedule_timezone };
+    edit((x) => ({ ...x, schedule: null }));
+    setChosenMode(m);
+  };
+  // Memoised, like the problems below: the canvas rebuilds its nodes when either changes.
+  const firstNext = preview.next?.[0];
+  const trigger = useMemo<TriggerNodeData>(
+    () =>
+      mode === 'schedule'
+        ? {
+            title: pickWords(pickOf(draft.schedule)),
+            detail: firstNext ? `Next: ${inZone(firstNext, draft.schedule_timezone)}` : draft.schedule_timezone,
+            error: preview.problem ?? undefined,
+          }
+        : mode === 'api'
+          ? { title: 'From the API', detail: 'An app starts it with a key' }
+          : { title: 'Manually', detail: 'Run now in the hub' },
+    [mode, draft.schedule, draft.schedule_timezone, firstNext, preview.problem],
+  );
+
+  // Every problem the draft has, live; a refusal the browser could not foresee is added after a save.
+  const live = useMemo(() => liveProblems(draft), [draft]);
+  const refused = s.problem;
+  const problems = useMemo<Problem[]>(
+    () => [
+      ...live,
+      ...(preview.problem ? [{ message: `Trigger: ${preview.problem}`, short: preview.problem, setting: 'schedule' }] : []),
+      ...(refused && !live.some((x) => x.short === refused.short) ? [refused] : []),
+    ],
+    [live, preview.problem, refused],
+  );
+  // Save pressed with problems left: the notice stays until they are fixed.
+  const [saveBlocked, setSaveBlocked] = useState(false);
+  // Where the focus goes once the next render has put it on screen (the first selector that finds one).
+  const [focusTo, setFocusTo] = useState<string[] | null>(null);
+  useEffect(() => {
+    if (!focusTo) return;
+    setFocusTo(null);
+    for (const sel of focusTo) {
+      const el = document.querySelector<HTMLElement>(sel);
+      if (el) return el.focus();
+    }
+  }, [focusTo]);
+  const showProblem = (x: Problem) => {
+    const inPanel = ['.wf-panel-col [aria-invalid="true"]', '.wf-panel-col h2'];
+    if (x.block) setSelection({ type: 'block', id: x.block.id });
+    else if (x.edge) setSelection({ type: 'edge', id: x.edge });
+    else if (x.setting === 'schedule' || x.setting === 'schedule_timezone') setSelection({ type: 'trigger' });
+    else return setFocusTo([`[data-setting="${x.setting}"]`, '#wf-title']);
+    setFocusTo(inPanel);
+  };
+  const onSave = () => {
+    const first = problems[0];
+    if (!first) {
+      setSaveBlocked(false);
+      return s.save.mutate({ draft });
+    }
+    setSaveBlocked(true);
+    showProblem(first);
+  };
+
+  // "Back to palette": after adding a block, one press returns to the kind just added.
+  const paletteRef = useRef<HTMLUListElement>(null);
+  const lastKind = useRef<BlockKind | null>(null);
+  const toPalette = () => {
+    const list = paletteRef.current;
+    (list?.querySelector<HTMLButtonElement>(`[data-kind="${lastKind.current}"]`) ?? list?.querySelector<HTMLButtonElement>('button'))?.focus();
+  };
   const open = (blockId: string) => {
     setSelection({ type: 'block', id: blockId });
     requestAnimationFrame(() => headingRef.current?.focus());
@@ -57,6 +145,7 @@ export function Builder({ editor, positions }: { editor: WorkflowEditor | null; 
     const taken = Object.values(draft.positions);
     while (taken.some((p) => Math.abs(p.x - at.x) < COLUMN_GAP / 2 && Math.abs(p.y - at.y) < LAYER_GAP / 2)) at.x += COLUMN_GAP;
     const next = addBlock(draft, kind, at);
+    lastKind.current = kind;
     setDraft(next.draft);
     open(next.id);
   };
@@ -66,8 +155,6 @@ export function Builder({ editor, positions }: { editor: WorkflowEditor | null; 
   };
   const block = selection?.type === 'block' ? draft.blocks.find((b) => b.id === selection.id) : undefined;
   const edge = selection?.type === 'edge' ? draft.edges.find((e) => edgeId(e) === selection.id) : undefined;
-  const problem = s.problem;
-  const scheduleChanged = !!editor && (draft.schedule !== d.base.schedule || draft.schedule_timezone !== d.base.schedule_timezone);
 
   return (
     <section aria-labelledby="wf-title" className="wf-builder">
@@ -92,11 +179,12 @@ export function Builder({ editor, positions }: { editor: WorkflowEditor | null; 
         </div>
       )}
       <BuilderActions
+        problems={problems.length}
         saved={!!id}
         dirty={d.dirty}
         status={d.base.status}
         busy={s.save.isPending || s.status.isPending || s.run.isPending}
-        onSave={() => s.save.mutate({ draft })}
+        onSave={onSave}
         onStatus={(to) => s.status.mutate(to)}
         onRun={() => s.run.mutate(undefined, { onSuccess: (r) => setRunId(r.id) })}
         runId={runId}
@@ -114,30 +202,41 @@ export function Builder({ editor, positions }: { editor: WorkflowEditor | null; 
           </div>
         </div>
       )}
-      {problem && (
+      {saveBlocked && problems.length > 0 && (
         <div className="notice notice-error" role="alert">
-          <p>Not saved: {problem.message}</p>
-          {problem.block && (
-            <p className="notice-meta">
-              <button type="button" className="button-secondary wf-small" onClick={() => open(problem.block!.id)}>
-                Show block {problem.block.id}
-              </button>
-            </p>
-          )}
+          <p>
+            Not saved: {problemCount(problems.length)} {problems.length === 1 ? 'remains' : 'remain'}. The first: {problems[0]!.message}.
+          </p>
+          <p className="notice-meta">
+            <button type="button" className="button-secondary wf-small" onClick={() => showProblem(problems[0]!)}>
+              Show the first problem
+            </button>
+          </p>
         </div>
       )}
-      {!problem && !s.conflict && <ErrorNotice error={s.save.error} />}
+      {!refused && !s.conflict && <ErrorNotice error={s.save.error} />}
       <ErrorNotice error={s.status.error ?? s.run.error} />
-      <WorkflowSettings draft={draft} problem={problem} onChange={(patch) => edit((x) => ({ ...x, ...patch }))} />
+      <WorkflowSettings draft={draft} problems={problems} onChange={(patch) => edit((x) => ({ ...x, ...patch }))} />
       <div className="wf-grid">
         <div className="wf-side">
-          <Palette onAdd={add} />
-          <BlockList draft={draft} selected={block?.id ?? null} problem={problem} onOpen={open} />
+          <Palette onAdd={add} listRef={paletteRef} />
+          <BlockList
+            draft={draft}
+            selected={block?.id ?? null}
+            problems={problems}
+            onOpen={open}
+            trigger={{ title: trigger.title, problem: !!trigger.error, current: selection?.type === 'trigger' }}
+            onTrigger={() => {
+              setSelection({ type: 'trigger' });
+              requestAnimationFrame(() => headingRef.current?.focus());
+            }}
+          />
         </div>
         <Canvas
           draft={draft}
           selection={selection}
-          problem={problem}
+          problems={problems}
+          trigger={trigger}
           onSelect={setSelection}
           onMove={(moves) => edit((x) => ({ ...x, positions: { ...x.positions, ...moves } }))}
           onConnect={(from, to) => edit((x) => connect(x, from, to))}
@@ -153,7 +252,10 @@ export function Builder({ editor, positions }: { editor: WorkflowEditor | null; 
             <BlockPanel
               draft={draft}
               block={block}
-              problem={problem}
+              problems={onBlock(problems, block.id)}
+              workflowId={id}
+              saved={d.base.blocks.some((b) => b.id === block.id && b.kind === block.kind)}
+              onPalette={toPalette}
               headingRef={headingRef}
               onRename={(to) => {
                 edit((x) => renameBlock(x, block.id, to));
@@ -168,36 +270,42 @@ export function Builder({ editor, positions }: { editor: WorkflowEditor | null; 
             />
           ) : edge ? (
             <section className="wf-panel card" aria-labelledby="wf-panel-title">
-              <h2 id="wf-panel-title">
+              <h2 id="wf-panel-title" tabIndex={-1}>
                 Edge {edge.from} → {edge.to}
               </h2>
               <p>
                 <code>{edge.from}</code> passes its output to <code>{edge.to}</code>.
               </p>
-              {problem?.edge === edgeId(edge) && <p className="notice notice-error">{problem.message}</p>}
+              {problems
+                .filter((x) => x.edge === edgeId(edge))
+                .map((x) => (
+                  <p key={x.short} className="notice notice-error">
+                    {x.short}
+                  </p>
+                ))}
               <button type="button" className="button-danger" onClick={() => edit((x) => disconnect(x, [edgeId(edge)]))}>
                 Delete edge
               </button>
             </section>
+          ) : selection?.type === 'trigger' ? (
+            <TriggerPanel
+              workflowId={id}
+              mode={mode}
+              schedule={draft.schedule}
+              timezone={draft.schedule_timezone}
+              preview={preview}
+              headingRef={headingRef}
+              onMode={onMode}
+              onSchedule={(schedule, schedule_timezone) => edit((x) => ({ ...x, schedule, schedule_timezone }))}
+              onClose={() => setSelection(null)}
+            />
           ) : (
             <section className="wf-panel card wf-panel-empty" aria-label="Block settings">
-              <p className="muted">Select a block (on the canvas or in the Blocks list) to edit its settings, or add one from the palette.</p>
+              <p className="muted">Select a block (on the canvas or in the Blocks list) to edit its settings, or add one from the palette. Select the trigger at the top of the graph to choose how the workflow starts.</p>
             </section>
           )}
         </div>
       </div>
-      <Schedule
-        schedule={draft.schedule}
-        timezone={draft.schedule_timezone}
-        onChange={(schedule, schedule_timezone) => edit((x) => ({ ...x, schedule, schedule_timezone }))}
-        onSave={id ? () => s.schedule.mutate({ schedule: draft.schedule?.trim() || null, schedule_timezone: draft.schedule_timezone }) : undefined}
-        onClear={id ? () => s.schedule.mutate({ schedule: null, schedule_timezone: draft.schedule_timezone }) : undefined}
-        saving={s.schedule.isPending}
-        changed={scheduleChanged}
-        saved={d.base.schedule !== null}
-        error={problem?.setting === 'schedule' || problem?.setting === 'schedule_timezone' ? problem.message : undefined}
-        saveError={s.schedule.error}
-      />
       <ConfirmDialog
         open={confirmDiscard}
         title="Discard the restored changes?"

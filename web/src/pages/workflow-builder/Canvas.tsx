@@ -16,16 +16,19 @@ import {
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { BlockNode, FlowEdge, type BlockNodeType } from './CanvasParts';
-import { edgeId, type Draft, type XY } from './model';
-import type { Problem } from './problems';
+import { problemCount } from '@domain/workflow-check';
+import { BlockNode, FlowEdge, TRIGGER_ID, TriggerNode, type FlowNode, type TriggerNodeData } from './CanvasParts';
+import { LAYER_GAP } from './layout';
+import { BLOCK_SCHEMAS, edgeId, inputsOf, type Draft, type XY } from './model';
+import { onBlock, type Problem } from './problems';
 
-export type Selection = { type: 'block'; id: string } | { type: 'edge'; id: string } | null;
+export type Selection = { type: 'block'; id: string } | { type: 'edge'; id: string } | { type: 'trigger' } | null;
 
 export interface CanvasProps {
   draft: Draft;
   selection: Selection;
-  problem: Problem | null;
+  problems: readonly Problem[];
+  trigger: TriggerNodeData;
   onSelect: (s: Selection) => void;
   onMove: (moves: Record<string, XY>) => void;
   onConnect: (from: string, to: string) => void;
@@ -34,7 +37,7 @@ export interface CanvasProps {
   onLayout: () => void;
 }
 
-const NODE_TYPES = { block: BlockNode };
+const NODE_TYPES = { block: BlockNode, trigger: TriggerNode };
 const EDGE_TYPES = { flow: FlowEdge };
 const DELETE_KEYS = ['Delete', 'Backspace'];
 
@@ -42,26 +45,59 @@ function Flow(p: CanvasProps) {
   const flow = useReactFlow();
   // Sizes the canvas measured; kept beside the draft, which holds only what the user decides.
   const [measured, setMeasured] = useState<Record<string, { width: number; height: number }>>({});
-  const { draft, selection, problem } = p;
+  const { draft, selection, problems, trigger } = p;
 
-  const nodes = useMemo<BlockNodeType[]>(
-    () =>
-      draft.blocks.map((b) => ({
-        id: b.id,
-        type: 'block',
-        position: draft.positions[b.id] ?? { x: 0, y: 0 },
-        measured: measured[b.id],
-        selected: selection?.type === 'block' && selection.id === b.id,
-        ariaLabel: `Block ${b.id}${problem?.block?.id === b.id ? ', has a problem' : ''}`,
-        data: { kind: b.kind, error: problem?.block?.id === b.id ? problem.short : undefined },
-      })),
-    [draft.blocks, draft.positions, measured, selection, problem],
-  );
+  // The blocks nothing feeds start the run: the trigger sits above them and points at each.
+  const roots = useMemo(() => draft.blocks.filter((b) => inputsOf(draft, b.id).length === 0).map((b) => b.id), [draft]);
+  const nodes = useMemo<FlowNode[]>(() => {
+    const ys = draft.blocks.map((b) => draft.positions[b.id]?.y ?? 0);
+    const xs = roots.map((id) => draft.positions[id]?.x ?? 0);
+    const at = { x: xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0, y: (ys.length ? Math.min(...ys) : 0) - LAYER_GAP };
+    const head: FlowNode = {
+      id: TRIGGER_ID,
+      type: 'trigger',
+      position: at,
+      measured: measured[TRIGGER_ID],
+      draggable: false,
+      deletable: false,
+      selected: selection?.type === 'trigger',
+      ariaLabel: `Trigger: ${trigger.title}${trigger.error ? ', 1 problem' : ''}`,
+      data: trigger,
+    };
+    return [
+      head,
+      ...draft.blocks.map((b): FlowNode => {
+        const mine = onBlock(problems, b.id);
+        return {
+          id: b.id,
+          type: 'block',
+          position: draft.positions[b.id] ?? { x: 0, y: 0 },
+          measured: measured[b.id],
+          selected: selection?.type === 'block' && selection.id === b.id,
+          ariaLabel: `Block ${b.id} (${BLOCK_SCHEMAS[b.kind].label})${mine.length ? `, ${problemCount(mine.length)}` : ''}`,
+          data: { kind: b.kind, problems: mine.length, error: mine[0]?.short },
+        };
+      }),
+    ];
+  }, [draft.blocks, draft.positions, measured, selection, problems, roots, trigger]);
   const edges = useMemo<Edge[]>(
-    () =>
-      draft.edges.map((e) => {
+    () => [
+      ...roots.map(
+        (id): Edge => ({
+          id: `${TRIGGER_ID}->${id}`,
+          type: 'flow',
+          source: TRIGGER_ID,
+          target: id,
+          selectable: false,
+          deletable: false,
+          focusable: false,
+          className: 'wf-edge-trigger',
+          markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16, color: '#8c96a3' },
+        }),
+      ),
+      ...draft.edges.map((e) => {
         const id = edgeId(e);
-        const bad = problem?.edge === id;
+        const bad = problems.find((x) => x.edge === id);
         return {
           id,
           type: 'flow',
@@ -70,15 +106,20 @@ function Flow(p: CanvasProps) {
           selected: selection?.type === 'edge' && selection.id === id,
           markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16, color: bad ? '#b42318' : '#555d66' },
           className: bad ? 'wf-edge-error' : undefined,
-          label: bad ? problem.short : undefined,
-          ariaLabel: `Edge from ${e.from} to ${e.to}${bad ? `: ${problem.message}` : ''}`,
+          label: bad?.short,
+          ariaLabel: `Edge from ${e.from} to ${e.to}${bad ? `: ${bad.short}` : ''}`,
         };
       }),
-    [draft.edges, selection, problem],
+    ],
+    [draft.edges, selection, problems, roots],
   );
 
   const onNodesChange = useCallback(
-    (changes: NodeChange<BlockNodeType>[]) => {
+    (all: NodeChange<FlowNode>[]) => {
+      // The trigger is not a block: it is measured like one, but cannot move or go, and selecting
+      // it opens its own panel.
+      const triggerPick = all.find((c) => c.type === 'select' && c.id === TRIGGER_ID);
+      const changes = all.filter((c) => c.type === 'dimensions' || !('id' in c) || c.id !== TRIGGER_ID);
       const next = applyNodeChanges(changes, nodes);
       const sizes: Record<string, { width: number; height: number }> = {};
       const moves: Record<string, XY> = {};
@@ -86,15 +127,19 @@ function Flow(p: CanvasProps) {
         if (c.type === 'dimensions' && c.dimensions) sizes[c.id] = c.dimensions;
         if (c.type === 'position' && c.position) moves[c.id] = next.find((n) => n.id === c.id)?.position ?? c.position;
       }
-      if (Object.keys(sizes).length) setMeasured((m) => ({ ...m, ...sizes }));
+      // Only real changes: a measure that repeats itself must not render the canvas again.
+      const changed = Object.entries(sizes).filter(([id, d]) => measured[id]?.width !== d.width || measured[id]?.height !== d.height);
+      if (changed.length) setMeasured((m) => ({ ...m, ...Object.fromEntries(changed) }));
       if (Object.keys(moves).length) p.onMove(moves);
       const removed = changes.flatMap((c) => (c.type === 'remove' ? [c.id] : []));
       if (removed.length) p.onRemoveBlocks(removed);
       const picked = changes.find((c) => c.type === 'select' && c.selected);
-      if (picked?.type === 'select') p.onSelect({ type: 'block', id: picked.id });
+      if (triggerPick?.type === 'select' && triggerPick.selected) p.onSelect({ type: 'trigger' });
+      else if (picked?.type === 'select') p.onSelect({ type: 'block', id: picked.id });
+      else if (triggerPick && selection?.type === 'trigger') p.onSelect(null);
       else if (changes.some((c) => c.type === 'select' && !c.selected && selection?.type === 'block' && c.id === selection.id)) p.onSelect(null);
     },
-    [nodes, p, selection],
+    [nodes, p, selection, measured],
   );
   const onEdgesChange = useCallback(
     (changes: EdgeChange[]) => {
@@ -134,21 +179,21 @@ function Flow(p: CanvasProps) {
         <button
           type="button"
           className="button-secondary"
-          disabled={!selection}
-          onClick={() => (selection?.type === 'block' ? p.onRemoveBlocks([selection.id]) : selection && p.onRemoveEdges([selection.id]))}
+          disabled={!selection || selection.type === 'trigger'}
+          onClick={() => (selection?.type === 'block' ? p.onRemoveBlocks([selection.id]) : selection?.type === 'edge' && p.onRemoveEdges([selection.id]))}
         >
-          {selection?.type === 'edge' ? 'Delete selected edge' : selection ? `Delete block ${selection.id}` : 'Delete selected'}
+          {selection?.type === 'edge' ? 'Delete selected edge' : selection?.type === 'block' ? `Delete block “${selection.id}”` : 'Delete selected'}
         </button>
       </div>
       <div className="wf-canvas" aria-label="Workflow graph" role="region">
-        <ReactFlow<BlockNodeType>
+        <ReactFlow<FlowNode>
           nodes={nodes}
           edges={edges}
           nodeTypes={NODE_TYPES}
           edgeTypes={EDGE_TYPES}
           onNodesChange={onNodesChange}
           onEdgesChange={onEdgesChange}
-          onConnect={(c) => c.source && c.target && p.onConnect(c.source, c.target)}
+          onConnect={(c) => c.source && c.target && c.source !== TRIGGER_ID && p.onConnect(c.source, c.target)}
           deleteKeyCode={DELETE_KEYS}
           multiSelectionKeyCode={null}
           selectionKeyCode={null}

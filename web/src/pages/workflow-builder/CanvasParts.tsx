@@ -1,7 +1,7 @@
 // What the canvas draws: a block as a node, and an edge between two blocks.
 //
-// A block shows its id, its kind's label, and — after a refused save — the server's message about
-// it. Its handles: input on top, output below (drag from one to the other to connect; the Inputs
+// A block shows its id, its kind's label, and — while it has problems — how many, with the first
+// one's words. The trigger sits above the blocks nothing feeds: how the workflow starts. Handles: input on top, output below (drag from one to the other to connect; the Inputs
 // section of the block's panel does the same from the keyboard, so the handles are left out of the
 // accessibility tree's names).
 //
@@ -9,25 +9,62 @@
 // cycle, before the server refuses it) would run back over the edges between them; it bows out to
 // the right instead, where it and its message stay readable.
 import { BaseEdge, EdgeLabelRenderer, getBezierPath, Handle, Position, type EdgeProps, type Node, type NodeProps } from '@xyflow/react';
+import { problemCount } from '@domain/workflow-check';
 import { BLOCK_SCHEMAS, type BlockKind } from './model';
 
 export interface BlockNodeData extends Record<string, unknown> {
   kind: BlockKind;
-  /** The server's message when this block is at fault. */
+  /** How many problems the block has, and the first one's words. */
+  problems: number;
   error?: string;
 }
 
 export type BlockNodeType = Node<BlockNodeData, 'block'>;
 
+export interface TriggerNodeData extends Record<string, unknown> {
+  title: string;
+  detail: string;
+  error?: string;
+}
+
+export type TriggerNodeType = Node<TriggerNodeData, 'trigger'>;
+export type FlowNode = BlockNodeType | TriggerNodeType;
+
+/** The node id of the trigger: no block can take it (a block id starts with a letter or digit). */
+export const TRIGGER_ID = '_trigger';
+
+/** The marker of a block (or trigger) with problems; its words are the node's name too. */
+function ProblemMarker({ count }: { count: number }) {
+  return (
+    <div className="wf-node-badge">
+      <span aria-hidden="true">⚠ </span>
+      {problemCount(count)}
+    </div>
+  );
+}
+
 export function BlockNode({ id, data, selected }: NodeProps<BlockNodeType>) {
   const schema = BLOCK_SCHEMAS[data.kind];
   return (
-    <div className={`wf-node wf-node-${data.kind.split('.')[0]}${selected ? ' wf-node-selected' : ''}${data.error ? ' wf-node-error' : ''}`}>
+    <div className={`wf-node wf-node-${data.kind.split('.')[0]}${selected ? ' wf-node-selected' : ''}${data.problems ? ' wf-node-error' : ''}`}>
       <Handle type="target" position={Position.Top} />
       <div className="wf-node-id">{id}</div>
       <div className="wf-node-kind">{schema.label}</div>
+      {data.problems > 0 && <ProblemMarker count={data.problems} />}
       {data.error && <div className="wf-node-message">{data.error}</div>}
       <Handle type="source" position={Position.Bottom} />
+    </div>
+  );
+}
+
+export function TriggerNode({ data, selected }: NodeProps<TriggerNodeType>) {
+  return (
+    <div className={`wf-node wf-node-trigger${selected ? ' wf-node-selected' : ''}${data.error ? ' wf-node-error' : ''}`}>
+      <div className="wf-node-id">Trigger</div>
+      <div className="wf-node-title">{data.title}</div>
+      <div className="wf-node-kind">{data.detail}</div>
+      {data.error && <ProblemMarker count={1} />}
+      <Handle type="source" position={Position.Bottom} isConnectable={false} />
     </div>
   );
 }

@@ -1,7 +1,7 @@
 // A block's settings form, generated from its kind's declaration in BLOCK_SCHEMAS — the same one
 // the server validates with: each field's label, help, required mark and length limit come from
 // there. Template fields list the placeholders they may use (the blocks feeding this one) as
-// buttons that insert `{{id}}` at the cursor. A field the server refused shows its message.
+// buttons that insert `{{id}}` at the cursor. A field with a problem shows it, as the user edits.
 import { useId, useRef, type ReactNode } from 'react';
 import type { ConfigField } from '@domain/config-schema';
 import { ItemPicker } from './ItemPicker';
@@ -11,7 +11,7 @@ interface FieldProps {
   field: ConfigField;
   value: unknown;
   onChange: (v: unknown) => void;
-  /** The server's message when it refused this field. */
+  /** What is wrong with the field now, in words. */
   error?: string;
   /** The ids a template field may name. */
   inputs: string[];
@@ -135,11 +135,11 @@ function OtherField({ field, value, onChange, error }: FieldProps) {
   );
 }
 
-export function ConfigForm({ block, inputs, errorField, error, onChange }: { block: BlockDef; inputs: string[]; errorField?: string; error?: string; onChange: (name: string, v: unknown) => void }) {
+export function ConfigForm({ block, inputs, errorOf, onChange }: { block: BlockDef; inputs: string[]; errorOf: (field: string) => string | undefined; onChange: (name: string, v: unknown) => void }) {
   return (
     <>
       {BLOCK_SCHEMAS[block.kind].fields.map((f) => {
-        const props: FieldProps = { field: f, value: block.config[f.name], onChange: (v) => onChange(f.name, v), error: errorField === f.name ? error : undefined, inputs };
+        const props: FieldProps = { field: f, value: block.config[f.name], onChange: (v) => onChange(f.name, v), error: errorOf(f.name), inputs };
         return f.type === 'text' ? <TextField key={f.name} {...props} field={f} /> : <OtherField key={f.name} {...props} />;
       })}
     </>

@@ -5,15 +5,17 @@ import { useId } from 'react';
 import { ProjectSelect } from './ItemPicker';
 import type { Draft, WorkflowStatus } from './model';
 import type { Problem } from './problems';
+import { problemCount } from '@domain/workflow-check';
 
-export function WorkflowSettings({ draft, problem, onChange }: { draft: Draft; problem: Problem | null; onChange: (patch: Partial<Draft>) => void }) {
+export function WorkflowSettings({ draft, problems, onChange }: { draft: Draft; problems: readonly Problem[]; onChange: (patch: Partial<Draft>) => void }) {
   const id = useId();
-  const err = (name: string) => (problem?.setting === name ? problem.message : undefined);
+  const err = (name: string) => problems.find((x) => x.setting === name)?.short;
   const field = (name: 'name' | 'description', label: string, required: boolean) => (
     <div className={`field${err(name) ? ' field-invalid' : ''}`}>
       <label htmlFor={`${id}-${name}`}>{label}</label>
       <input
         id={`${id}-${name}`}
+        data-setting={name}
         value={draft[name]}
         required={required}
         aria-invalid={err(name) ? true : undefined}
@@ -57,6 +59,8 @@ const MOVES: Record<WorkflowStatus, { to: WorkflowStatus; label: string }[]> = {
 };
 
 export interface ActionsProps {
+  /** Problems left in the draft: Save names how many. */
+  problems: number;
   saved: boolean;
   dirty: boolean;
   status: WorkflowStatus;
@@ -72,9 +76,14 @@ export function BuilderActions(p: ActionsProps) {
   return (
     <>
       <div className="actions wf-actions" role="group" aria-label="Workflow actions">
-        <button type="button" onClick={p.onSave} disabled={p.busy || (p.saved && !p.dirty)}>
+        <button type="button" onClick={p.onSave} disabled={p.busy || (p.saved && !p.dirty)} aria-describedby={p.problems ? 'wf-problem-count' : undefined}>
           {p.saved ? 'Save' : 'Save workflow'}
         </button>
+        {p.problems > 0 && (
+          <span id="wf-problem-count" className="wf-bad">
+            {problemCount(p.problems)} to fix
+          </span>
+        )}
         {MOVES[p.status].map((m) => (
           <button key={m.to} type="button" className="button-secondary" onClick={() => p.onStatus(m.to)} disabled={p.busy || later}>
             {m.label}

@@ -1,6 +1,9 @@
-// A refusal of a save, placed where the user looks: the server names the JSON path at fault inside
-// the body we sent (`blocks[2].config.prompt`, `edges[3].to`, `name`, `schedule`), so the i-th
-// block or edge of that body is the one to outline, and the field is the one to mark in its panel.
+// What is wrong with the draft, placed where the user looks. Live: the domain's validator (the one
+// the server's save runs, src/domain/workflow-check.ts) over the draft as it is edited, every
+// problem at once, each on its block and field, edge or setting. After a save: a refusal the
+// browser could not foresee (a project or item no longer in the account), placed by the JSON path
+// the server names inside the body we sent (`blocks[2].config.item_id`, `project_id`).
+import { definitionProblems } from '@domain/workflow-check';
 import { HubError } from '../../lib/api';
 import type { Definition } from './model';
 
@@ -16,6 +19,26 @@ export interface Problem {
   setting?: string;
 }
 
+/** Every problem the draft has now, in the order a save meets them. */
+export function liveProblems(draft: Definition): Problem[] {
+  const out: Problem[] = [];
+  if (draft.name.trim() === '') out.push({ message: 'Give the workflow a name', short: 'Give the workflow a name', setting: 'name' });
+  for (const p of definitionProblems(draft)) {
+    const place = p.block !== undefined && draft.blocks.some((b) => b.id === p.block) ? { block: { id: p.block, field: p.field } } : p.edge ? { edge: p.edge } : { setting: p.path };
+    out.push({ message: p.block ? `${p.block}: ${p.message}` : p.message, short: p.message, ...place });
+  }
+  return out;
+}
+
+/** The problems on one block, and those on one of its fields. */
+export const onBlock = (problems: readonly Problem[], id: string): Problem[] => problems.filter((p) => p.block?.id === id);
+export const onField = (problems: readonly Problem[], field: string): string | undefined =>
+  problems
+    .filter((p) => p.block?.field === field)
+    .map((p) => p.short)
+    .join(' ') || undefined;
+
+/** A refused save placed on what it names; null for anything but a definition refusal. */
 export function problemOf(err: unknown, sent: Definition): Problem | null {
   if (!(err instanceof HubError) || err.code !== 'invalid_field') return null;
   const p = place(err.message, err.param ?? '', sent);
@@ -32,14 +55,6 @@ function place(message: string, param: string, sent: Definition): Omit<Problem, 
   if (e) {
     const edge = sent.edges[Number(e[1])];
     if (edge) return { message, edge: `${edge.from}->${edge.to}` };
-  }
-  if (param === 'blocks' || param === 'edges') {
-    // A whole-definition refusal still names its block in the message (`block "x" (agent): …`).
-    const named = /block "([^"]+)"/.exec(message)?.[1];
-    if (named && sent.blocks.some((x) => x.id === named)) return { message, block: { id: named, field: /config\.([A-Za-z0-9_]+)/.exec(message)?.[1] } };
-    // A cycle is spelled a → b → a: its last step is the edge that closes it.
-    const [from, to] = /cycle: (.+?) \(/.exec(message)?.[1]?.split(' → ').slice(-2) ?? [];
-    if (from && to) return { message, edge: `${from}->${to}` };
   }
   return { message, setting: param || undefined };
 }

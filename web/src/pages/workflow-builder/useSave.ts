@@ -1,11 +1,11 @@
 // What the builder asks the server: save the definition (POST for a new workflow, PUT with the
 // updated_at it started from otherwise, so a concurrent edit is a 409 instead of a silent
-// overwrite), change the status, save the schedule, and Run now. Each answer is a WorkflowEditor
+// overwrite; the trigger's schedule is part of it), change the status, and Run now. Each answer is a WorkflowEditor
 // the draft takes as its new base.
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useStartRun } from '../../data/runs';
-import { useFetchEditor, useSaveDefinition, useWorkflowSchedule, useWorkflowStatus } from '../../data/workflows';
+import { useFetchEditor, useSaveDefinition, useWorkflowStatus } from '../../data/workflows';
 import { definitionOf, type Draft } from './model';
 import { failureOf, isStale, putBody, type Refused } from './saving';
 import type { useDraft } from './useDraft';
@@ -53,7 +53,6 @@ export function useSave(id: string | null, d: DraftState) {
   const problem = stale ? null : (refused?.problem ?? null);
 
   const status = useWorkflowStatus(id, { onSuccess: (e) => d.saved(e, ['status']) });
-  const schedule = useWorkflowSchedule(id, { onSuccess: (e) => d.saved(e, ['schedule', 'schedule_timezone']) });
   const run = useStartRun(id ?? '');
   const fetchEditor = useFetchEditor();
 
@@ -65,5 +64,5 @@ export function useSave(id: string | null, d: DraftState) {
     setRefused(null);
   };
 
-  return { save, status, schedule, run, problem, clearProblem: () => setRefused(null), conflict, dismissConflict: () => setConflict(false), reload };
+  return { save, status, run, problem, clearProblem: () => setRefused(null), conflict, dismissConflict: () => setConflict(false), reload };
 }
