@@ -38,6 +38,7 @@ export async function makeCounters(
   db: Db,
   log: CounterLog,
   wrapStore: (store: PeekableCounter) => PeekableCounter = (store) => store,
+  now: () => number = Date.now,
 ): Promise<{ requests: WindowCounter; failedAuth: PeekableCounter }> {
   const stallMs = storeStallMs(config);
   let c: PeekableCounter;
@@ -59,18 +60,19 @@ export async function makeCounters(
     // A Redis that is down at start: the fallback from the first request. Connecting takes
     // milliseconds when it is up, so the start waits 2 s at most (not the stall bound, 10 s by default).
     await counter.connected(Math.min(stallMs, START_WAIT_MS));
-    c = new FallbackCounter(wrapStore(counter), { store: 'redis', timeoutMs: config.rateLimitTimeoutMs, log });
+    c = new FallbackCounter(wrapStore(counter), { store: 'redis', timeoutMs: config.rateLimitTimeoutMs, log, now });
   } else if (config.rateLimitStore === 'postgres') {
     // On PostgreSQL the counter has a small pool of its own whose statements the server cancels:
     // a locked or slow counter row holds none of the API's connections.
     const own = db.boundedPool?.({ max: 4, timeoutMs: stallMs }) ?? null;
-    c = new FallbackCounter(wrapStore(new PostgresCounter(own ?? db, Date.now, own)), {
+    c = new FallbackCounter(wrapStore(new PostgresCounter(own ?? db, now, own)), {
       store: 'postgres',
       timeoutMs: config.rateLimitTimeoutMs,
       log,
+      now,
     });
   } else {
-    c = new MemoryCounter();
+    c = new MemoryCounter(now);
   }
   // Keys are namespaced ("k:" per key, "fa:" per address), so one counter serves both limits.
   return { requests: c, failedAuth: c };
@@ -82,6 +84,11 @@ export interface StartOptions {
   retirements?: readonly Retirement[];
   /** Tests: wraps the shared rate-limit store (Redis, PostgreSQL) before the fallback, to make it late. */
   wrapCounterStore?: (store: PeekableCounter) => PeekableCounter;
+  /**
+   * Tests: the rate-limit counters' clock (Redis keeps its own), so a test that counts within one
+   * minute never sees its window end halfway on a slow machine.
+   */
+  counterClock?: () => number;
 }
 
 /** The certificate and key, checked: a file that cannot be read or is not PEM is named by its variable. */
@@ -113,7 +120,7 @@ export async function createApp(config: Config, db: Db, opts: StartOptions = {})
   const counters = await makeCounters(config, db, {
     warn: (obj, msg) => logTo?.log.warn(obj, msg),
     info: (obj, msg) => logTo?.log.info(obj, msg),
-  }, opts.wrapCounterStore);
+  }, opts.wrapCounterStore, opts.counterClock);
   let cursors: CursorCodec;
   let https: { cert: Buffer; key: Buffer } | null;
   try {

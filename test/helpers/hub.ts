@@ -60,6 +60,17 @@ export async function hubClient(
 }
 
 /** The throttles count in clock-aligned minute windows: a burst must not straddle a boundary. */
+/**
+ * A clock for the rate-limit counters (createApp's counterClock) that stays inside one minute: it
+ * runs from one second into the current minute and stops 1 s before its end, so a test that counts
+ * failures within a minute never sees the window end halfway, however slow the machine.
+ */
+export function insideOneMinute(): () => number {
+  const t0 = Date.now();
+  const start = Math.floor(t0 / 60_000) * 60_000 + 1_000;
+  return () => start + Math.min(Date.now() - t0, 58_000);
+}
+
 export async function awayFromMinuteEdge(margin = 5_000): Promise<void> {
   const left = 60_000 - (Date.now() % 60_000);
   if (left < margin) await new Promise((r) => setTimeout(r, left + 200));
