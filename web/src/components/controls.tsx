@@ -41,6 +41,22 @@ export function Select({ label, value, onChange, options }: { label: string; val
   );
 }
 
+/** A small form's buttons: submit (saying it is working while the write is pending) and, when the form can be left, Cancel. */
+export function FormButtons({ label, busyLabel, busy, disabled = false, onCancel }: { label: string; busyLabel: string; busy: boolean; disabled?: boolean; onCancel?: () => void }) {
+  return (
+    <div className="actions">
+      <button type="submit" disabled={busy || disabled}>
+        {busy ? busyLabel : label}
+      </button>
+      {onCancel && (
+        <button type="button" className="button-secondary" onClick={onCancel}>
+          Cancel
+        </button>
+      )}
+    </div>
+  );
+}
+
 export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
   const [done, setDone] = useState(false);
   return (

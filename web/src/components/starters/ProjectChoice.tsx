@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { MAX_PROJECT_NAME_LENGTH } from '@domain/project';
-import { Field } from '../controls';
+import { Field, FormButtons } from '../controls';
 import { SearchPicker } from '../list';
 import { ErrorNotice, Loading } from '../states';
 import { NEW_PROJECT_PATH } from '../../lib/paths';
@@ -29,16 +29,7 @@ function NewProject({ first, onCreated, onCancel }: { first: boolean; onCreated:
       <h3 id={titleId}>{first ? 'Create your first project' : 'New project'}</h3>
       <Field label="Project name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={MAX_PROJECT_NAME_LENGTH} placeholder="Newsletter" />
       <ErrorNotice error={create.error} />
-      <div className="actions">
-        <button type="submit" disabled={create.isPending || name.trim() === ''}>
-          {create.isPending ? 'Creating…' : 'Create project'}
-        </button>
-        {onCancel && (
-          <button type="button" className="button-secondary" onClick={onCancel}>
-            Cancel
-          </button>
-        )}
-      </div>
+      <FormButtons label="Create project" busyLabel="Creating…" busy={create.isPending} disabled={name.trim() === ''} onCancel={onCancel} />
     </form>
   );
 }

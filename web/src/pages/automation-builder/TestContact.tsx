@@ -3,7 +3,7 @@
 // notion of a test contact). Like any new contact, it may start published automations that start
 // when a contact is created; the form says so.
 import { useId, useState, type FormEvent } from 'react';
-import { Field } from '../../components/controls';
+import { Field, FormButtons } from '../../components/controls';
 import { ErrorNotice } from '../../components/states';
 import { useCreateContact, type Contact } from '../../data/contacts';
 
@@ -23,16 +23,7 @@ export function TestContact({ first, onCreated, onCancel }: { first: boolean; on
       <Field label="Test contact's name" value={name} onChange={(e) => setName(e.target.value)} maxLength={200} />
       <Field label="Test contact's email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} required maxLength={254} />
       <ErrorNotice error={create.error} />
-      <div className="actions">
-        <button type="submit" disabled={create.isPending || email.trim() === ''}>
-          {create.isPending ? 'Creating…' : 'Create test contact'}
-        </button>
-        {onCancel && (
-          <button type="button" className="button-secondary" onClick={onCancel}>
-            Cancel
-          </button>
-        )}
-      </div>
+      <FormButtons label="Create test contact" busyLabel="Creating…" busy={create.isPending} disabled={email.trim() === ''} onCancel={onCancel} />
     </form>
   );
 }
