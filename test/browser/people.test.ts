@@ -41,14 +41,14 @@ describe('people', { timeout: 180_000 }, () => {
     await page.getByLabel('Name (optional)').fill('Nina New');
     await page.getByLabel('Role', { exact: true }).selectOption('member');
     await page.getByRole('button', { name: 'Invite' }).click();
-    const link = page.getByLabel('Set-password link');
+    const link = page.getByLabel('Set-password link', { exact: true });
     await link.waitFor();
     const url = (await link.textContent())!;
     expect(url).toMatch(/\/set-password\?token=[A-Za-z0-9_-]{43}$/);
     await page.getByRole('button', { name: 'Copy link' }).waitFor();
     expect(await hub.visit('users-invited')).toEqual([]);
     await page.getByRole('button', { name: 'Done' }).click();
-    await page.getByLabel('Set-password link').waitFor({ state: 'detached' });
+    await page.getByLabel('Set-password link', { exact: true }).waitFor({ state: 'detached' });
 
     // Change the role; the list reloads with it.
     const role = page.getByLabel('Role of nina@acme.example');
@@ -101,7 +101,7 @@ describe('people', { timeout: 180_000 }, () => {
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
     const name = page.getByLabel('Account name');
     await expect.poll(() => name.inputValue()).toBe('Acme Ltd');
-    expect(await page.getByText('Set by the operator').count()).toBe(1);
+    expect(await page.getByText('Set by the operator of this Switchboard; ask them to change these.').count()).toBe(1);
     expect(await hub.visit('settings')).toEqual([]);
     await name.fill('Acme Group');
     await page.getByRole('button', { name: 'Save name' }).click();
