@@ -83,7 +83,7 @@ describe('building, publishing and testing an automation', { timeout: 240_000 },
     await page.getByText('Empty: nothing to send yet.').waitFor();
     await page.getByRole('textbox', { name: 'Step name' }).last().fill('Welcome text');
     await page.getByRole('textbox', { name: 'Text', exact: true }).fill('Hi {{first_name}}, welcome aboard!');
-    await page.getByText(/1 segment \(GSM-7\) · \$0\.008 per send/).waitFor();
+    await page.getByText(/1 segment \(GSM-7\) · 0\.8¢ per send/).waitFor();
     await saved();
     const flow = page.getByRole('list', { name: 'Steps, in the order they run' });
     await expect(flow.getByRole('heading', { level: 3 }).allTextContents()).resolves.toEqual(['Step 1: Welcome email', 'Step 2: Wait a minute', 'Step 3: Welcome text']);

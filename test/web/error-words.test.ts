@@ -7,7 +7,7 @@ import { BILLED_FEATURES } from '../../src/domain/billing';
 import { ERROR_WORDS, errorWords, fieldError, fieldWords, waitWords, type Refusal } from '../../web/src/lib/error-words';
 import { FEATURE_WORDS, featureName } from '../../web/src/lib/features';
 import { HubError } from '../../web/src/lib/api';
-import { dollars, tickDollars } from '../../web/src/lib/money';
+import { dollars, centsOrDollars } from '../../web/src/lib/money';
 
 const CODES = [...Object.keys(ERROR_CATALOGUE), ...Object.keys(HUB_ERROR_CATALOGUE)];
 const refusal = (code: string, more: Partial<Refusal> = {}): Refusal => ({ status: 400, code, message: 'the server said so', ...more });
@@ -102,8 +102,8 @@ describe('money to the cent', () => {
     for (const m of [1, 99, 12_345, 999_999, 123_456_789]) expect(dollars(m)).toMatch(/^(< )?\$[\d,]+\.\d\d$/);
   });
   it('an axis tick under a cent reads in cents', () => {
-    expect(tickDollars(5_000)).toBe('0.5¢');
-    expect(tickDollars(20_000)).toBe('$0.02');
-    expect(tickDollars(12)).toBe('0.0012¢');
+    expect(centsOrDollars(5_000)).toBe('0.5¢');
+    expect(centsOrDollars(20_000)).toBe('$0.02');
+    expect(centsOrDollars(12)).toBe('0.0012¢');
   });
 });

@@ -16,10 +16,11 @@ export function dollars(micros: number): string {
 }
 
 /**
- * A chart axis's tick: to the cent like dollars(), except ticks under a cent, which a month of
- * tiny charges draws, read in cents ("0.5¢") so the axis does not repeat "< $0.01".
+ * A small amount where its size matters: to the cent like dollars(), except amounts under a cent,
+ * read in cents ("0.8¢"): a unit price (one SMS send) and a chart axis's ticks, which would
+ * otherwise all read "< $0.01".
  */
-export function tickDollars(micros: number): string {
+export function centsOrDollars(micros: number): string {
   if (micros > 0 && micros < MICROS_PER_CENT) return `${Number((micros / MICROS_PER_CENT).toPrecision(2))}¢`;
   return dollars(micros);
 }

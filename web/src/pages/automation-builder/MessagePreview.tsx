@@ -10,7 +10,7 @@ import { SearchPicker } from '../../components/list';
 import { ErrorNotice } from '../../components/states';
 import { templatePreviewQuery } from '../../data/automations';
 import { contactListQuery, contactName } from '../../data/contacts';
-import { dollars } from '../../lib/money';
+import { centsOrDollars } from '../../lib/money';
 import { useDebounced } from '../../lib/useDebounced';
 
 /** The newest contacts to preview for (the step's preview has no room for a search). */
@@ -64,7 +64,7 @@ export function SmsInfo({ text, microsPerSegment, consentRequired }: { text: str
         ) : (
           <>
             {text.length} characters · {segments} {segments === 1 ? 'segment' : 'segments'} ({encoding === 'gsm7' ? 'GSM-7' : 'UCS-2: a character outside GSM-7 halves the room'}) ·{' '}
-            <strong>{dollars(microsPerSegment * segments)} per send</strong>
+            <strong>{centsOrDollars(microsPerSegment * segments)} per send</strong>
           </>
         )}
       </p>

@@ -6,7 +6,7 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { dollars } from './model';
-import { tickDollars } from '../../lib/money';
+import { centsOrDollars } from '../../lib/money';
 
 const DAY_S = 86_400;
 
@@ -29,7 +29,7 @@ export function UsageChart({ days, summary }: { days: { date: string; micros: nu
         legend: { show: false },
         cursor: { show: true, x: false, y: false, points: { show: false } },
         scales: { x: { time: true, range: [first - DAY_S / 2, last + DAY_S / 2] }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
-        axes: [{}, { values: (_u, ticks) => ticks.map((t) => tickDollars(Math.round(t * 1_000_000))), size: 80 }],
+        axes: [{}, { values: (_u, ticks) => ticks.map((t) => centsOrDollars(Math.round(t * 1_000_000))), size: 80 }],
         series: [{}, { label: 'Billed (US$)', fill: accent, stroke: accent, paths: bars, points: { show: false } }],
       },
       [xs, ys],
