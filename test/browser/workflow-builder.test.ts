@@ -164,7 +164,7 @@ describe('the workflow builder', { timeout: 240_000 }, () => {
     await page.getByRole('heading', { name: 'Awaiting your approval' }).waitFor({ timeout: 60_000 });
     await page.getByText('Check the digest before it is published').waitFor();
     expect(await hub.visit('run-awaiting')).toEqual([]);
-    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByRole('button', { name: 'Approve', exact: true }).click();
     await page.locator('.page-head .badge', { hasText: 'succeeded' }).waitFor({ timeout: 60_000 });
 
     await page.getByRole('link', { name: 'Content', exact: true }).click();
