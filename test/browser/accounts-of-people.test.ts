@@ -103,7 +103,7 @@ describe('accounts of people', { timeout: 240_000 }, () => {
       await page.getByLabel('New password', { exact: true }).fill('an even newer password');
       await page.getByLabel('New password again').fill('an even newer password');
       await page.getByRole('button', { name: 'Change password' }).click();
-      await page.getByRole('alert').filter({ hasText: 'Your current password is not right.' }).waitFor();
+      await page.getByRole('alert').filter({ hasText: 'That is not your current password.' }).waitFor();
       await visitBothWidths('profile-wrong-password');
 
       await page.getByLabel('Current password').fill('max chose this one');
