@@ -65,7 +65,7 @@ describe('the account picker and set-password links', { timeout: 180_000 }, () =
     await page.goto(link);
     const alert = page.getByRole('alert');
     await alert.waitFor();
-    expect(await alert.textContent()).toMatch(/unknown, used or expired.*invalid_link/);
+    expect(await alert.textContent()).toMatch(/This link has been used or has expired.*invalid_link/);
     expect(await page.getByRole('link', { name: 'Sign in' }).isVisible()).toBe(true);
     expect(await hub.visit('set-password-used')).toEqual([]);
   });
