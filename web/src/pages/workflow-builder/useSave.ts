@@ -59,6 +59,9 @@ export function useSave(id: string | null, d: DraftState) {
   /** Someone else saved first: take their version (dropping ours) — the conflict's "Reload". */
   const reload = async () => {
     if (!id) return;
+    // Their version replaces mine: my stored copy goes first, so nothing that renders the builder
+    // afresh while their version loads (the editor's refetch) can bring mine back as "restored".
+    d.discard();
     d.discard(await fetchEditor(id));
     setConflict(false);
     setRefused(null);
