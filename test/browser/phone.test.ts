@@ -193,6 +193,12 @@ describe('the hub at 390 px', { timeout: 600_000 }, () => {
     await page.setViewportSize({ width: 1280, height: 860 });
     await page.locator('.react-flow').first().waitFor();
     expect(await page.getByText('Changing a workflow needs a wider screen').count()).toBe(0);
+    // Narrowed again while it is open, the builder stays (what is being edited is not dropped);
+    // the next visit on a phone gets the read-only view.
     await page.setViewportSize(PHONE);
+    expect(await page.locator('.react-flow').count()).toBe(1);
+    expect(await page.getByText('Changing a workflow needs a wider screen').count()).toBe(0);
+    await page.reload();
+    await page.getByText('Changing a workflow needs a wider screen').waitFor();
   });
 });
