@@ -171,6 +171,46 @@ export function issueMessage(field: string | null, issue: FieldIssue): string {
   }
 }
 
+const quoted = (s: string) => `“${s}”`;
+/** 50000 → 50,000, the same on the server and in every browser locale. */
+const count = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+/**
+ * One field's issue in a person's words, with the field's own label: what the builders show (a
+ * workflow's blocks, an automation's steps). issueMessage above is the API's and the files' wording.
+ */
+export function fieldWords(f: ConfigField | undefined, name: string, issue: FieldIssue): string {
+  const label = f?.label ?? name;
+  switch (issue.reason) {
+    case 'not_string':
+    case 'missing':
+    case 'empty':
+      return f?.ask ?? `Fill in the ${label.toLowerCase()}`;
+    case 'too_long':
+      return `${label} is too long: ${count(issue.length)} characters, at most ${count(issue.max)}`;
+    case 'range':
+      return `${label} must be a whole number from ${count(issue.min)} to ${count(issue.max)}`;
+    case 'not_http':
+      return `${label} must be a web address starting with http:// or https://`;
+    case 'credentials':
+      return `${label} must not contain a user name or password`;
+    case 'not_item':
+      return f?.ask ?? `Choose a content item`;
+    case 'choice':
+      return `Choose the ${label.toLowerCase()} (one of ${issue.options.join(', ')})`;
+    case 'duration':
+      return `${label} must be a length of time such as PT1M (a minute) or P1D (a day)`;
+    case 'datetime':
+      return `${label} must be a date and time with a time zone`;
+    case 'template':
+      return `${label} cannot be read: ${issue.detail}`;
+    case 'unknown':
+      return `${quoted(name)} is not a setting here (the settings: ${issue.names.join(', ')}); remove it`;
+    case 'one_of':
+      return `Fill in exactly one of ${issue.fields.join(' or ')}`;
+  }
+}
+
 /** A config's issue: the field at fault (null: the config as a whole). */
 export interface ConfigIssue {
   field: string | null;

@@ -4,7 +4,7 @@
 // imports it as `@domain/workflow-check`; defensive about shapes, since definitions arrive as
 // parsed JSON.
 import { BLOCK_SCHEMAS } from './block-schemas.js';
-import { configIssues, type ConfigField, type FieldIssue } from './config-schema.js';
+import { configIssues, fieldWords } from './config-schema.js';
 import { BLOCK_ID_RE, BLOCK_ID_RULE, BLOCK_KINDS, BLOCK_PLACEHOLDER_RE, TEMPLATE_FIELDS, type BlockKind } from './workflow.js';
 
 export interface DefinitionProblem {
@@ -24,41 +24,6 @@ export interface DefinitionProblem {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isKind = (k: unknown): k is BlockKind => typeof k === 'string' && (BLOCK_KINDS as readonly string[]).includes(k);
 const quoted = (s: string) => `“${s}”`;
-/** 50000 → 50,000, the same on the server and in every browser locale. */
-const count = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-
-/** One field's issue in a person's words, with the field's own label. */
-export function fieldWords(f: ConfigField | undefined, name: string, issue: FieldIssue): string {
-  const label = f?.label ?? name;
-  switch (issue.reason) {
-    case 'not_string':
-    case 'missing':
-    case 'empty':
-      return f?.ask ?? `Fill in ${label.toLowerCase()}`;
-    case 'too_long':
-      return `${label} is too long: ${count(issue.length)} characters, at most ${count(issue.max)}`;
-    case 'range':
-      return `${label} must be a whole number from ${count(issue.min)} to ${count(issue.max)}`;
-    case 'not_http':
-      return `${label} must be a web address starting with http:// or https://`;
-    case 'credentials':
-      return `${label} must not contain a user name or password`;
-    case 'not_item':
-      return f?.ask ?? `Choose a content item`;
-    case 'choice':
-      return `Choose ${label.toLowerCase()}: one of ${issue.options.join(', ')}`;
-    case 'duration':
-      return `${label} must be a length of time such as PT1M (a minute) or P1D (a day)`;
-    case 'datetime':
-      return `${label} must be a date and time with a time zone`;
-    case 'template':
-      return `${label} cannot be read: ${issue.detail}`;
-    case 'unknown':
-      return `${quoted(name)} is not a setting of this block (its settings: ${issue.names.join(', ')}); remove it`;
-    case 'one_of':
-      return `Fill in exactly one of ${issue.fields.join(' or ')}`;
-  }
-}
 
 /** The blocks' own problems: shape, id and kind (`problems`), and every config field at fault (`configs`). */
 function blockProblems(blocks: readonly unknown[]): { problems: DefinitionProblem[]; configs: DefinitionProblem[]; ids: Set<string> } {

@@ -63,7 +63,7 @@ describe('the builder with the keyboard only', { timeout: 180_000 }, () => {
     // Saved with its text empty: the server's problem shows on the step and its field, and blocks Publish.
     const card = page.getByRole('article', { name: 'Step 2: Reminder text' });
     await card.getByText('1 problem').waitFor();
-    await card.getByText('Text must not be empty').waitFor();
+    await card.getByText('Fill in the text').waitFor();
     expect(await page.getByRole('button', { name: 'Publish…' }).isDisabled()).toBe(true);
     expect(await hub.visit('keyboard-step-problem')).toEqual([]);
     await page.keyboard.press('Tab');

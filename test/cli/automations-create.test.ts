@@ -91,7 +91,7 @@ describe('automations create and export', () => {
     const foreign = await create({ project_id: s.other.projects.op, name: 'Theirs' });
     expect(foreign).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: def\.json: project_id: no project with ref/) });
     const incomplete = await create({ project_id: s.acme.projects.p, name: 'Pub', status: 'published', trigger: { type: 'manual' }, steps: [{ id: 'a', name: 'A', type: 'tag.add', config: {} }] });
-    expect(incomplete).toMatchObject({ code: 1, stderr: expect.stringMatching(/steps\[0\]\.config\.tag: config\.tag must be a string/) });
+    expect(incomplete).toMatchObject({ code: 1, stderr: expect.stringMatching(/steps\[0\]\.config\.tag: Fill in the tag/) });
     expect((await cmd(['automations', 'export', s.acme.automations.seeded, '--version', '9'])).stderr).toMatch(/has no version 9/);
     expect((await cmd(['automations', 'export', s.acme.automations.seeded, '--account', s.other.id])).code).toBe(1);
     expect((await t.db.query(`select 1 from automations where name in ('Bad', 'Theirs', 'Pub')`)).length).toBe(0);

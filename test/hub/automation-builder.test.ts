@@ -116,9 +116,9 @@ describe('POST /hub/api/automations and GET …/editor', () => {
     const created = await create(body);
     expect(created.problems).toEqual([
       { path: 'trigger.config.cron', message: "The schedule '61 9 * * 1' is not valid: 61 is not a possible minute; use five fields, minute hour day month weekday, e.g. '0 9 * * 1' for Mondays at 9:00." },
-      { path: 'run_only_if.field', message: expect.stringMatching(/^run_only_if\.field must be one of email, /) },
-      { path: 'steps[0].config.subject', message: 'config.subject must not be empty' },
-      { path: 'steps[1].config.duration', message: 'needs exactly one of config.duration or config.until' },
+      { path: 'run_only_if.field', message: expect.stringMatching(/^Run only if: Choose the contact field \(one of email, /) },
+      { path: 'steps[0].config.subject', message: 'Fill in the subject' },
+      { path: 'steps[1].config.duration', message: 'Fill in exactly one of duration or until' },
     ]);
     const refused = expectError(await member.post(`${base(created.automation.id)}/publish`), 422, 'invalid_request', 'automation_not_publishable', 'trigger.config.cron');
     expect(refused.message).toContain("The schedule '61 9 * * 1' is not valid");
@@ -129,7 +129,7 @@ describe('POST /hub/api/automations and GET …/editor', () => {
     const bad = welcome(s.acme.projects.p1, { status: 'published', name: 'Broken' });
     bad.steps[2].config = { body: 'x', colour: 'red' };
     const e = expectError(await member.post('/hub/api/automations', bad), 422, 'invalid_request', 'automation_not_publishable', 'steps[2].config.colour');
-    expect(e.message).toContain('config.colour is not a known field');
+    expect(e.message).toContain('steps[2].config.colour: “colour” is not a setting here');
     expect((await t.db.query(`select 1 from automations where name = 'Broken'`)).length).toBe(0);
   });
 });

@@ -145,7 +145,7 @@ describe('POST /hub/api/automations/{id}/test', () => {
       { id: 'e1', name: 'Mail', type: 'email.send', config: { body: 'Hi' } },
     ]);
     const bad = expectError(await w.member.post(testUrl(a.empty), { contact_id: c.cy }), 422, 'invalid_request', 'automation_not_publishable', 'steps[1].config.subject');
-    expect(bad.message).toBe(`automation ${a.empty} cannot be tested: steps[1].config.subject: config.subject must be a string`);
+    expect(bad.message).toBe(`automation ${a.empty} cannot be tested: steps[1].config.subject: Fill in the subject`);
     const runs = await t.db.query(`select 1 from automation_runs where automation_id = $1`, [a.empty]);
     expect(runs).toEqual([]);
   });

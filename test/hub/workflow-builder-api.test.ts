@@ -94,8 +94,8 @@ const BAD: Array<[string, Record<string, unknown>, string, string]> = [
   ['a config that is not an object', { name: 'W', blocks: [{ ...src, config: 'x' }] }, 'blocks[0].config', 'must be a JSON object'],
   ['a missing prompt', { name: 'W', blocks: [{ id: 'ag', kind: 'agent', config: {} }] }, 'blocks[0].config.prompt', 'Write the prompt for this AI block'],
   ['a web source that is not http(s)', { name: 'W', blocks: [{ id: 'w', kind: 'source.web', config: { url: 'ftp://x.example' } }] }, 'blocks[0].config.url', 'must be a web address starting with http:// or https://'],
-  ['an unknown config field', { name: 'W', blocks: [{ ...src, config: { text: 'x', colour: 'red' } }] }, 'blocks[0].config.colour', '“colour” is not a setting of this block'],
-  ['an unknown config field that is not a name', { name: 'W', blocks: [{ ...src, config: { text: 'x', 'my colour': 'red' } }] }, 'blocks[0].config["my colour"]', '“my colour” is not a setting of this block'],
+  ['an unknown config field', { name: 'W', blocks: [{ ...src, config: { text: 'x', colour: 'red' } }] }, 'blocks[0].config.colour', '“colour” is not a setting here'],
+  ['an unknown config field that is not a name', { name: 'W', blocks: [{ ...src, config: { text: 'x', 'my colour': 'red' } }] }, 'blocks[0].config["my colour"]', '“my colour” is not a setting here'],
   ['max_tokens 0', { name: 'W', blocks: [src, { id: 'ag', kind: 'agent', config: { prompt: 'p', max_tokens: 0 } }], edges: [{ from: 'src', to: 'ag' }] }, 'blocks[1].config.max_tokens', 'Max tokens must be a whole number from 1 to 100,000'],
   ['a placeholder naming no block', { name: 'W', blocks: [src, agent('Sum {{nope}}')], edges: [{ from: 'src', to: 'ag' }] }, 'blocks[1].config.prompt', 'The prompt uses {{nope}}, but there is no block called “nope”'],
   [
@@ -263,7 +263,7 @@ describe('errors', () => {
     expect(i.message).toBe(`no content item with id "${S.b.items.about}" in this account`);
     // A fixture's item ref is not the builder's format.
     const ref = expectError(await create({ name: 'W', blocks: [{ id: 'src', kind: 'source.item', config: { item: 'about' } }] }), 422, 'invalid_request', 'invalid_field', 'blocks[0].config.item');
-    expect(ref.message).toContain('“item” is not a setting of this block (its settings: item_id)');
+    expect(ref.message).toContain('“item” is not a setting here (the settings: item_id); remove it');
     expect(await t.db.query('select 1 from workflows where name = $1', ['W'])).toEqual([]);
   });
 

@@ -15,15 +15,15 @@ describe('stepProblems', () => {
         { id: 'x', type: 'end' },
       ]),
     ).toEqual([
-      { path: 'steps[1].config.body', message: 'config.body must be a string' },
-      { path: 'steps[2].config.until', message: 'needs exactly one of config.duration or config.until' },
-      { path: 'steps[3].config.max_tokens', message: expect.stringMatching(/^config\.max_tokens must be an integer from 1 to /) },
+      { path: 'steps[1].config.body', message: 'Fill in the text' },
+      { path: 'steps[2].config.until', message: 'Fill in exactly one of duration or until' },
+      { path: 'steps[3].config.max_tokens', message: expect.stringMatching(/^Max tokens must be a whole number from 1 to /) },
     ]);
   });
 
   it('brackets a config key that is not a plain name', () => {
     expect(stepProblems([{ id: 't', type: 'tag.add', config: { tag: 'x', 'my colour': 'red' } }])).toEqual([
-      { path: 'steps[0].config["my colour"]', message: expect.stringMatching(/^config\.my colour is not a known field/) },
+      { path: 'steps[0].config["my colour"]', message: expect.stringMatching(/^“my colour” is not a setting here \(the settings: tag\); remove it$/) },
     ]);
   });
 
@@ -34,10 +34,10 @@ describe('stepProblems', () => {
 
 describe('triggerProblems', () => {
   it.each([
-    [{ type: 'schedule', config: {} }, 'trigger.config.cron', /needs config\.cron/],
+    [{ type: 'schedule', config: {} }, 'trigger.config.cron', /^Choose when the schedule runs/],
     [{ type: 'schedule', config: { cron: 'every day' } }, 'trigger.config.cron', /^The schedule 'every day' is not valid: use five fields/],
     [{ type: 'schedule', config: { cron: '0 9 * * 1', timezone: 'Mars/Olympus' } }, 'trigger.config.cron', /^'Mars\/Olympus' is not a time zone/],
-    [{ type: 'schedule', config: { cron: '0 9 * * 1', timezone: '' } }, 'trigger.config.timezone', /time zone name/],
+    [{ type: 'schedule', config: { cron: '0 9 * * 1', timezone: '' } }, 'trigger.config.timezone', /time zone must be a name/],
   ])('%j → %s', (trigger, path, message) => {
     const [p] = triggerProblems(trigger);
     expect(p.path).toBe(path);
@@ -55,8 +55,8 @@ describe('runOnlyIfProblems and publishProblems', () => {
   it('checks the filter as a branch condition, named under run_only_if', () => {
     expect(runOnlyIfProblems(null)).toEqual([]);
     expect(runOnlyIfProblems({ field: 'tags', op: 'contains', value: 'vip' })).toEqual([]);
-    expect(runOnlyIfProblems({ field: 'tags', op: 'like' })).toEqual([{ path: 'run_only_if.op', message: expect.stringMatching(/^run_only_if\.op must be one of eq, /) }]);
-    expect(runOnlyIfProblems({ op: 'eq' })).toEqual([{ path: 'run_only_if.field', message: 'run_only_if.field is required' }]);
+    expect(runOnlyIfProblems({ field: 'tags', op: 'like' })).toEqual([{ path: 'run_only_if.op', message: expect.stringMatching(/^Run only if: Choose the test \(one of eq, /) }]);
+    expect(runOnlyIfProblems({ op: 'eq' })).toEqual([{ path: 'run_only_if.field', message: 'Run only if: Fill in the contact field' }]);
   });
 
   it('lists the trigger first, then the filter, then the steps', () => {

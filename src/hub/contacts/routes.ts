@@ -1,5 +1,5 @@
-// Contacts in the hub: the list (/v1's search and filters), a contact's page (its fields, flags,
-// automation runs and messages in one request), its timeline (paged), create, edit and erase. Every rule is the
+// Contacts in the hub: the list (/v1's search and filters), a contact's page (its fields and
+// flags; what it went through is its timeline, paged), create, edit and erase. Every rule is the
 // services' (src/services/contacts): the hub cannot lift do-not-contact or an email opt-out any
 // more than /v1 can (409 opt_out_locked), and erasure is `contacts erase`'s. Audit entries name
 // the fields changed, never their values.
@@ -12,17 +12,13 @@ import { normaliseEmail } from '../../lib/email.js';
 import type { LiveContactRow } from '../../domain/contact.js';
 import { contactsPage, renderContact } from '../../api/contacts/read.js';
 import { Contact, CreateBody, ListContactsQuery, UpdateBody } from '../../api/contacts/schemas.js';
-import { contactRuns } from '../../services/automation-runs/read-store.js';
-import { renderRunState } from '../../api/automation-runs/render.js';
 import { recordAudit } from '../../services/audit/service.js';
 import { eraseContact } from '../../services/contacts/erase.js';
 import { checkedEmail, createContact, erasureHmacs, patchContact } from '../../services/contacts/service.js';
 import { getContact, smsStopped } from '../../services/contacts/store.js';
 import { actorOf, hubAuthOf, hubRoute } from '../kit.js';
-import { renderMessage } from '../messages/render.js';
-import { listMessages } from '../messages/store.js';
 import { contactTimeline, type TimelineRow } from './read-store.js';
-import { EraseBody, Erased, HubContactDetail, IdParams, PAGE_ITEMS, TimelineEntry, TimelineQuery } from './schemas.js';
+import { EraseBody, Erased, HubContactDetail, IdParams, TimelineEntry, TimelineQuery } from './schemas.js';
 import { renderTimelineEntry } from './timeline.js';
 
 /** The typed confirmation names this contact: its id, or its address ignoring case and blanks. */
@@ -45,26 +41,15 @@ export function registerHubContactRoutes(hub: App, deps: AppDeps): void {
 
   hub.get('/contacts/:id', hubRoute('member', {
     operationId: 'hubGetContact',
-    summary: "A contact's page: fields, flags, automation runs and messages",
+    summary: "A contact's page: its fields and flags (what it went through: its timeline)",
     params: IdParams,
     response: { 200: HubContactDetail },
   }), async (request) => {
     const accountId = hubAuthOf(request).accountId;
     const id = request.params.id;
-    const [row, stopped, runs, messages] = await Promise.all([
-      getContact(deps.db, accountId, id),
-      smsStopped(deps.db, accountId, id),
-      contactRuns(deps.db, accountId, id, PAGE_ITEMS),
-      listMessages(deps.db, accountId, { contactId: id }, { after: null, fetch: PAGE_ITEMS + 1 }),
-    ]);
+    const [row, stopped] = await Promise.all([getContact(deps.db, accountId, id), smsStopped(deps.db, accountId, id)]);
     if (!row) throw notFound('contact');
-    return {
-      contact: renderContact(row),
-      sms_stopped: stopped ?? false,
-      automation_runs: runs.map((r) => ({ id: r.id, automation: { id: r.automation_id, name: r.automation_name }, ...renderRunState(r) })),
-      messages: messages.slice(0, PAGE_ITEMS).map(renderMessage),
-      more_messages: messages.length > PAGE_ITEMS,
-    };
+    return { contact: renderContact(row), sms_stopped: stopped ?? false };
   });
 
   const timeline = listByTime(deps.cursors, (r: TimelineRow) => r.at);

@@ -1,39 +1,14 @@
-// The hub's contact shapes: a contact's page (its automation runs and messages), its timeline, erasure. The
+// The hub's contact shapes: a contact's page, its timeline, erasure. The
 // contact itself and its bodies are /v1's (api/contacts/schemas.ts). Pure: TypeBox, src/domain and
 // other schema modules only, for the web app too.
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, ListQuery, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
-import { AUTOMATION_RUN_STATUSES } from '../../domain/automation.js';
 import { Contact } from '../../api/contacts/schemas.js';
-import { HubMessage } from '../messages/schemas.js';
-
-/** How many runs and messages a contact's page shows; the rest are on Messages filtered by contact. */
-export const PAGE_ITEMS = 25;
-
-export const ContactRun = Type.Object(
-  {
-    id: Uuid,
-    automation: Type.Object({ id: Uuid, name: Type.String() }),
-    status: StringEnum(AUTOMATION_RUN_STATUSES),
-    status_label: Type.String({ description: 'The status in the words Run history uses.' }),
-    test: Type.Boolean(),
-    version: Type.Integer(),
-    started_at: DateTime,
-    finished_at: Nullable(DateTime),
-    next_at: Nullable(DateTime),
-    error: Nullable(Type.String()),
-  },
-  { title: 'HubContactRun' },
-);
-export type ContactRun = Static<typeof ContactRun>;
 
 export const HubContactDetail = Type.Object(
   {
     contact: Contact,
     sms_stopped: Type.Boolean({ description: 'The person replied STOP to an SMS (only their reply START lifts it).' }),
-    automation_runs: Type.Array(ContactRun, { description: `Its automation runs, newest first (at most ${PAGE_ITEMS}).` }),
-    messages: Type.Array(HubMessage, { description: `Messages sent to it, newest first (at most ${PAGE_ITEMS}).` }),
-    more_messages: Type.Boolean({ description: 'More messages than shown: see GET /hub/api/messages?contact_id=.' }),
   },
   { title: 'HubContactDetail' },
 );

@@ -124,22 +124,3 @@ export async function runDefinition(
   const row = rows[0];
   return row ? { automation_name: row.automation_name, steps: Array.isArray(row.steps) ? row.steps : [] } : null;
 }
-
-/** A run on its contact's page: the run without its contact, with its automation's name. */
-export interface ContactRunRow
-  extends Pick<AutomationRunRow, 'id' | 'automation_id' | 'status' | 'test' | 'version' | 'started_at' | 'finished_at' | 'next_at' | 'error'> {
-  automation_name: string;
-}
-
-/** The contact's automation runs, newest first (automation_runs_by_contact: a contact has few). */
-export async function contactRuns(db: Queryable, accountId: string, contactId: string, limit: number): Promise<ContactRunRow[]> {
-  return db.query<ContactRunRow>(
-    `select r.id, r.automation_id, a.name as automation_name, r.status, r.test, r.version, r.started_at, r.finished_at, r.next_at, r.error
-       from automation_runs r
-       join automations a on a.account_id = r.account_id and a.id = r.automation_id
-      where r.account_id = $1 and r.contact_id = $2
-      order by r.started_at desc, r.id desc
-      limit $3`,
-    [accountId, contactId, limit],
-  );
-}

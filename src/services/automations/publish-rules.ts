@@ -4,7 +4,7 @@
 // rules, not save rules: the builder saves the draft as it is typed, so a half-written subject or
 // cron must be savable; the editor lists them as `problems` and publishing (or a draft's test run)
 // is refused on the first. Paths are the body's (`steps[0].config.subject`), as a fixture names them.
-import { checkConfig } from '../../domain/config-schema.js';
+import { configIssues, fieldWords, type KindSchema } from '../../domain/config-schema.js';
 import { STEP_SCHEMAS } from '../../domain/step-schemas.js';
 import { STEP_TYPES, type StepType } from '../../domain/automation.js';
 import { scheduleWords } from '../../engine/schedules/cron.js';
@@ -23,12 +23,18 @@ export function stepProblems(steps: readonly unknown[]): Problem[] {
   const out: Problem[] = [];
   steps.forEach((s, i) => {
     if (!isObject(s) || !(STEP_TYPES as readonly unknown[]).includes(s.type)) return; // structural: refused at save
-    const config = isObject(s.config) ? s.config : {};
-    const p = checkConfig(STEP_SCHEMAS[s.type as StepType], config);
+    const p = firstIssue(STEP_SCHEMAS[s.type as StepType], s.config);
     // child() brackets a key that is not a plain name (config["my colour"]), as the fixture reader does.
     if (p) out.push({ path: p.field === null ? `steps[${i}].config` : child(`steps[${i}].config`, p.field), message: p.message });
   });
   return out;
+}
+
+/** A config's first problem in a person's words, with the field's label ("Fill in the subject"). */
+function firstIssue(schema: KindSchema, config: unknown): { field: string | null; message: string } | null {
+  const first = configIssues(schema, isObject(config) ? config : {})[0];
+  if (!first) return null;
+  return { field: first.field, message: fieldWords(schema.fields.find((f) => f.name === first.field), first.field ?? '', first.issue) };
 }
 
 /**
@@ -45,7 +51,7 @@ export function templateProblems(steps: readonly unknown[]): Problem[] {
       const v = s.config[f.name];
       if (f.type !== 'text' || f.placeholders !== 'contact' || typeof v !== 'string') continue;
       const bad = templateProblem(v);
-      if (bad) out.push({ path: child(`steps[${i}].config`, f.name), message: `config.${f.name} ${bad}` });
+      if (bad) out.push({ path: child(`steps[${i}].config`, f.name), message: fieldWords(f, f.name, { reason: 'template', detail: bad }) });
     }
   });
   return out;
@@ -57,10 +63,10 @@ export function triggerProblems(trigger: unknown): Problem[] {
   const config = isObject(trigger.config) ? trigger.config : {};
   const { cron, timezone } = config;
   if (typeof cron !== 'string' || !cron.trim()) {
-    return [{ path: 'trigger.config.cron', message: 'a schedule trigger needs config.cron, a cron expression such as "0 9 * * 1"' }];
+    return [{ path: 'trigger.config.cron', message: 'Choose when the schedule runs (or write a cron expression such as "0 9 * * 1")' }];
   }
   if (timezone !== undefined && (typeof timezone !== 'string' || !timezone.trim())) {
-    return [{ path: 'trigger.config.timezone', message: 'config.timezone must be a time zone name such as Europe/Paris' }];
+    return [{ path: 'trigger.config.timezone', message: 'The time zone must be a name such as Europe/Paris' }];
   }
   const problem = scheduleWords(cron, timezone ?? 'UTC');
   return problem ? [{ path: 'trigger.config.cron', message: problem }] : [];
@@ -69,10 +75,9 @@ export function triggerProblems(trigger: unknown): Problem[] {
 /** The Run-only-if filter is a branch's condition: its problems named under `run_only_if`. */
 export function runOnlyIfProblems(runOnlyIf: unknown): Problem[] {
   if (runOnlyIf === null || runOnlyIf === undefined) return [];
-  const config = isObject(runOnlyIf) ? runOnlyIf : {};
-  const p = checkConfig(STEP_SCHEMAS.branch, config);
+  const p = firstIssue(STEP_SCHEMAS.branch, runOnlyIf);
   if (!p) return [];
-  return [{ path: p.field === null ? 'run_only_if' : child('run_only_if', p.field), message: p.message.replace(/^config\./, 'run_only_if.') }];
+  return [{ path: p.field === null ? 'run_only_if' : child('run_only_if', p.field), message: `Run only if: ${p.message}` }];
 }
 
 /** Everything that blocks publishing the draft, trigger first, then the filter, then the steps. */

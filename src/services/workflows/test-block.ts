@@ -9,8 +9,7 @@
 //   reached here does not stop the account's API runs (recordStop is not called).
 import type { Db } from '../../db/db.js';
 import { BLOCK_SCHEMAS } from '../../domain/block-schemas.js';
-import { configIssues } from '../../domain/config-schema.js';
-import { fieldWords } from '../../domain/workflow-check.js';
+import { configIssues, fieldWords } from '../../domain/config-schema.js';
 import type { Config } from '../../config.js';
 import { createBlockRegistry, LIMIT_MESSAGES } from '../../engine/blocks/index.js';
 import { joinedInput } from '../../engine/blocks/text.js';

@@ -3,12 +3,12 @@
 // edit, erase), and how a contact is named.
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Contact } from '@server/api/contacts/schemas';
-import type { HubContactDetail, ContactRun, TimelineEntry } from '@server/hub/contacts/schemas';
+import type { HubContactDetail, TimelineEntry } from '@server/hub/contacts/schemas';
 import { api, qs } from '../lib/api';
 import { resourceKeys, type Filters, type Page } from './keys';
 import { messageKeys } from './messages';
 
-export type { Contact, ContactRun, HubContactDetail, TimelineEntry };
+export type { Contact, HubContactDetail, TimelineEntry };
 
 export const contactKeys = resourceKeys('contacts');
 

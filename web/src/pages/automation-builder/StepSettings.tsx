@@ -25,8 +25,8 @@ function text(v: unknown): string {
 
 function GeneratedField({ f, step, set, issue, ctx }: { f: ConfigField; step: Step; set: (name: string, v: unknown) => void; issue: (field: string) => string | undefined; ctx: StepContext }) {
   const v = step.config[f.name];
-  // The server names the field by its config path; under the field, its label reads better.
-  const error = issue(`config.${f.name}`)?.replace(`config.${f.name} `, `${f.label} `);
+  // The server's problem is already in words with the field's label ("Fill in the subject").
+  const error = issue(`config.${f.name}`);
   switch (f.type) {
     case 'text':
       return (
