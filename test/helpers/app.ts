@@ -11,10 +11,10 @@ export interface TestApp extends TestDb {
   config: Config;
 }
 
-export async function testApp(overrides: Partial<Config> = {}, opts: { retirements?: readonly Retirement[] } = {}): Promise<TestApp> {
+export async function testApp(overrides: Partial<Config> = {}, opts: { retirements?: readonly Retirement[]; counterClock?: () => number } = {}): Promise<TestApp> {
   const tdb = await freshDb();
   const config = configWith({ rateLimitStore: 'memory', ...overrides });
-  const app = await createApp(config, tdb.db, { retirements: opts.retirements });
+  const app = await createApp(config, tdb.db, { retirements: opts.retirements, counterClock: opts.counterClock });
   return {
     ...tdb,
     app,

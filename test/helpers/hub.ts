@@ -59,19 +59,27 @@ export async function hubClient(
   };
 }
 
-/** The throttles count in clock-aligned minute windows: a burst must not straddle a boundary. */
 /**
- * A clock for the rate-limit counters (createApp's counterClock) that stays inside one minute: it
- * runs from one second into the current minute and stops 1 s before its end, so a test that counts
- * failures within a minute never sees the window end halfway, however slow the machine.
+ * Clocks for the rate-limit counters (createApp's counterClock), which count in clock-aligned
+ * minute windows. `clock` stays inside one minute window: it runs from one second into it and
+ * stops 1 s before its end, so a test that counts attempts within a minute never sees the window
+ * end halfway, however slow the machine. `fresh()` moves it to the start of the next, unused
+ * window (a test that needs its own counts from zero); it never goes back.
  */
-export function insideOneMinute(): () => number {
-  const t0 = Date.now();
-  const start = Math.floor(t0 / 60_000) * 60_000 + 1_000;
-  return () => start + Math.min(Date.now() - t0, 58_000);
+export function minuteWindows(): { clock: () => number; fresh: () => void } {
+  const base = Math.floor(Date.now() / 60_000) * 60_000 + 1_000;
+  let windows = 0;
+  let t0 = Date.now();
+  return {
+    clock: () => base + windows * 60_000 + Math.min(Date.now() - t0, 58_000),
+    fresh: () => {
+      windows += 1;
+      t0 = Date.now();
+    },
+  };
 }
 
-export async function awayFromMinuteEdge(margin = 5_000): Promise<void> {
-  const left = 60_000 - (Date.now() % 60_000);
-  if (left < margin) await new Promise((r) => setTimeout(r, left + 200));
+/** One minute window for the whole of a test (see minuteWindows). */
+export function insideOneMinute(): () => number {
+  return minuteWindows().clock;
 }

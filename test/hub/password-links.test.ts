@@ -9,14 +9,16 @@ import { hashPassword } from '../../src/lib/password.js';
 import { createApp } from '../../src/server.js';
 import { makeAccount, type TestAccount } from '../cli/support.js';
 import { testApp, type TestApp } from '../helpers/app.js';
-import { awayFromMinuteEdge, hubClient, HUB_ORIGIN, type HubClient } from '../helpers/hub.js';
+import { hubClient, minuteWindows, HUB_ORIGIN, type HubClient } from '../helpers/hub.js';
 import { expectError } from '../http/fixtures.js';
 
 // The main app sends real email (SMTP; nothing leaves: the outbox only queues in these tests).
 let t: TestApp;
+// The throttles' clock: each test that counts requests starts its own minute window.
+const minutes = minuteWindows();
 beforeAll(async () => {
   const base = configWith({});
-  t = await testApp({ delivery: { ...base.delivery, emailTransport: 'smtp', smtpUrl: 'smtp://127.0.0.1:2525', publicUrl: 'https://hub.example.test', publicUrlSet: true } });
+  t = await testApp({ delivery: { ...base.delivery, emailTransport: 'smtp', smtpUrl: 'smtp://127.0.0.1:2525', publicUrl: 'https://hub.example.test', publicUrlSet: true } }, { counterClock: minutes.clock });
 });
 afterAll(() => t?.close());
 
@@ -145,7 +147,7 @@ describe('forgot password', () => {
   });
 
   it('emails one link per user with the address, each in its own account; the same answer for an unknown address', async () => {
-    await awayFromMinuteEdge();
+    minutes.fresh(); // its own minute of the throttles' counts
     const [a, b] = [await makeAccount(t.db), await makeAccount(t.db)];
     await t.db.query(`update users set email = 'Both.Places@test.example' where id = any ($1::uuid[])`, [[a.member, b.admin]]);
     const unknown = await forgot('nobody-at-all@test.example', '192.0.2.60');
@@ -170,7 +172,7 @@ describe('forgot password', () => {
   });
 
   it('sends a user at most one such email in a while, and leaves their earlier links working', async () => {
-    await awayFromMinuteEdge();
+    minutes.fresh(); // its own minute of the throttles' counts
     const a = await makeAccount(t.db);
     const sent = await (await as(a, 'owner')).post(`/hub/api/users/${a.member}/set-password-link`);
     await t.db.query(`update user_tokens set created_at = now() - interval '1 hour' where user_id = $1`, [a.member]);
@@ -202,7 +204,7 @@ describe('forgot password', () => {
   });
 
   it(`is limited per email (${FORGOT_PASSWORD_PER_EMAIL} a minute, from any address) and per address (${FORGOT_PASSWORD_PER_ADDRESS} a minute): 429 with Retry-After`, async () => {
-    await awayFromMinuteEdge();
+    minutes.fresh(); // its own minute of the throttles' counts
     for (let i = 0; i < FORGOT_PASSWORD_PER_EMAIL; i++) expect((await forgot('target@test.example', `203.0.113.${i + 1}`)).statusCode).toBe(202);
     const res = await forgot('TARGET@test.example', '203.0.113.99');
     const e = expectError(res, 429, 'rate_limit', 'too_many_link_requests');
