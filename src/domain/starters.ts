@@ -6,6 +6,7 @@
 // template.ts is the Mustache text a step renders.)
 import type { BlockKind } from './workflow.js';
 import type { ReenrollRule, StepType, TriggerType } from './automation.js';
+import { durationWords } from './duration-words.js';
 
 export interface WorkflowStarter {
   id: string;
@@ -128,7 +129,7 @@ const email = (id: string, name: string, subject: string, body: string, next?: s
   config: { subject, body },
   ...(next ? { next } : {}),
 });
-const wait = (id: string, duration: string, next: string) => ({ id, name: `Wait ${duration}`, type: 'wait' as const, config: { duration }, next });
+const wait = (id: string, duration: string, next: string) => ({ id, name: `Wait ${durationWords(duration)}`, type: 'wait' as const, config: { duration }, next });
 
 export const AUTOMATION_STARTERS: readonly AutomationStarter[] = [
   {

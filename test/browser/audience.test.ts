@@ -78,12 +78,12 @@ describe('audience flows', { timeout: 180_000 }, () => {
     // The sender settles the row just after the sink has the message: reload until it says sent.
     const row = page.locator('tr', { hasText: 'n***@example.org' });
     await until(async () => {
-      if ((await row.count()) && /sent/.test(await row.first().innerText())) return true;
+      if ((await row.count()) && /Sent/.test(await row.first().innerText())) return true;
       await page.reload();
       await page.waitForLoadState('networkidle');
       return false;
     }, 30_000, 'the message shown as sent');
-    await expect(row.first().innerText()).resolves.toMatch(/Email[\s\S]*sent[\s\S]*n\*\*\*@example\.org[\s\S]*Nina[\s\S]*Welcome/);
+    await expect(row.first().innerText()).resolves.toMatch(/Email[\s\S]*Sent[\s\S]*n\*\*\*@example\.org[\s\S]*Nina[\s\S]*Welcome/);
     expect(await page.content()).not.toContain(NEW_EMAIL);
     expect(await hub.visit('messages')).toEqual([]);
 

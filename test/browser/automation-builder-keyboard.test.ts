@@ -4,28 +4,15 @@
 // member builds but cannot delete, an owner deletes after typing the name. Every screen: a
 // screenshot and axe.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openHub, type Hub } from './harness.js';
-import { fixture, MEMBER, OWNER, shot } from './automation-builder-support.js';
+import type { Hub } from './harness.js';
+import { MEMBER, openWithDrip, OWNER, shot } from './automation-builder-support.js';
 
 describe('the builder with the keyboard only', { timeout: 180_000 }, () => {
   let hub: Hub;
   let automationId: string;
 
   beforeAll(async () => {
-    hub = await openHub('automation-builder-keyboard');
-    const out = await hub.seed(
-      fixture([
-        {
-          ref: 'drip',
-          name: 'Drip',
-          project: 'site',
-          trigger: { type: 'contact.created', label: 'Contact is created', config: {} },
-          steps: [{ id: 'email1', name: 'First email', type: 'email.send', config: { subject: 'Hello', body: 'Hello there.' } }],
-        },
-      ]),
-    );
-    automationId = out.accounts.acme.automations.drip;
-    await hub.signIn(OWNER.email, OWNER.password);
+    ({ hub, automationId } = await openWithDrip('automation-builder-keyboard'));
   }, 180_000);
 
   afterAll(async () => {

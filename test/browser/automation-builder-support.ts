@@ -2,7 +2,7 @@
 // key for /v1, a project and a contact), and screenshots of one part of a page.
 import path from 'node:path';
 import { until } from '../delivery/support.js';
-import { SHOTS, type Hub } from './harness.js';
+import { openHub, SHOTS, type Hub } from './harness.js';
 
 export const OWNER = { email: 'olivia@acme.example', password: 'correct horse battery staple' };
 export const MEMBER = { email: 'mia@acme.example', password: 'another long pass phrase' };
@@ -42,3 +42,21 @@ export async function reloadUntil(hub: Hub, check: () => Promise<boolean>, what:
   }, 30_000, what);
 }
 
+
+/** A hub with the fixture above and one draft automation, Drip (contact created → one email), signed in as the owner. */
+export async function openWithDrip(flow: string): Promise<{ hub: Hub; automationId: string }> {
+  const hub = await openHub(flow);
+  const out = await hub.seed(
+    fixture([
+      {
+        ref: 'drip',
+        name: 'Drip',
+        project: 'site',
+        trigger: { type: 'contact.created', label: 'Contact is created', config: {} },
+        steps: [{ id: 'email1', name: 'First email', type: 'email.send', config: { subject: 'Hello', body: 'Hello there.' } }],
+      },
+    ]),
+  );
+  await hub.signIn(OWNER.email, OWNER.password);
+  return { hub, automationId: out.accounts.acme.automations.drip };
+}

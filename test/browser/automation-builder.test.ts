@@ -130,8 +130,8 @@ describe('building, publishing and testing an automation', { timeout: 240_000 },
 
     await page.goto(`${hub.baseUrl}/messages?automation_id=${automationId}`);
     const row = page.locator('tr', { hasText: 'n***@example.org' });
-    await reloadUntil(hub, async () => (await row.count()) > 0 && /sent/.test(await row.first().innerText()), 'the email shown as sent');
-    await expect(row.first().innerText()).resolves.toMatch(/Email[\s\S]*sent[\s\S]*Nina[\s\S]*Welcome series/);
+    await reloadUntil(hub, async () => (await row.count()) > 0 && /Sent/.test(await row.first().innerText()), 'the email shown as sent');
+    await expect(row.first().innerText()).resolves.toMatch(/Email[\s\S]*Sent[\s\S]*Nina[\s\S]*Welcome series/);
     expect(await row.first().getByText('Test', { exact: true }).count()).toBe(0);
     expect(await hub.visit('messages-email')).toEqual([]);
   });
@@ -214,7 +214,7 @@ describe('building, publishing and testing an automation', { timeout: 240_000 },
 
     await page.getByRole('link', { name: 'See it in Messages' }).click();
     const row = page.locator('tr', { hasText: 'o***@acme.example' });
-    await reloadUntil(hub, async () => (await row.count()) > 0 && /sent/.test(await row.first().innerText()), 'the test email in Messages');
+    await reloadUntil(hub, async () => (await row.count()) > 0 && /Sent/.test(await row.first().innerText()), 'the test email in Messages');
     await row.first().getByText('Test', { exact: true }).waitFor();
     expect(await hub.visit('messages-test')).toEqual([]);
 

@@ -130,7 +130,7 @@ describe('journeys and messages', { timeout: 240_000 }, () => {
     messageUrl = page.url();
     expect(messageUrl).toMatch(/\/messages\/[0-9a-f-]{36}$/);
     await page.getByText(EMAIL, { exact: true }).waitFor();
-    await page.getByText('Kept in the outbox: not delivered (development)').waitFor();
+    await page.locator('main').getByText('Kept in the outbox: not delivered', { exact: true }).waitFor();
     const frame = page.locator('iframe[title="Body of “Welcome, Nina”"]');
     expect(await frame.getAttribute('sandbox')).toBe('');
     const src = (await frame.getAttribute('src')) ?? '';

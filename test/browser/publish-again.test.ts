@@ -1,28 +1,15 @@
 // The automation builder publishes more than once in one visit: version 1, an edit, then
 // "Publish…" opens the review of version 2 without a reload, and publishing it says so.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openHub, type Hub } from './harness.js';
-import { fixture, OWNER } from './automation-builder-support.js';
+import type { Hub } from './harness.js';
+import { openWithDrip } from './automation-builder-support.js';
 
 describe('publishing again in the same visit', { timeout: 180_000 }, () => {
   let hub: Hub;
   let automationId: string;
 
   beforeAll(async () => {
-    hub = await openHub('automation-publish-again');
-    const out = await hub.seed(
-      fixture([
-        {
-          ref: 'drip',
-          name: 'Drip',
-          project: 'site',
-          trigger: { type: 'contact.created', label: 'Contact is created', config: {} },
-          steps: [{ id: 'email1', name: 'First email', type: 'email.send', config: { subject: 'Hello', body: 'Hello there.' } }],
-        },
-      ]),
-    );
-    automationId = out.accounts.acme.automations.drip;
-    await hub.signIn(OWNER.email, OWNER.password);
+    ({ hub, automationId } = await openWithDrip('automation-publish-again'));
   }, 180_000);
 
   afterAll(async () => {

@@ -177,6 +177,7 @@ describe('words', () => {
     expect(OP_WORDS.ne).toBe(OP_WORDS.neq);
     expect(OP_WORDS.is_empty).toBe(OP_WORDS.not_exists);
     expect(durationWords('P7D')).toBe('1 week');
-    expect(durationWords('PT90M')).toBe('PT90M');
+    expect(durationWords('PT90M')).toBe('90 minutes');
+    expect(durationWords('P5D')).toBe('5 days');
   });
 });

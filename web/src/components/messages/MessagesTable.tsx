@@ -9,6 +9,14 @@ import type { Column } from '../list';
 import './messages.css';
 
 export const CHANNEL_WORDS: Record<HubMessage['channel'], string> = { email: 'Email', sms: 'SMS', team: 'Team' };
+/** A message's status in a word or two (the filter's options and the list's badges). */
+export const MESSAGE_STATUS_WORDS: Record<HubMessage['status'], string> = {
+  queued: 'Waiting to be sent',
+  sending: 'Being sent',
+  sent: 'Sent',
+  failed: 'Not delivered',
+  unknown: 'Delivery unknown',
+};
 
 const none = <span className="muted">—</span>;
 
@@ -30,7 +38,7 @@ export function messageColumns(showContact = true): Column<HubMessage>[] {
       header: 'Status',
       cell: (m) => (
         <>
-          {m.kept_in_outbox ? <KeptInOutboxLabel /> : <StatusBadge status={m.status} />}
+          {m.kept_in_outbox ? <KeptInOutboxLabel /> : <StatusBadge status={m.status} label={MESSAGE_STATUS_WORDS[m.status]} />}
           {m.status === 'failed' && m.error && <p className="messages-error">{m.error}</p>}
           {m.status === 'unknown' && <p className="messages-error">The sender lost track of it after handing it over; it is never sent again.</p>}
         </>

@@ -4,6 +4,7 @@
 // components/automations/words.ts (the automation's page and the publish dialog say them too).
 import { LIFECYCLE_STAGES, SMS_CONSENT } from '@domain/contact';
 import { CONDITION_FIELDS } from '@domain/step-schemas';
+import { durationWords as inWords } from '@domain/duration-words';
 import type { OP_WORDS } from '../../components/automations/words';
 export { TRIGGER_TYPES, triggerWords, REENROLL_WORDS, OP_WORDS, FIELD_WORDS } from '../../components/automations/words';
 
@@ -40,7 +41,7 @@ export const WAIT_PRESETS = [
   ['P30D', '30 days'],
 ] as const;
 
-/** "PT1H" → "1 hour" for the presets; other durations as written. */
+/** "PT1H" → "1 hour", "P7D" → "1 week" (the presets' own words), "P5D" → "5 days" (any other duration). */
 export function durationWords(iso: string): string {
-  return WAIT_PRESETS.find(([d]) => d === iso)?.[1] ?? iso;
+  return WAIT_PRESETS.find(([d]) => d === iso)?.[1] ?? inWords(iso);
 }

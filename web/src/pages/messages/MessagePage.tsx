@@ -6,6 +6,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { StatusBadge, Time } from '../../components/controls';
+import { KeptInOutboxLabel } from '../../components/dev/DevLabel';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/states';
 import { messageQuery, type HubMessageDetail, type MessageAttempt } from '../../data/messages';
@@ -31,7 +32,7 @@ function statusWords(m: HubMessageDetail): string {
     case 'sending':
       return 'Being sent now';
     case 'sent':
-      return m.transport === 'outbox' ? 'Kept in the outbox: not delivered (development)' : 'Sent';
+      return 'Sent';
     case 'failed':
       return 'Not delivered';
     case 'unknown':
@@ -76,7 +77,8 @@ function MessageView({ m }: { m: HubMessageDetail }) {
   return (
     <>
       <p>
-        <StatusBadge status={m.status} label={statusWords(m)} />
+        {/* The development transport's "sent": the same label as in Messages, not a green "sent". */}
+        {m.status === 'sent' && m.transport === 'outbox' ? <KeptInOutboxLabel /> : <StatusBadge status={m.status} label={statusWords(m)} />}
         {m.test && <span className="badge messages-badge-test">Test</span>}
       </p>
       <dl className="facts">

@@ -4,7 +4,7 @@
 import { Link } from 'react-router';
 import { Select } from '../../components/controls';
 import { ClearFilters, ListTable, useListQuery } from '../../components/list';
-import { CHANNEL_WORDS, messageColumns } from '../../components/messages/MessagesTable';
+import { CHANNEL_WORDS, MESSAGE_STATUS_WORDS, messageColumns } from '../../components/messages/MessagesTable';
 import { PageHeader } from '../../components/PageHeader';
 import { messageListQuery } from '../../data/messages';
 import { MESSAGE_CHANNELS, OUTBOX_STATUSES as MESSAGE_STATUSES } from '@domain/message';
@@ -19,7 +19,7 @@ export default function MessagesPage() {
     <section aria-labelledby="messages-title">
       <PageHeader id="messages-title" title="Messages" />
       <form className="filters card" role="search" aria-label="Filter messages" onSubmit={(e) => e.preventDefault()}>
-        <Select label="Status" value={filters.status} onChange={(v) => setFilter('status', v)} options={[['', 'Any status'], ...MESSAGE_STATUSES.map((s): [string, string] => [s, s])]} />
+        <Select label="Status" value={filters.status} onChange={(v) => setFilter('status', v)} options={[['', 'Any status'], ...MESSAGE_STATUSES.map((s): [string, string] => [s, MESSAGE_STATUS_WORDS[s]])]} />
         <Select label="Channel" value={filters.channel} onChange={(v) => setFilter('channel', v)} options={[['', 'Any channel'], ...MESSAGE_CHANNELS.map((c): [string, string] => [c, CHANNEL_WORDS[c]])]} />
         <ClearFilters list={list} />
       </form>

@@ -108,7 +108,9 @@ type Move = ReturnType<typeof useRunMove>;
 function RunView({ run, move }: { run: RunDetail; move: Move }) {
   return (
     <>
-      <p>{run.summary}</p>
+      {/* /v1's one-line summary; for a run that succeeded, "Succeeded in 0.8 s" would say less than the
+          Time below (work and waiting for approval apart), so the badge and that row say it. */}
+      {run.status !== 'succeeded' && <p>{run.summary}</p>}
       <MoveError move={move} />
       <dl className="facts">
         <dt>Workflow</dt>
