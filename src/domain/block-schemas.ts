@@ -13,6 +13,9 @@ export const DEFAULT_MAX_TOKENS = 1_024;
 export const MAX_MAX_TOKENS = 100_000;
 export const MAX_TEMPLATE = 50_000;
 export const MAX_APPROVAL_MESSAGE = 1_000;
+/** At most this many people an approval block emails when a run starts waiting, in this many characters. */
+export const MAX_APPROVAL_NOTIFY = 20;
+export const MAX_APPROVAL_NOTIFY_LENGTH = 2_000;
 
 export const BLOCK_SCHEMAS: Readonly<Record<BlockKind, KindSchema>> = {
   'source.text': {
@@ -74,7 +77,20 @@ export const BLOCK_SCHEMAS: Readonly<Record<BlockKind, KindSchema>> = {
     kind: 'approval',
     label: 'Approval',
     description: 'Waits for a person to approve or reject in the hub before the run goes on.',
-    fields: [{ name: 'message', label: 'Message to the approver', type: 'text', multiline: false, required: true, maxLength: MAX_APPROVAL_MESSAGE, ask: 'Write the message the approver reads' }],
+    fields: [
+      { name: 'message', label: 'Message to the approver', type: 'text', multiline: false, required: true, maxLength: MAX_APPROVAL_MESSAGE, ask: 'Write the message the approver reads' },
+      {
+        name: 'notify',
+        label: 'Email these people when it waits',
+        help: "Addresses of people in this account, separated by commas. Empty (or nobody of the account): every owner and admin is emailed. Anyone who may approve can still approve.",
+        type: 'text',
+        multiline: false,
+        required: false,
+        allowEmpty: true,
+        maxLength: MAX_APPROVAL_NOTIFY_LENGTH,
+        emails: { max: MAX_APPROVAL_NOTIFY },
+      },
+    ],
   },
   'output.project': {
     kind: 'output.project',

@@ -29,6 +29,8 @@ export type ConfigField =
       /** null is a value (a field.set that clears the field). */
       nullable?: boolean;
       placeholders?: PlaceholderScope;
+      /** Email addresses separated by commas (an approval's people to tell); empty is none. */
+      emails?: { max: number };
     })
   | (FieldBase & { type: 'integer'; min: number; max: number; default?: number })
   | (FieldBase & { type: 'url'; maxLength: number })
@@ -84,10 +86,28 @@ export type FieldIssue =
   | { reason: 'duration'; got: unknown }
   | { reason: 'datetime'; got: unknown }
   | { reason: 'template'; detail: string }
+  /** An entry of an email list that is not an address, or too many of them. */
+  | { reason: 'not_email'; got: string }
+  | { reason: 'too_many'; max: number }
   /** A config key no field declares. */
   | { reason: 'unknown'; names: readonly string[] }
   /** A one-of broken: none or several of `fields` given. */
   | { reason: 'one_of'; fields: readonly string[] };
+
+// One address: something@domain.tld, no spaces or commas (the list is comma separated).
+const EMAIL_RE = /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/;
+
+/** The addresses of a comma-separated list, trimmed, blanks dropped, in lower case (each once). */
+export function emailList(v: string): string[] {
+  return [...new Set(v.split(',').map((e) => e.trim().toLowerCase()).filter((e) => e !== ''))];
+}
+
+function emailsIssue(v: string, max: number): FieldIssue | null {
+  const list = emailList(v);
+  const bad = list.find((e) => !EMAIL_RE.test(e));
+  if (bad !== undefined) return { reason: 'not_email', got: bad };
+  return list.length > max ? { reason: 'too_many', max } : null;
+}
 
 function fieldIssue(f: ConfigField, v: unknown): FieldIssue | null {
   switch (f.type) {
@@ -101,6 +121,7 @@ function fieldIssue(f: ConfigField, v: unknown): FieldIssue | null {
         const bad = templateProblem(v);
         if (bad) return { reason: 'template', detail: bad };
       }
+      if (f.emails) return emailsIssue(v, f.emails.max);
       return null;
     case 'integer':
       if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < f.min || v > f.max) return { reason: 'range', min: f.min, max: f.max };
@@ -164,6 +185,10 @@ export function issueMessage(field: string | null, issue: FieldIssue): string {
       return `${at} must be a date-time with a time zone, got ${JSON.stringify(issue.got)}`;
     case 'template':
       return `${at} ${issue.detail}`;
+    case 'not_email':
+      return `${at} must be email addresses separated by commas; ${JSON.stringify(issue.got)} is not one`;
+    case 'too_many':
+      return `${at} may name at most ${issue.max} addresses`;
     case 'unknown':
       return `${at} is not a known field (fields: ${issue.names.join(', ')})`;
     case 'one_of':
@@ -204,6 +229,10 @@ export function fieldWords(f: ConfigField | undefined, name: string, issue: Fiel
       return `${label} must be a date and time with a time zone`;
     case 'template':
       return `${label} cannot be read: ${issue.detail}`;
+    case 'not_email':
+      return `${label}: “${issue.got}” is not an email address (separate addresses with commas)`;
+    case 'too_many':
+      return `${label}: at most ${count(issue.max)} people`;
     case 'unknown':
       return `${quoted(name)} is not a setting here (the settings: ${issue.names.join(', ')}); remove it`;
     case 'one_of':

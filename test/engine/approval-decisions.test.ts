@@ -1,7 +1,8 @@
 // The approval block and the decisions taken on it (issue 25): approved with an edit, the run goes
 // on with the edited text and the step keeps the draft as it was; approved as it stood, nothing
 // extra is kept; rejected with a reason, the step keeps it. A run that starts waiting queues one
-// email per owner and admin of its account, once per wait, with a link to the run and no draft.
+// email per owner and admin of its account (or per person the block names who is one of its
+// users), once per wait, with a link to the run and no draft.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approval } from '../../src/engine/blocks/flow.js';
 import type { Engine } from '../../src/engine/engine.js';
@@ -47,10 +48,10 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function awaiting(): Promise<string> {
+async function awaiting(notify?: string): Promise<string> {
   const { blocks, edges } = chain([
     { id: 'draft', kind: 'test.echo', config: { text: DRAFT } },
-    { id: 'ok', kind: 'approval', config: { message: 'Check the tone' } },
+    { id: 'ok', kind: 'approval', config: { message: 'Check the tone', ...(notify === undefined ? {} : { notify }) } },
     { id: 'publish', kind: 'test.echo' },
   ]);
   const id = await queueRun(t.db, acme, await insertWorkflow(t.db, acme, blocks, edges));
@@ -124,5 +125,17 @@ describe('the approvers are told', () => {
     expect(await outbox(next)).toHaveLength(2);
     const [{ n }] = await t.db.query<{ n: number }>(`select count(*)::int as n from outbox where to_address like '%@other.example'`);
     expect(n).toBe(0);
+  });
+
+  it('the people the block names instead, when they are users of the account (any case, each once); nobody of the account named: the owners and admins', async () => {
+    const named = await awaiting(' MEM@acme.example, owner@OTHER.example, stranger@else.example, mem@acme.example ');
+    const mails = await outbox(named);
+    expect(mails.map((m) => m.to_address)).toEqual(['mem@acme.example']);
+    expect(mails[0].body).toContain('the approval step of this workflow names you');
+    // Another account's user and a stranger are never emailed, even when they are all it names.
+    const nobody = await awaiting('owner@other.example, stranger@else.example');
+    const fallback = await outbox(nobody);
+    expect(fallback.map((m) => m.to_address)).toEqual(['admin@acme.example', 'owner@acme.example']);
+    expect(fallback[0].body).toContain('because you are an owner or an admin');
   });
 });

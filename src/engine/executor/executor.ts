@@ -13,6 +13,7 @@ import { AccountNotActive, HELD_SUMMARY, assertAccountActive, interruption } fro
 import type { Fence } from '../../queue/queue.js';
 import { linkBase } from '../../delivery/unsubscribe.js';
 import { queueApprovalNotices } from './approval-notice.js';
+import { emailList } from '../../domain/config-schema.js';
 import { planWorkflow, type Plan } from './plan.js';
 import { endStep, insertRunningStep, insertSkippedStep, loadRunDefinition, loadSteps, type StepRow } from './store.js';
 
@@ -280,13 +281,14 @@ class RunExecution {
     if (this.lease.lost) return 'lost';
     const base = await linkBase(this.res.db, this.res.config);
     const message = typeof block.config.message === 'string' ? block.config.message : '';
+    const notify = typeof block.config.notify === 'string' ? emailList(block.config.notify) : [];
     await this.res.db.transaction(async (tx) => {
       if (!(await parkForApproval(tx, this.lease.fence, oneLine(`Awaiting approval: ${block.id}`)))) {
         throw new LeaseLost('the lease was lost before the run could wait for approval');
       }
       await endStep(tx, this.accountId, this.runId, seq, { status: 'awaiting', ms });
       // The approvers are told in the same transaction: one email per person per wait.
-      await queueApprovalNotices(tx, { accountId: this.accountId, runId: this.runId, blockId: block.id, message, base });
+      await queueApprovalNotices(tx, { accountId: this.accountId, runId: this.runId, blockId: block.id, message, notify, base });
     });
     // The run no longer has a worker: the heartbeat must not try to renew a lease it gave up.
     this.lease.stop();

@@ -104,12 +104,18 @@ export async function endStep(tx: Queryable, accountId: string, runId: string, s
 export interface ApprovalNoticeFacts {
   workflow_name: string;
   account_name: string;
-  /** Who is told a run awaits approval: the account's owners and admins. */
+  /** Who is told a run awaits approval: the people the block names, or the owners and admins. */
   approvers: { id: string; email: string }[];
+  /** True when they are the people the block names (some of them are users of the account). */
+  named: boolean;
 }
 
-/** What the email telling approvers a run waits needs: the names, and the owners and admins. */
-export async function approvalNoticeFacts(tx: Queryable, accountId: string, runId: string): Promise<ApprovalNoticeFacts> {
+/**
+ * What the email telling approvers a run waits needs: the names, and who to tell — the users of
+ * the account among `named` (addresses in lower case), or, when it names nobody who is (still)
+ * one, the owners and admins.
+ */
+export async function approvalNoticeFacts(tx: Queryable, accountId: string, runId: string, named: readonly string[]): Promise<ApprovalNoticeFacts> {
   const names = await tx.query<{ workflow_name: string; account_name: string }>(
     `select w.name as workflow_name, a.name as account_name
        from workflow_runs r
@@ -118,9 +124,14 @@ export async function approvalNoticeFacts(tx: Queryable, accountId: string, runI
       where r.account_id = $1 and r.id = $2`,
     [accountId, runId],
   );
-  const approvers = await tx.query<{ id: string; email: string }>(
-    `select id, email from users where account_id = $1 and role in ('owner', 'admin') order by created_at, id`,
-    [accountId],
-  );
-  return { workflow_name: names[0]?.workflow_name ?? '', account_name: names[0]?.account_name ?? '', approvers };
+  const people = named.length
+    ? await tx.query<{ id: string; email: string }>(
+        `select id, email from users where account_id = $1 and lower(email) = any ($2::text[]) order by created_at, id`,
+        [accountId, [...named]],
+      )
+    : [];
+  const approvers = people.length
+    ? people
+    : await tx.query<{ id: string; email: string }>(`select id, email from users where account_id = $1 and role in ('owner', 'admin') order by created_at, id`, [accountId]);
+  return { workflow_name: names[0]?.workflow_name ?? '', account_name: names[0]?.account_name ?? '', approvers, named: people.length > 0 };
 }

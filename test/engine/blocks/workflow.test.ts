@@ -35,6 +35,10 @@ describe('validateWorkflow', () => {
     const { blocks, edges } = digest();
     expect(validateWorkflow(blocks, edges)).toBeNull();
     expect(validateWorkflow([], [])).toBeNull();
+    // An approval that names people to email: any spacing and case, a trailing comma, or none at all.
+    for (const notify of ['', ' Ann@Example.org , bob@example.org,', 'ann@example.org']) {
+      expect(validateWorkflow([b('p', 'approval', { message: 'ok', notify })], [])).toBeNull();
+    }
   });
 
   it('refuses an unknown kind, naming the block and the kinds', () => {
@@ -81,6 +85,9 @@ describe('validateWorkflow', () => {
       [b('a', 'agent', { prompt: 'x', max_tokens: 1.5 }), /config.max_tokens/],
       [b('t', 'transform.template', { template: 3 }), /config.template must be a string/],
       [b('p', 'approval', {}), /config.message must be a string/],
+      [b('p', 'approval', { message: 'ok', notify: 'ann@example.org; bob@example.org' }), /config.notify must be email addresses separated by commas; "ann@example.org; bob@example.org" is not one/],
+      [b('p', 'approval', { message: 'ok', notify: Array.from({ length: 21 }, (_, i) => `p${i}@example.org`).join(',') }), /config.notify may name at most 20 addresses/],
+      [b('p', 'approval', { message: 'ok', notify: ['ann@example.org'] }), /config.notify must be a string/],
       [b('o', 'output.project', { title: ' ' }), /config.title must not be empty/],
       [b('o', 'output.project', { title: 'x'.repeat(501) }), /config.title must be at most 500/],
       [{ id: 'c', kind: 'source.text', config: null } as unknown as BlockDef, /block "c": config must be an object/],
