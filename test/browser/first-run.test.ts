@@ -5,6 +5,7 @@
 // checked with axe (no serious or critical violation). The new account has no project: New
 // automation says so and links to Content's New project, which creates one and opens it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Response } from 'playwright-core';
 import { openHub, type Hub } from './harness.js';
 
 let hub: Hub;
@@ -59,11 +60,11 @@ describe('first run', { timeout: 180_000 }, () => {
     expect(await page.getByText(`${OWNER.email} · owner`).isVisible()).toBe(true);
     expect(await hub.visit('shell')).toEqual([]);
 
-    // Set-up is over: /setup now leads to sign-in (and on to the shell, being signed in).
     await signOut.click();
     await page.waitForURL(/\/sign-in/);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     expect(await hub.visit('sign-in')).toEqual([]);
+    // Set-up is over: /setup now leads to sign-in (and on to the shell, being signed in).
     await page.goto(`${hub.baseUrl}/setup`);
     await page.waitForURL(/\/sign-in/);
     // A signed-out visit to a page of the shell goes through sign-in and comes back to it.
@@ -89,6 +90,23 @@ describe('first run', { timeout: 180_000 }, () => {
 
     // A reload keeps the session (the cookie).
     await page.reload();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+
+    // Signing out asks nothing more of the account: no screen of the shell is refusedAfterSignOut with a 401.
+    const refusedAfterSignOut: string[] = [];
+    const onResponse = (r: Response) => {
+      if (r.status() >= 400) refusedAfterSignOut.push(`${r.status()} ${r.url()}`);
+    };
+    page.on('response', onResponse);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(await hub.visit('signed-out')).toEqual([]);
+    page.off('response', onResponse);
+    expect(refusedAfterSignOut).toEqual([]);
+    await page.getByLabel('Email').fill(OWNER.email);
+    await page.getByLabel('Password').fill(OWNER.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
   });
 

@@ -24,9 +24,10 @@ export function Shell() {
   useEffect(() => setMenuOpen(false), [pathname]);
   const signOut = useMutation({
     mutationFn: () => api.delete('/hub/api/session'),
-    onSuccess: async () => {
-      client.clear();
-      await client.invalidateQueries({ queryKey: SESSION_KEY });
+    onSuccess: () => {
+      // Signed out: the shell leaves. Its cached data is dropped by the sign-in page, once no
+      // screen of the shell is open to ask for it again (and be refused with a 401).
+      client.setQueryData(SESSION_KEY, null);
       void navigate('/sign-in');
     },
   });

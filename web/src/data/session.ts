@@ -14,6 +14,8 @@ export type { EmailConfirmed, ForgotAnswer, LinkTarget, SetupState };
 export const setupKeys = resourceKeys('setup');
 export const linkKeys = resourceKeys('set-password');
 export const forgotKeys = resourceKeys('forgot-password');
+/** What the pages outside the shell read: no account's data, kept when that is dropped. */
+const OUTSIDE_THE_SHELL: ReadonlySet<unknown> = new Set([SESSION_KEY[0], setupKeys.all[0], linkKeys.all[0], forgotKeys.all[0]]);
 
 /** Whether this hub still needs its first-run set-up, and whether that asks for the token. */
 export const setupQuery = () => queryOptions({ queryKey: setupKeys.all, queryFn: () => api.get<SetupState>('/hub/api/setup') });
@@ -26,7 +28,17 @@ export const linkTargetQuery = (token: string) =>
     enabled: token !== '',
   });
 
+/**
+ * Drops every cached answer of the signed-in shell: what one person (or account) read is never shown
+ * to the next. Called where no screen of the shell is open to ask again (a new session, the
+ * sign-in page), so it never sets off a request the server would refuse.
+ */
+export function forgetAccountData(client: QueryClient): void {
+  client.removeQueries({ predicate: (q) => !OUTSIDE_THE_SHELL.has(q.queryKey[0]) });
+}
+
 export function rememberSession(client: QueryClient, s: Session): void {
+  forgetAccountData(client);
   setCsrfToken(s.csrf_token);
   client.setQueryData(SESSION_KEY, s);
 }

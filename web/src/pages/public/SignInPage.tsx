@@ -1,11 +1,11 @@
 // /sign-in (?next=): email and password. A hub that still needs its first-run set-up sends the
 // visitor to /setup instead (so a fresh server's / leads there); someone already signed in goes on.
-import { useState, type FormEvent } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState, type FormEvent } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { Field } from '../../components/controls';
 import { ErrorNotice, Loading } from '../../components/states';
-import { setupQuery, useSignIn } from '../../data/session';
+import { forgetAccountData, setupQuery, useSignIn } from '../../data/session';
 import { useSessionQuery } from '../../lib/session';
 import { AuthFrame } from './AuthFrame';
 import { afterSignIn } from './session-cache';
@@ -19,6 +19,9 @@ export default function SignInPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const signIn = useSignIn();
+  // Whoever was signed in here before: what they read is dropped (the shell is closed by now).
+  const client = useQueryClient();
+  useEffect(() => forgetAccountData(client), [client]);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     signIn.mutate(
