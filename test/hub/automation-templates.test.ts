@@ -5,6 +5,8 @@
 // fixture and the CLI's publish refuse it with the field's path.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runOperatorCommand } from '../../src/cli/operator.js';
+import type { StepType } from '../../src/domain/automation.js';
+import { STEP_SCHEMAS } from '../../src/domain/step-schemas.js';
 import type { AccountSeedResult } from '../../src/fixtures/load.js';
 import { DefinitionError, validateFixture } from '../../src/fixtures/validate.js';
 import { testApp, type TestApp } from '../helpers/app.js';
@@ -30,7 +32,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 /** Each field the engine renders: step type, the field, the other settings the step needs. */
-const RENDERED: ReadonlyArray<[string, string, Record<string, unknown>]> = [
+const RENDERED: ReadonlyArray<[StepType, string, Record<string, unknown>]> = [
   ['email.send', 'subject', { body: '<p>x</p>' }],
   ['email.send', 'body', { subject: 'Hi' }],
   ['sms.send', 'body', {}],
@@ -66,7 +68,9 @@ describe('a template the engine cannot render', () => {
       expect(created.statusCode, created.body).toBe(201);
       const { automation, problems } = created.json();
       expect(problems).toEqual([{ path: `steps[0].config.${field}`, message: expect.stringMatching(words) }]);
-      expect(problems[0].message.startsWith(`config.${field} `)).toBe(true);
+      // In the builder's words, under the field's own label ("Subject cannot be read: …").
+      const label = STEP_SCHEMAS[type].fields.find((f) => f.name === field)!.label;
+      expect(problems[0].message.startsWith(`${label} cannot be read: `)).toBe(true);
       const pub = expectError(await member.post(`/hub/api/automations/${automation.id}/publish`), 422, 'invalid_request', 'automation_not_publishable', `steps[0].config.${field}`);
       expect(pub.message).toMatch(words);
       const test = await member.post(`/hub/api/automations/${automation.id}/test`, { contact_id: s.acme.contacts.ann });
@@ -119,7 +123,7 @@ describe('a template the engine cannot render', () => {
     const id = created.json().automation.id;
     const r = await runOperatorCommand(t.db, ['automations', 'publish', id], memoryContext({}));
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/steps\[0\]\.config\.body: config\.body opens a section \{\{#tags\}\} that is never closed/);
+    expect(r.stderr).toMatch(/steps\[0\]\.config\.body: Text cannot be read: opens a section \{\{#tags\}\} that is never closed/);
     const fix = await runOperatorCommand(t.db, ['automations', 'edit', id, 'edit.json'], memoryContext({ 'edit.json': JSON.stringify({ steps: [{ id: 'a', name: 'A', type: 'sms.send', config: { body: 'Hi' } }] }) }));
     expect(fix.code, fix.stderr).toBe(0);
     expect((await runOperatorCommand(t.db, ['automations', 'publish', id], memoryContext({}))).code).toBe(0);
