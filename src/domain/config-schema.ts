@@ -196,7 +196,8 @@ export function issueMessage(field: string | null, issue: FieldIssue): string {
   }
 }
 
-const quoted = (s: string) => `“${s}”`;
+/** A name in the typographic quotes the hub's words use. */
+export const quoted = (s: string) => `“${s}”`;
 /** 50000 → 50,000, the same on the server and in every browser locale. */
 const count = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 

@@ -4,7 +4,7 @@
 // imports it as `@domain/workflow-check`; defensive about shapes, since definitions arrive as
 // parsed JSON.
 import { BLOCK_SCHEMAS } from './block-schemas.js';
-import { configIssues, fieldWords } from './config-schema.js';
+import { configIssues, fieldWords, quoted } from './config-schema.js';
 import { BLOCK_ID_RE, BLOCK_ID_RULE, BLOCK_KINDS, BLOCK_PLACEHOLDER_RE, TEMPLATE_FIELDS, type BlockKind } from './workflow.js';
 
 export interface DefinitionProblem {
@@ -23,7 +23,6 @@ export interface DefinitionProblem {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isKind = (k: unknown): k is BlockKind => typeof k === 'string' && (BLOCK_KINDS as readonly string[]).includes(k);
-const quoted = (s: string) => `“${s}”`;
 
 /** The blocks' own problems: shape, id and kind (`problems`), and every config field at fault (`configs`). */
 function blockProblems(blocks: readonly unknown[]): { problems: DefinitionProblem[]; configs: DefinitionProblem[]; ids: Set<string> } {
