@@ -60,13 +60,13 @@ describe('the account picker and set-password links', { timeout: 180_000 }, () =
     await page.getByLabel('New password again').fill('a fine new password');
     await page.getByRole('button', { name: 'Set password and sign in' }).click();
     await page.getByText('bea@beta.example · owner').waitFor();
-    expect(await page.getByText('Beta').first().isVisible()).toBe(true);
+    await page.getByText('Beta').first().waitFor();
 
     await page.goto(link);
     const alert = page.getByRole('alert');
     await alert.waitFor();
     expect(await alert.textContent()).toMatch(/This link has been used or has expired.*invalid_link/);
-    expect(await page.getByRole('link', { name: 'Sign in' }).isVisible()).toBe(true);
+    await page.getByRole('link', { name: 'Sign in' }).waitFor();
     expect(await hub.visit('set-password-used')).toEqual([]);
   });
 });

@@ -25,7 +25,8 @@ describe('first run', { timeout: 180_000 }, () => {
 
     await page.goto(`${hub.baseUrl}/`);
     await page.waitForURL(/\/setup$/);
-    await expect(page.getByRole('heading', { name: 'Set up Switchboard' }).isVisible()).resolves.toBe(true);
+    // The heading waits on the set-up status the page asks for, so wait for it rather than glance.
+    await page.getByRole('heading', { name: 'Set up Switchboard' }).waitFor();
     // A loopback visitor is not asked for the token.
     expect(await page.getByLabel('Set-up token').count()).toBe(0);
     expect(await hub.visit('setup')).toEqual([]);
@@ -56,8 +57,8 @@ describe('first run', { timeout: 180_000 }, () => {
     const signOut = page.getByRole('button', { name: 'Sign out' });
     await signOut.waitFor();
     await page.setExtraHTTPHeaders({});
-    expect(await page.getByText(OWNER.account).first().isVisible()).toBe(true);
-    expect(await page.getByText(`${OWNER.email} · owner`).isVisible()).toBe(true);
+    await page.getByText(OWNER.account).first().waitFor();
+    await page.getByText(`${OWNER.email} · owner`).waitFor();
     expect(await hub.visit('shell')).toEqual([]);
 
     await signOut.click();
@@ -126,7 +127,7 @@ describe('first run', { timeout: 180_000 }, () => {
     // The new project opens on its own screen, and the automation form now offers it.
     await page.getByRole('heading', { name: 'Newsletter' }).waitFor();
     expect(page.url()).toMatch(/\/content\/[0-9a-f-]{36}$/);
-    expect(await page.getByText('The weekly digest').isVisible()).toBe(true);
+    await page.getByText('The weekly digest').waitFor();
     expect(await hub.visit('project-created')).toEqual([]);
     await page.goto(`${hub.baseUrl}/automations/new`);
     const project = page.getByLabel('Project');

@@ -159,14 +159,14 @@ describe('the hub at 390 px', { timeout: 600_000 }, () => {
     const toggle = page.getByRole('button', { name: 'Menu' });
     const contacts = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Contacts' });
     await expect.poll(() => toggle.getAttribute('aria-expanded')).toBe('false');
-    expect(await contacts.isVisible()).toBe(false);
+    await contacts.waitFor({ state: 'hidden' });
     await toggle.click();
     await expect.poll(() => toggle.getAttribute('aria-expanded')).toBe('true');
-    expect(await contacts.isVisible()).toBe(true);
+    await contacts.waitFor();
     await contacts.click();
     await page.getByRole('heading', { level: 1, name: 'Contacts' }).waitFor();
     await expect.poll(() => toggle.getAttribute('aria-expanded')).toBe('false');
-    expect(await contacts.isVisible()).toBe(false);
+    await contacts.waitFor({ state: 'hidden' });
   });
 
   it('a list stacks its rows into labelled cards', async () => {
