@@ -6,7 +6,7 @@ import path from 'node:path';
 import { PACKAGE_ROOT } from './code-location.js';
 import { holdEventLoop } from './lib/event-loop-hold.js';
 import { loadConfig, type Config } from './config.js';
-import { storeCapabilities } from './db/store-config.js';
+import { describeStore, embeddedStoreExists, storeCapabilities } from './db/store-config.js';
 import { sendAdminRequest } from './admin/client.js';
 import { checkSocketPath, socketPath, type AdminRequest } from './admin/protocol.js';
 import { checkOperatorArgs, filesContext, isOperatorCommand, readInputFiles, runOperatorCommand, type InputFiles, type OperatorCommandName } from './cli/operator.js';
@@ -68,6 +68,8 @@ Commands:
 Store: PostgreSQL when DATABASE_URL is set, else the embedded store in SWITCHBOARD_DATA_DIR
 (default ./.switchboard). Only one process may open the embedded store: while \`serve\` runs, the
 operator commands are sent to it over <data dir>/admin.sock and answer exactly as they would locally.
+\`serve\` makes the store on its first start; the operator commands open an existing one only
+(add --create to make a new one, as \`migrate\` does).
 Exit codes: 0 done, 1 refused or failed, 2 bad usage.`;
 
 const COMMAND_USAGE: Readonly<Record<OperatorCommandName, string>> = {
@@ -126,7 +128,7 @@ async function runCommand(argv: string[]): Promise<number> {
     if (rest.length) return usageError(`worker takes no arguments, got ${JSON.stringify(rest[0])}`, WORKER_USAGE);
     const config = configOrNull();
     if (!config) return 1;
-    return serve(config, 'worker', { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) });
+    return serve(config, 'worker', processOutput());
   }
   if (cmd === 'serve') {
     const { SERVE_USAGE, parseServeArgs, serve } = await import('./cli/serve.js');
@@ -140,17 +142,23 @@ async function runCommand(argv: string[]): Promise<number> {
     }
     const config = configOrNull();
     if (!config) return 1;
-    return serve(config, role, { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) });
+    return serve(config, role, processOutput());
   }
   if (!isOperatorCommand(cmd)) return usageError(`unknown command ${JSON.stringify(cmd)}`);
   if (rest.includes('--help') || rest.includes('-h')) return emitHelp(COMMAND_USAGE[cmd]);
+  // --create is the CLI's, not the command's: it lets this command make a new store (below).
+  const create = rest.includes(CREATE_FLAG);
+  const commandArgv = [cmd, ...rest.filter((a) => a !== CREATE_FLAG)];
   // Bad arguments are refused before the store is opened or a server is asked.
-  const bad = checkOperatorArgs(argv);
+  const bad = checkOperatorArgs(commandArgv);
   if (bad) return emit(bad);
   const config = configOrNull();
   if (!config) return 1;
-  return emit(await operator(config, argv));
+  return emit(await operator(config, commandArgv, create));
 }
+
+/** Lets an operator command other than migrate make a new store where there is none. */
+const CREATE_FLAG = '--create';
 
 /** package.json's version, read from the installed package. */
 async function packageVersion(): Promise<string> {
@@ -162,6 +170,11 @@ async function packageVersion(): Promise<string> {
     // unreadable: say so below
   }
   return 'unknown';
+}
+
+/** serve's output: this process's streams, and whether a person reads stdout on a terminal. */
+function processOutput(): { out(text: string): void; err(text: string): void; tty: boolean } {
+  return { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s), tty: process.stdout.isTTY === true };
 }
 
 function emitHelp(text: string): number {
@@ -178,11 +191,11 @@ function configOrNull(): Config | null {
   }
 }
 
-async function operator(config: Config, argv: string[]): Promise<CommandResult> {
+async function operator(config: Config, argv: string[], create: boolean): Promise<CommandResult> {
   // The CLI reads seed's FILE itself; a server never opens a client's path.
   const files = await readInputFiles(argv, process.cwd());
   // A store that no one process owns (PostgreSQL: any number share it) is used directly.
-  if (!storeCapabilities(config).ownsDataDir) return runLocally(config, argv, files);
+  if (!storeCapabilities(config).ownsDataDir) return runLocally(config, argv, files, create);
 
   const sock = socketPath(config.dataDir);
   let socketUsable = true;
@@ -200,7 +213,7 @@ async function operator(config: Config, argv: string[]): Promise<CommandResult> 
       if (answer) return answer;
     }
     try {
-      return await runLocally(config, argv, files);
+      return await runLocally(config, argv, files, create);
     } catch (err) {
       if (!(err instanceof DataDirLockedError)) throw err;
       // A server that holds the lock but has not opened its socket yet may just be starting.
@@ -216,13 +229,32 @@ async function operator(config: Config, argv: string[]): Promise<CommandResult> 
   }
 }
 
-/** Opens the store in this process (taking the data-dir lock on PGlite), runs the command, closes. */
-async function runLocally(config: Config, argv: string[], files: InputFiles): Promise<CommandResult> {
+/**
+ * Opens the store in this process (taking the data-dir lock on PGlite), runs the command, closes.
+ * Only an existing store is opened: a command pointed at the wrong data dir (one without the
+ * server's SWITCHBOARD_DATA_DIR) or at an empty database would otherwise make a second store
+ * beside the real one, seed it, and print keys the running server refuses. `serve` makes the
+ * store on its first start; `migrate` and --create make one on purpose.
+ */
+async function runLocally(config: Config, argv: string[], files: InputFiles, create: boolean): Promise<CommandResult> {
+  const mayCreate = create || argv[0] === 'migrate';
+  if (!mayCreate && storeCapabilities(config).ownsDataDir && !embeddedStoreExists(config.dataDir)) {
+    return failed(
+      `there is no store in ${config.dataDir} (SWITCHBOARD_DATA_DIR), so nothing was done. Point SWITCHBOARD_DATA_DIR at the ` +
+        `data directory your server uses (its log names it: "store: pglite, data dir …"), or add ${CREATE_FLAG} to make a new, empty store there.`,
+    );
+  }
   const { openDb } = await import('./db/open.js');
   const { appliedVersion, latestVersion, migrate } = await import('./db/migrate.js');
   const db = await openDb(config);
   try {
-    // The store may be brand new (seed before the first serve): bring the schema up as serve would.
+    if (!mayCreate && (await appliedVersion(db)) === 0) {
+      return failed(
+        `${describeStore(config)} holds no Switchboard store yet, so nothing was done. Check DATABASE_URL and SWITCHBOARD_DATA_DIR, ` +
+          `or run \`switchboard migrate\` (or add ${CREATE_FLAG}) to make a new store there.`,
+      );
+    }
+    // An older schema is brought up as serve would (a new one too, with --create).
     if (argv[0] !== 'migrate') {
       if (config.autoMigrate) await migrate(db);
       else if ((await appliedVersion(db)) < latestVersion()) {

@@ -21,6 +21,7 @@ import { forgetApiUrl, latestApiUrl, recordApiUrl } from '../delivery/api-url-st
 import { uuidv7 } from '../lib/ids.js';
 import { releaseStartupGarbage } from '../lib/startup-garbage.js';
 import { issueSetupToken } from '../services/setup/service.js';
+import { removeSetupTokenFile, writeSetupTokenFile } from '../services/setup/token-file.js';
 
 export const SERVE_USAGE = `Usage:
   switchboard serve [--role api|worker|all]
@@ -70,6 +71,8 @@ export function parseServeArgs(args: readonly string[]): { role: Role } {
 export interface Output {
   out(text: string): void;
   err(text: string): void;
+  /** stdout is a terminal: a person reads it, so the banner is also said as a plain line. */
+  tty?: boolean;
 }
 
 /** pino options for the app and our own lines; the Authorization header (the API key) is never logged. */
@@ -168,6 +171,7 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
 
   let address: string | null = null;
   let setupToken: string | null = null;
+  let setupTokenFile: string | null = null;
   try {
     db = await openDb(config, { retryLog: log });
     if (config.autoMigrate) {
@@ -213,6 +217,20 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
     // While the store has no account, the hub's set-up page is open: from loopback as is, from
     // anywhere else only with this token (printed here, its hash stored, void once set-up is done).
     if (app && config.hub) setupToken = await issueSetupToken(db);
+    if (setupToken) {
+      try {
+        setupTokenFile = writeSetupTokenFile(config.dataDir, setupToken);
+      } catch (err) {
+        log.warn({ err, dataDir: config.dataDir }, 'could not write the set-up token file: set-up works from a browser on this machine; for another, set SWITCHBOARD_DATA_DIR to a directory this user may write and restart');
+      }
+    } else if (app && config.hub) {
+      // Set-up is over: a token file left from before holds a void token.
+      try {
+        removeSetupTokenFile(config.dataDir);
+      } catch (err) {
+        log.warn({ err }, 'could not remove the old set-up token file');
+      }
+    }
     if (role !== 'api') {
       engine = createEngine(db, config, log.child({ component: 'engine' }));
       await engine.start();
@@ -235,10 +253,22 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
       `; delivery: ${describeTransports(config.delivery)}`
     : 'no engine';
   const head = address ? `switchboard listening on ${address}; role ${role}` : `switchboard worker running (owner ${engine!.owner})`;
-  const setupNote = setupToken
-    ? `first-run set-up: open ${recordedUrl(config, address!)}/setup in a browser; from another machine it asks for the set-up token ${setupToken}\n`
-    : '';
-  const banner = `${head}; ${engineNote}; store: ${describeStore(config)}` + (admin ? `; admin socket: ${admin.path}` : '') + '\n' + setupNote;
+  const line = `${head}; ${engineNote}; store: ${describeStore(config)}` + (admin ? `; admin socket: ${admin.path}` : '');
+  const setupUrl = setupToken ? `${recordedUrl(config, address!)}/setup` : null;
+  const announce = () => {
+    // The banner is a log line like the rest (collectors parse every line), logged whatever
+    // LOG_LEVEL says: it is the one line that says where the server is. A terminal also gets it
+    // plainly, with the set-up token itself: the log only ever names the token's file.
+    const banner = log.child({}, { level: 'info' });
+    banner.info({ address, role, store: describeStore(config), adminSocket: admin?.path ?? null }, line);
+    if (setupUrl) {
+      const where = setupTokenFile ? `the set-up token in ${setupTokenFile} (readable by this user only)` : 'the set-up token (printed on a terminal only)';
+      banner.info({ setupUrl, setupTokenFile }, `first-run set-up: open ${setupUrl} in a browser; from another machine it asks for ${where}`);
+    }
+    if (io.tty) {
+      io.out(line + '\n' + (setupUrl ? `first-run set-up: open ${setupUrl} in a browser; from another machine it asks for the set-up token ${setupToken}\n` : ''));
+    }
+  };
 
   return new Promise<number>((resolve) => {
     const done = (code: number) => {
@@ -262,6 +292,6 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
     if (signalled) return stop(signalled);
     stopRunning = stop;
     releaseStartupGarbage();
-    io.out(banner);
+    announce();
   });
 }

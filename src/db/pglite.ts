@@ -1,10 +1,10 @@
 // Embedded store: PGlite (PostgreSQL compiled to WASM) in a data directory that exactly one
 // process owns. The ownership is a lock file beside the data (data-dir-lock.ts); a second process
 // fails fast while the first lives.
-import path from 'node:path';
 import { PGlite, types } from '@electric-sql/pglite';
 import { PGLITE_CAPABILITIES, SCHEMA, type Db, type Transaction, type TransactionOptions, type TransactionRetryLog } from './db.js';
 import { runTransaction } from './tx-retry.js';
+import { pgliteDataPath } from './store-config.js';
 import { PreparedStatements } from './pglite-statements.js';
 import { parseUtcTimestamp, TIMESTAMPTZ_OID } from './timestamps.js';
 
@@ -58,7 +58,7 @@ export async function openPglite(opts: PgliteOptions): Promise<PgliteDb> {
   const release = opts.dataDir && opts.lock !== false ? takeDataDirLock(opts.dataDir) : () => {};
   try {
     // 'memory://' (not undefined): PGlite ignores loadDataDir when given no data dir at all.
-    const pg = new PGlite(opts.dataDir ? path.join(opts.dataDir, 'pgdata') : 'memory://', {
+    const pg = new PGlite(opts.dataDir ? pgliteDataPath(opts.dataDir) : 'memory://', {
       loadDataDir: opts.loadDataDir,
       startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
       parsers: { [TIMESTAMPTZ_OID]: parseTimestamptz },

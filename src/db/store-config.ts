@@ -2,6 +2,8 @@
 // when DATABASE_URL is set, else PGlite in the data dir), its capabilities and where it is. The
 // CLI decides from these without loading a driver; nothing outside src/db looks at which store
 // it is.
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Config } from '../config.js';
 import { PGLITE_CAPABILITIES, POSTGRES_CAPABILITIES, type StoreCapabilities } from './db.js';
 
@@ -20,4 +22,17 @@ export function describeStore(config: StoreConfig): string {
   } catch {
     return 'postgres';
   }
+}
+
+/** Where PGlite keeps its database inside the data dir (beside the lock, the admin socket, the set-up token). */
+export function pgliteDataPath(dataDir: string): string {
+  return path.join(dataDir, 'pgdata');
+}
+
+/**
+ * Whether the data dir holds an embedded store (PGlite writes PostgreSQL's PG_VERSION when it
+ * creates one). Looked at without opening it: opening a missing store would create one.
+ */
+export function embeddedStoreExists(dataDir: string): boolean {
+  return fs.existsSync(path.join(pgliteDataPath(dataDir), 'PG_VERSION'));
 }

@@ -56,7 +56,7 @@ export const HUB_ERROR_CATALOGUE = {
   sign_in_failed: { status: 401, type: 'authentication', condition: 'Wrong email or password.' },
   csrf_failed: { status: 403, type: 'permission', condition: 'A state-changing hub request without its session\'s CSRF token, or from another origin.' },
   role_forbidden: { status: 403, type: 'permission', condition: 'Your role in this account may not do this (owners and admins only).' },
-  setup_token_required: { status: 403, type: 'permission', condition: 'Set-up from an address other than loopback needs the set-up token serve printed.' },
+  setup_token_required: { status: 403, type: 'permission', condition: 'Set-up from an address other than loopback needs the set-up token serve wrote to <data dir>/setup-token.' },
   account_not_chosen: { status: 409, type: 'conflict', condition: 'Signed in, but no account picked yet.' },
   setup_done: { status: 409, type: 'conflict', condition: 'The store already has an account; set-up is over.' },
   user_exists: { status: 409, type: 'conflict', condition: 'The account already has a user with that email; resource_id is its id.' },

@@ -1,9 +1,11 @@
 // First run in a real browser: a fresh server's / leads to the set-up page (through a proxy it
-// asks for the token serve printed); creating the account and its owner signs the owner in and
+// asks for the token serve wrote to <data dir>/setup-token); creating the account and its owner signs the owner in and
 // opens the shell; sign-out leads to the sign-in page, a wrong password is refused there with the
 // server's message, and the right one opens the shell again. Every screen is screenshot and
 // checked with axe (no serious or critical violation). The new account has no project: New
 // automation says so and links to Content's New project, which creates one and opens it.
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Response } from 'playwright-core';
 import { openHub, type Hub } from './harness.js';
@@ -19,9 +21,16 @@ const OWNER = { account: 'Acme Outreach', name: 'Olivia Owner', email: 'olivia@a
 describe('first run', { timeout: 180_000 }, () => {
   it('sets up the first account from /, signs in and out, and signs in again', async () => {
     const { page } = hub;
-    // serve printed the set-up token while the store had no account.
-    const printed = /first-run set-up: open http:\/\/127\.0\.0\.1:\d+\/setup .*set-up token ([A-Za-z0-9_-]{32})/.exec(hub.server.output());
-    expect(printed).not.toBeNull();
+    // While the store has no account, serve wrote the set-up token to a file only its user may
+    // read, and its log (JSON lines, not a terminal) names that file but never holds the token.
+    const tokenFile = path.join(hub.dataDir, 'setup-token');
+    const token = fs.readFileSync(tokenFile, 'utf8').trim();
+    expect(token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(fs.statSync(tokenFile).mode & 0o777).toBe(0o600);
+    expect(hub.server.output()).not.toContain(token);
+    const setupLine = hub.server.output().split('\n').filter((l) => l.includes('first-run set-up'));
+    expect(setupLine).toHaveLength(1);
+    expect(JSON.parse(setupLine[0])).toMatchObject({ level: 30, setupTokenFile: tokenFile, setupUrl: `${hub.baseUrl}/setup` });
 
     await page.goto(`${hub.baseUrl}/`);
     await page.waitForURL(/\/setup$/);
@@ -44,18 +53,19 @@ describe('first run', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Create account' }).click();
     const refused = page.getByRole('alert');
     await refused.waitFor();
-    expect(await refused.innerText()).toMatch(/needs the set-up token printed by the server/);
+    expect(await refused.innerText()).toMatch(/needs the set-up token the server wrote when it started\..*setup-token in the server’s data directory/s);
     expect(await refused.innerText()).not.toMatch(/setup_token_required/);
     await refused.getByText('Details').click();
     expect(await refused.innerText()).toMatch(/setup_token_required for setup_token · request id \S+/);
     expect(await tokenField.getAttribute('aria-invalid')).toBe('true');
     expect(await hub.visit('setup-token-refused')).toEqual([]);
-    await tokenField.fill(printed![1]);
+    await tokenField.fill(token);
     await page.getByRole('button', { name: 'Create account' }).click();
 
-    // Signed in, in the shell.
+    // Signed in, in the shell; the token is void, and its file gone.
     const signOut = page.getByRole('button', { name: 'Sign out' });
     await signOut.waitFor();
+    expect(fs.existsSync(tokenFile)).toBe(false);
     await page.setExtraHTTPHeaders({});
     await page.getByText(OWNER.account).first().waitFor();
     await page.getByText(`${OWNER.email} · owner`).waitFor();

@@ -34,6 +34,8 @@ export interface Hub {
   page: Page;
   /** The store's connection string (PostgreSQL) or data dir (PGlite), for operator commands. */
   storeEnv: Record<string, string>;
+  /** The server's data directory (its store on PGlite; its set-up token file on either store). */
+  dataDir: string;
   /** Runs a `switchboard` operator command against this server's store (through its admin socket on PGlite). */
   cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }>;
   /** Loads a fixture (the `seed` format) and returns `seed --json`'s output: refs → ids, key values. */
@@ -51,14 +53,13 @@ export interface Hub {
  */
 export async function openHub(flow: string, env: Record<string, string> = {}, opts: { browserArgs?: string[] } = {}): Promise<Hub> {
   let tdb: TestDb | null = null;
-  let dataDir: string | null = null;
-  const storeEnv: Record<string, string> = {};
+  // A data dir on both stores: PGlite's store lives there, and on PostgreSQL the server still
+  // writes its set-up token file there (never into the repository's default ./.switchboard).
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-hub-'));
+  const storeEnv: Record<string, string> = { SWITCHBOARD_DATA_DIR: dataDir };
   if (onPostgres()) {
     tdb = await freshDb();
     storeEnv.DATABASE_URL = tdb.url!;
-  } else {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-hub-'));
-    storeEnv.SWITCHBOARD_DATA_DIR = dataDir;
   }
   const server = await startServer({ ...storeEnv, SWITCHBOARD_POLL_MS: '100', ...env }, 'all');
   const browser = await launchChromium(opts.browserArgs);
@@ -89,6 +90,7 @@ export async function openHub(flow: string, env: Record<string, string> = {}, op
     context,
     page,
     storeEnv,
+    dataDir,
     async visit(name) {
       await untilSettled(page, name);
       n += 1;
@@ -102,7 +104,7 @@ export async function openHub(flow: string, env: Record<string, string> = {}, op
       await browser.close().catch(() => {});
       await server.stop();
       await tdb?.close();
-      if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -11,6 +11,7 @@ import type { AppDeps } from '../../http/deps.js';
 import type { App } from '../../http/route-kit.js';
 import { AccountInputError, checkPassword } from '../../services/accounts/create.js';
 import { runFirstSetup, setupDone, setupNeeded, setupTokenValid } from '../../services/setup/service.js';
+import { removeSetupTokenFile } from '../../services/setup/token-file.js';
 import { hubRoute } from '../kit.js';
 import { hostIsLoopback } from '../origins.js';
 import { HubSession } from '../session/schemas.js';
@@ -48,7 +49,7 @@ export function registerHubSetupRoutes(hub: App, deps: AppDeps): void {
     const b = request.body;
     if (!(await setupNeeded(deps.db))) throw setupDone();
     if (!fromThisMachine(request) && !(b.setup_token && (await setupTokenValid(deps.db, b.setup_token.trim())))) {
-      throw new ApiError('setup_token_required', 'Set-up from anywhere but a browser on the server\'s own machine (opened as localhost or 127.0.0.1) needs the set-up token that `switchboard serve` printed at start.', { param: 'setup_token' });
+      throw new ApiError('setup_token_required', 'Set-up from anywhere but a browser on the server\'s own machine (opened as localhost or 127.0.0.1) needs the set-up token `switchboard serve` wrote at start to the file setup-token in its data directory (and printed on its terminal).', { param: 'setup_token' });
     }
     const email = b.email.trim().toLowerCase();
     let ids: { accountId: string; ownerId: string };
@@ -58,6 +59,12 @@ export function registerHubSetupRoutes(hub: App, deps: AppDeps): void {
     } catch (err) {
       if (err instanceof AccountInputError) throw new ApiError('invalid_field', err.message, { param: PARAM_OF[err.field] ?? err.field });
       throw err;
+    }
+    // The token is void now; its file goes too (a server that cannot remove it does so at its next start).
+    try {
+      removeSetupTokenFile(deps.config.dataDir);
+    } catch (err) {
+      request.log.warn({ err }, 'could not remove the set-up token file');
     }
     return startSession(request, reply, deps, email, [{ user_id: ids.ownerId, account_id: ids.accountId }]);
   });

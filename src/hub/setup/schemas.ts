@@ -5,7 +5,7 @@ import { Type, type Static } from '@sinclair/typebox';
 export const SetupState = Type.Object(
   {
     needed: Type.Boolean({ description: 'True while the store has no account.' }),
-    token_required: Type.Boolean({ description: 'True when this caller must give the set-up token serve printed (not a browser on the server\'s own machine: a loopback peer, no proxy, a loopback Host).' }),
+    token_required: Type.Boolean({ description: 'True when this caller must give the set-up token serve wrote to <data dir>/setup-token (not a browser on the server\'s own machine: a loopback peer, no proxy, a loopback Host).' }),
   },
   { title: 'HubSetupState' },
 );

@@ -1,6 +1,7 @@
 // /setup: the first-run page (the store has no account yet). Creates the first account and its
 // owner and signs the owner in. From another machine, behind a proxy, or under any name but
-// localhost / 127.0.0.1 / [::1], the server asks for the set-up token `switchboard serve` printed;
+// localhost / 127.0.0.1 / [::1], the server asks for the set-up token `switchboard serve` wrote to
+// <data dir>/setup-token;
 // the form shows that field only then.
 import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
@@ -45,7 +46,7 @@ export default function SetupPage() {
             required
             autoComplete="off"
             spellCheck={false}
-            hint="This page is not open as localhost or 127.0.0.1 on the server's own machine: give the token `switchboard serve` printed when it started."
+            hint="This page is not open as localhost or 127.0.0.1 on the server's own machine: give the token from the file setup-token in the server's data directory (also printed on the terminal that started it)."
           />
         )}
         <ErrorNotice error={setUp.error} />
