@@ -1,5 +1,6 @@
 // The one place that reads the environment. Everything else receives a frozen Config.
 import path from 'node:path';
+import v8 from 'node:v8';
 import { ConfigError, EnvReader, isAddressOrRange, type Env } from './config-reader.js';
 
 export { ConfigError };
@@ -64,6 +65,15 @@ export interface HttpConfig {
   keepAliveTimeoutMs: number;
   /** Connections one client address may hold at once; past it a new connection is closed at once. */
   maxConnectionsPerAddress: number;
+  /**
+   * After the first SIGTERM, /readyz answers 503 for this long while requests are still served, so
+   * a load balancer takes the process out before its listener closes; then the shutdown proper.
+   */
+  drainDelayMs: number;
+  /** Requests are shed (503, Retry-After) while the event loop lags by more than this on average; 0 never. */
+  shedEventLoopDelayMs: number;
+  /** Requests are shed while the JS heap holds more than this many bytes; 0 never. */
+  shedHeapUsedBytes: number;
 }
 
 export interface EngineConfig {
@@ -310,6 +320,10 @@ export function loadConfig(env: Env = process.env): Config {
       bodyIdleTimeoutMs: r.int('SWITCHBOARD_BODY_IDLE_TIMEOUT_MS', 10_000, 500, 600_000),
       keepAliveTimeoutMs: r.int('SWITCHBOARD_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
       maxConnectionsPerAddress: r.int('SWITCHBOARD_MAX_CONNECTIONS_PER_ADDRESS', 256, 1, 1_000_000),
+      // A development server is stopped by the person who started it, with no balancer to tell.
+      drainDelayMs: r.int('SWITCHBOARD_DRAIN_DELAY_MS', environment === 'production' ? 5_000 : 0, 0, 600_000),
+      shedEventLoopDelayMs: r.int('SWITCHBOARD_SHED_EVENT_LOOP_DELAY_MS', 1_000, 0, 600_000),
+      shedHeapUsedBytes: Math.round((r.int('SWITCHBOARD_SHED_HEAP_PERCENT', 90, 0, 100) / 100) * v8.getHeapStatistics().heap_size_limit),
     }),
     engine: Object.freeze({
       concurrency: r.int('SWITCHBOARD_WORKER_CONCURRENCY', 8, 1, 1000),

@@ -21,6 +21,7 @@ import { forgetApiUrl, latestApiUrl, recordApiUrl } from '../delivery/api-url-st
 import { uuidv7 } from '../lib/ids.js';
 import { releaseStartupGarbage } from '../lib/startup-garbage.js';
 import { issueSetupToken } from '../services/setup/service.js';
+import { DrainState } from '../http/load-shedding.js';
 import { removeSetupTokenFile, writeSetupTokenFile } from '../services/setup/token-file.js';
 
 export const SERVE_USAGE = `Usage:
@@ -170,6 +171,7 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
   process.on('SIGINT', onSignal);
 
   let address: string | null = null;
+  const drain = new DrainState();
   let setupToken: string | null = null;
   let setupTokenFile: string | null = null;
   try {
@@ -188,7 +190,7 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
     // PGlite keeps no planner statistics by itself: analyze now and periodically (no-op on PostgreSQL).
     statistics = new StatisticsKeeper(db, (err) => log.warn({ err }, 'refreshing planner statistics failed'));
     await statistics.start();
-    if (role !== 'worker') app = await createApp(config, db, { logger: { ...loggerOptions(config), stream: logStream } });
+    if (role !== 'worker') app = await createApp(config, db, { logger: { ...loggerOptions(config), stream: logStream }, drain });
     if (app && capabilities.ownsDataDir) {
       // Only this process may open the data dir, so operator commands come to it over this socket.
       const store = db;
@@ -278,7 +280,15 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
       setTimeout(() => process.exit(code), 3_000).unref();
       resolve(code);
     };
-    const stop = (signal: NodeJS.Signals) => {
+    const stop = async (signal: NodeJS.Signals) => {
+      // A balancer polling /readyz sees 503 and stops sending here while the listener still
+      // answers what it sends meanwhile; only then does the listener close (load-shedding.ts).
+      const drainMs = app ? config.http.drainDelayMs : 0;
+      if (drainMs > 0) {
+        drain.start();
+        log.info({ signal, drainDelayMs: drainMs }, 'draining: /readyz answers 503 while requests are still served');
+        await new Promise((r) => setTimeout(r, drainMs));
+      }
       log.info({ signal }, 'shutting down: finishing in-flight requests');
       release().then(
         () => done(0),
@@ -289,8 +299,8 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
       );
     };
     // Asked to stop while starting: stop now, without announcing a server that is going away.
-    if (signalled) return stop(signalled);
-    stopRunning = stop;
+    if (signalled) return void stop(signalled);
+    stopRunning = (signal) => void stop(signal);
     releaseStartupGarbage();
     announce();
   });

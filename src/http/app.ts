@@ -24,6 +24,7 @@ import { installRequestLog } from './request-log.js';
 import { lazySerializerFactory } from './lazy-serializer.js';
 import { installPipeline } from './pipeline.js';
 import { registerOpsRoutes } from './ops.js';
+import { installLoadShedding } from './load-shedding.js';
 import { installQueryCheck } from './query.js';
 import { openapiOptions } from './openapi.js';
 import { RETIREMENTS } from './retirements.js';
@@ -106,6 +107,8 @@ export async function buildHttpApp(deps: AppDeps, mount: Mount): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   guardConnections(app, { http: config.http, trustProxy: config.trustProxy });
+  // First of the request hooks: a shed request costs nothing more than its answer.
+  installLoadShedding(app, config.http, deps.drain);
   if (deps.logger) installRequestLog(app);
   app.decorateRequest('auth', null);
   app.decorateRequest('hubAuth', null);

@@ -7,6 +7,7 @@ import type { PageRenderer } from '../lib/page-renderer.js';
 import type { PeekableCounter, WindowCounter } from '../limits/window-counter.js';
 import type { CursorCodec } from './cursor.js';
 import type { Retirement } from './retirements.js';
+import type { DrainState } from './load-shedding.js';
 
 export interface AppDeps {
   config: Config;
@@ -22,6 +23,8 @@ export interface AppDeps {
   https?: { cert: Buffer; key: Buffer } | null;
   /** How a held sign-in waits (src/hub/session/throttle.ts); a timer unless given (tests record it instead). */
   pause?: (ms: number) => Promise<unknown>;
+  /** Set by serve on its first SIGTERM: /readyz answers 503 while requests are still served. */
+  drain?: DrainState;
   /** Run when the app closes (timers and the like the caller started); read at close time. */
   onClose?: (() => void | Promise<void>)[];
 }

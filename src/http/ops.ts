@@ -18,6 +18,9 @@ export function registerOpsRoutes(app: FastifyInstance, deps: AppDeps): void {
   );
 
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+    if (deps.drain?.draining) {
+      return reply.code(503).send({ status: 'draining', store: deps.db.capabilities.name, reason: 'the process is shutting down; send new requests elsewhere' });
+    }
     let schema: number;
     try {
       schema = await appliedVersion(deps.db);

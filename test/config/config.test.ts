@@ -1,5 +1,6 @@
 // Configuration: every problem of a bad environment is reported at once, each naming its variable,
 // so an operator fixes them in one go instead of one restart each.
+import v8 from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 
@@ -66,7 +67,17 @@ describe('configuration errors', () => {
 
   it('the new deadlines and retry settings have their documented defaults', () => {
     const c = loadConfig({});
-    expect(c.http).toEqual({ requestTimeoutMs: 30_000, bodyIdleTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000, maxConnectionsPerAddress: 256 });
+    expect(c.http).toEqual({
+      requestTimeoutMs: 30_000,
+      bodyIdleTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 5_000,
+      maxConnectionsPerAddress: 256,
+      drainDelayMs: 0, // development: no balancer to tell
+      shedEventLoopDelayMs: 1_000,
+      shedHeapUsedBytes: Math.round(0.9 * v8.getHeapStatistics().heap_size_limit),
+    });
+    expect(loadConfig({ SWITCHBOARD_SHED_HEAP_PERCENT: '0', SWITCHBOARD_SHED_EVENT_LOOP_DELAY_MS: '0', SWITCHBOARD_DRAIN_DELAY_MS: '250' }).http).toMatchObject({ shedHeapUsedBytes: 0, shedEventLoopDelayMs: 0, drainDelayMs: 250 });
+    expect(problems({ SWITCHBOARD_SHED_HEAP_PERCENT: '101' })).toEqual([expect.stringMatching(/^SWITCHBOARD_SHED_HEAP_PERCENT must be /)]);
     expect(c.rateLimitTimeoutMs).toBe(1_000);
     expect(c.delivery.sendMaxAttempts).toBe(8);
     expect(c.delivery.sendRetryWindowMs).toBe(86_400_000);
@@ -91,6 +102,7 @@ describe('configuration errors', () => {
       SWITCHBOARD_EMAIL_FROM: 'Hub <hub@example.com>',
     };
     expect(loadConfig(production).startingCreditMicros).toBe(0);
+    expect(loadConfig(production).http.drainDelayMs).toBe(5_000);
     expect(loadConfig({ ...production, SWITCHBOARD_STARTING_CREDIT_MICROS: '2500000' }).startingCreditMicros).toBe(2_500_000);
     expect(loadConfig({ SWITCHBOARD_STARTING_CREDIT_MICROS: '0' }).startingCreditMicros).toBe(0);
     for (const bad of ['-1', '1.5', 'five', '9007199254740992']) {
