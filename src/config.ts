@@ -345,7 +345,11 @@ export function loadConfig(env: Env = process.env): Config {
   return Object.freeze(cfg);
 }
 
-/** Test and tooling helper: the defaults with some values replaced. */
+/**
+ * Test and tooling helper: the defaults with some values replaced, but never shedding for
+ * event-loop lag unless asked: an in-process app shares its event loop with the test's or the
+ * bench's own work, which a loaded machine lags by seconds (load shedding has its own tests).
+ */
 export function configWith(overrides: Partial<Config>): Config {
-  return Object.freeze({ ...loadConfig({}), ...overrides });
+  return Object.freeze({ ...loadConfig({ SWITCHBOARD_SHED_EVENT_LOOP_DELAY_MS: '0' }), ...overrides });
 }

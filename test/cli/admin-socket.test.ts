@@ -41,7 +41,8 @@ function spawnCli(args: string[], env: Record<string, string>): { child: ChildPr
   // Only what the CLI needs: no DATABASE_URL from the outer environment can slip in.
   const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, ...args], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), ...env },
+    // No shedding for the lag of a loaded test machine (helpers/process.ts says why).
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), SWITCHBOARD_SHED_EVENT_LOOP_DELAY_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   started.push(child);

@@ -40,7 +40,7 @@ describe('PGlite internals the adapter relies on', () => {
     expect(wanted).toMatch(/^\d+\.\d+\.\d+$/);
     const installed = JSON.parse(fs.readFileSync(path.join(root, 'node_modules/@electric-sql/pglite/package.json'), 'utf8'));
     expect(installed.version).toBe(wanted);
-    const lock = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8'));
+    const lock = JSON.parse(fs.readFileSync(path.join(root, 'npm-shrinkwrap.json'), 'utf8'));
     expect(lock.packages[''].dependencies['@electric-sql/pglite']).toBe(wanted);
     expect(lock.packages['node_modules/@electric-sql/pglite'].version).toBe(wanted);
   });

@@ -30,7 +30,7 @@ afterAll(async () => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-const LAX: HttpConfig = { requestTimeoutMs: 120_000, bodyIdleTimeoutMs: 120_000, keepAliveTimeoutMs: 120_000, maxConnectionsPerAddress: 1000 };
+const LAX: HttpConfig = { requestTimeoutMs: 120_000, bodyIdleTimeoutMs: 120_000, keepAliveTimeoutMs: 120_000, maxConnectionsPerAddress: 1000, drainDelayMs: 0, shedEventLoopDelayMs: 0, shedHeapUsedBytes: 0 };
 
 interface Served {
   app: App;

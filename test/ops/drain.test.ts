@@ -38,7 +38,7 @@ function get(url: string): Promise<Look> {
 
 describe('draining on SIGTERM', () => {
   it('answers /readyz 503 while still serving, then closes, then exits 0', async () => {
-    const store = onPostgres() ? { DATABASE_URL: t.url! } : { SWITCHBOARD_DATA_DIR: path.join(tmp, 'data') };
+    const store: Record<string, string> = onPostgres() ? { DATABASE_URL: t.url! } : { SWITCHBOARD_DATA_DIR: path.join(tmp, 'data') };
     const s = await startServer({ ...store, SWITCHBOARD_DRAIN_DELAY_MS: '1500', LOG_LEVEL: 'info' });
     expect((await get(`${s.baseUrl}/readyz`)) as { status: number }).toMatchObject({ status: 200 });
 
