@@ -26,7 +26,7 @@ beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-pack-'));
   // The build is the checkout's own (npm ci ran prepare); prepack would only build it again.
   const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], { cwd: ROOT, maxBuffer: 64 << 20 });
-  const packed = (JSON.parse(stdout) as { filename: string; files: { path: string }[] }[])[0]!;
+  const packed = (JSON.parse(stdout) as { filename: string; files: { path: string }[] }[])[0];
   tarball = path.join(tmp, packed.filename);
   files = packed.files.map((f) => f.path);
 }, 300_000);
