@@ -139,7 +139,8 @@ function RunView({ run, move }: { run: RunDetail; move: Move }) {
         </dd>
         <dt>Trigger</dt>
         <dd>
-          {triggerWord(run.trigger)}
+          {/* A retry is a manual start, made with Run again rather than Run now. */}
+          {run.retry_of ? 'Run again' : triggerWord(run.trigger)}
           {run.started_by ? ` by ${run.started_by}` : ''}
         </dd>
         <dt>Created</dt>
