@@ -125,12 +125,8 @@ describe('try again', { timeout: 240_000 }, () => {
     await page.getByRole('button', { name: 'Re-send', exact: true }).click();
     await page.waitForURL((u) => onMessagePage(u) && !u.pathname.endsWith(failedId));
     await page.getByRole('link', { name: 'Re-send of an earlier message' }).waitFor();
-    // Queued, then delivered: the page reads the message again until it is settled.
-    await until(async () => {
-      if (await page.locator('.badge-sent', { hasText: 'Sent' }).count()) return true;
-      await page.reload();
-      return false;
-    }, 60_000, 'the re-send to be delivered');
+    // Queued, then delivered: the page reads the message again (every 10 s) until it is settled.
+    await page.locator('.badge-sent', { hasText: 'Sent' }).waitFor({ timeout: 60_000 });
     expect(texts).toHaveLength(2);
     expect(JSON.parse(texts[1]).message_id).toBe(JSON.parse(texts[0]).message_id);
     expect(await hub.visit('re-sent-message')).toEqual([]);
