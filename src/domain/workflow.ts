@@ -75,22 +75,8 @@ export function isFinal(s: RunStatus): boolean {
  * first, and a person may want another draft to decide on.
  */
 export function canRetry(s: RunStatus): boolean {
-  switch (s) {
-    case 'failed':
-    case 'partial':
-    case 'cancelled':
-    case 'rejected':
-      return true;
-    case 'succeeded':
-    case 'queued':
-    case 'running':
-    case 'awaiting_approval':
-      return false;
-    default: {
-      const never: never = s;
-      throw new Error(`unknown run status ${String(never)}`);
-    }
-  }
+  // Every final status but success; isFinal is the exhaustive table, so a new status must be placed there.
+  return isFinal(s) && s !== 'succeeded';
 }
 
 /** The longest text an approver may edit a draft to, and the longest reason for a rejection. */

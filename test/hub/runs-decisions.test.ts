@@ -20,7 +20,6 @@ let S: Record<string, AccountSeedResult>;
 let mem: HubClient;
 let admin: HubClient;
 let memB: HubClient;
-let broke: HubClient;
 
 const DRAFT = 'Dear customer, the draft.';
 
@@ -56,7 +55,7 @@ function acct(ref: string, credit: number): Record<string, unknown> {
 
 beforeAll(async () => {
   t = await testApp();
-  S = await seed(t.db, acct('a', 10_000_000), acct('b', 10_000_000), acct('broke', 0));
+  S = await seed(t.db, acct('a', 10_000_000), acct('b', 10_000_000));
   const config = { ...t.config, engine: { ...t.config.engine, pollMs: 30 } };
   engine = new Engine({ db: t.db, config, blocks: createBlockRegistry(config), providers: createProviders(config), billing: createBilling(t.db), stopGraceMs: 200 });
   await engine.start();
@@ -64,7 +63,6 @@ beforeAll(async () => {
   mem = await as('a', 'mem');
   admin = await as('a', 'admin');
   memB = await as('b', 'mem');
-  broke = await as('broke', 'mem');
 });
 afterAll(async () => {
   await engine?.stop();

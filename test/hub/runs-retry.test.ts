@@ -24,11 +24,7 @@ function acct(ref: string, o: Record<string, unknown> = {}): Record<string, unkn
     ref,
     name: `Account ${ref}`,
     credit_micros: 10_000_000,
-    users: [
-      { ref: 'owner', email: `owner@${ref}.example`, role: 'owner' },
-      { ref: 'admin', email: `admin@${ref}.example`, role: 'admin', name: 'Ada Admin' },
-      { ref: 'mem', email: `mem@${ref}.example`, role: 'member', name: 'Mia Member' },
-    ],
+    users: [['owner', 'owner', 'Olivia Owner'], ['admin', 'admin', 'Ada Admin'], ['mem', 'member', 'Mia Member']].map(([user, role, name]) => ({ ref: user, email: `${user}@${ref}.example`, role, name })),
     keys: [],
     workflows: [{ ref: 'plain', name: 'Plain', blocks: [{ id: 'src', kind: 'source.text', config: { text: 'as it was' } }] }],
     ...o,
