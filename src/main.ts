@@ -22,6 +22,7 @@ import { WORKFLOWS_USAGE } from './cli/workflows.js';
 import { AUTOMATIONS_TEST_USAGE } from './cli/automations-test.js';
 import { AUTOMATION_RUNS_USAGE } from './cli/automation-runs.js';
 import { CONTACTS_USAGE } from './cli/contacts.js';
+import { MESSAGES_USAGE } from './cli/messages.js';
 import { ACCOUNT_CREATE_USAGE } from './cli/account-create.js';
 import { PROJECTS_USAGE } from './cli/projects.js';
 import { USERS_USAGE } from './cli/users.js';
@@ -46,11 +47,13 @@ Commands:
       [--requests-per-minute N|default] [--run-starts-per-minute N|default] [--concurrent-runs N|default]
   runs start --workflow ID [--account ID] [--json]
   runs show|approve|reject|cancel RUN_ID [--account ID]
+  runs retry RUN_ID [--account ID] [--json]
   automations test ID --contact CONTACT_ID --by USER_ID [--json]
   automations edit AUTOMATION_ID FILE [--account ID]
   automations publish|pause|resume AUTOMATION_ID [--account ID]
   automation-runs stop RUN_ID [--account ID]
   contacts erase CONTACT_ID --account ID
+  messages retry MESSAGE_ID [--account ID] [--force]
   workflows create FILE --account ID
   workflows edit WORKFLOW_ID FILE [--account ID]
   workflows status WORKFLOW_ID draft|active|paused [--account ID]
@@ -82,6 +85,7 @@ const COMMAND_USAGE: Readonly<Record<OperatorCommandName, string>> = {
   automations: `${AUTOMATIONS_USAGE}\n${AUTOMATIONS_TEST_USAGE.replace(/^Usage:\n/, '')}`,
   'automation-runs': AUTOMATION_RUNS_USAGE,
   contacts: CONTACTS_USAGE,
+  messages: MESSAGES_USAGE,
   projects: PROJECTS_USAGE,
   users: USERS_USAGE,
   workflows: WORKFLOWS_USAGE,

@@ -129,3 +129,11 @@ export function choiceArg<T extends string>(name: string, raw: string, choices: 
   if ((choices as readonly string[]).includes(raw)) return raw as T;
   throw new UsageError(`--${name} must be one of ${choices.join(', ')}, got ${show(raw)}`);
 }
+
+/** The one positional argument, a record's id (`runs show RUN_ID`): a UUID, lower-cased. */
+export function idArg(p: ParsedArgs, noun: string): string {
+  const id = p.positionals[0];
+  if (id === undefined) throw new UsageError(`the ${noun} id is required`);
+  if (!isUuid(id)) throw new UsageError(`the ${noun} id must be a UUID, got ${show(id)}`);
+  return id.toLowerCase();
+}

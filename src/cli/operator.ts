@@ -16,6 +16,7 @@ import { withWebhookAction } from './automations-webhook.js';
 import { AUTOMATIONS, automationsInputFile } from './automations.js';
 import { AUTOMATION_RUNS } from './automation-runs.js';
 import { CONTACTS } from './contacts.js';
+import { MESSAGES } from './messages.js';
 import { PROJECTS } from './projects.js';
 import { USERS } from './users.js';
 import { WORKFLOWS, workflowsInputFile } from './workflows.js';
@@ -32,6 +33,7 @@ const COMMAND_TABLE = {
   automations: withWebhookAction(withTestAction(AUTOMATIONS)),
   'automation-runs': AUTOMATION_RUNS,
   contacts: CONTACTS,
+  messages: MESSAGES,
   projects: PROJECTS,
   users: USERS,
   workflows: WORKFLOWS,

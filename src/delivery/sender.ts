@@ -352,8 +352,11 @@ export function createSender(db: Db, config: Config, log?: EngineLog): Sender {
   });
 }
 
-/** Why this message must not go to its contact now (as the step's own check says it), or null. */
-export function suppressedNow(m: ClaimedMessage): string | null {
+/**
+ * Why this message must not go to its contact now (as the step's own check says it), or null: at
+ * every attempt, and when a person re-sends it (services/messages).
+ */
+export function suppressedNow(m: Pick<ClaimedMessage, 'channel' | 'recipient'>): string | null {
   const r = m.recipient;
   if (!r) return null;
   const why = m.channel === 'email' ? emailSuppression(r) : m.channel === 'sms' ? smsSuppression(r, r.sms_consent_required) : null;

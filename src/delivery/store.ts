@@ -82,7 +82,43 @@ export interface Recipient extends SuppressionFacts {
   sms_consent_required: boolean;
 }
 
-type ClaimedRow = Omit<ClaimedMessage, 'recipient'> & { [K in keyof Recipient as `r_${K}`]: Recipient[K] | null } & { r_contact: boolean };
+/** A row read with RECIPIENT_COLUMNS: the recipient's facts, each prefixed r_. */
+export type RecipientColumns = { [K in keyof Recipient as `r_${K}`]: Recipient[K] | null } & { r_contact: boolean };
+type ClaimedRow = Omit<ClaimedMessage, 'recipient'> & RecipientColumns;
+
+/**
+ * The contact a message to a contact goes to, as it is now (joined from the outbox row `o`):
+ * that of the real (not test) automation run that wrote it, and its project's consent setting.
+ * The claim reads it before every attempt, and a person's re-send before it queues one, so both
+ * decide suppression on the same facts.
+ */
+export const RECIPIENT_JOINS = `
+         left join automation_runs r
+           on o.channel in (${TO_CONTACT}) and r.account_id = o.account_id and r.id = o.automation_run_id and not r.test
+         left join contacts c on c.account_id = r.account_id and c.id = r.contact_id
+         left join automations a on a.account_id = r.account_id and a.id = r.automation_id
+         left join projects pr on pr.account_id = a.account_id and pr.id = a.project_id`;
+
+/** The columns of RECIPIENT_JOINS that recipientOf reads. */
+export const RECIPIENT_COLUMNS = `c.id is not null as r_contact, c.email as r_email, c.phone as r_phone,
+              c.do_not_contact as r_do_not_contact, c.email_opt_out as r_email_opt_out, c.sms_stopped as r_sms_stopped,
+              c.sms_consent as r_sms_consent,
+              coalesce((pr.settings->>'sms_consent_required')::boolean, true) as r_sms_consent_required`;
+
+/** The recipient a row of RECIPIENT_COLUMNS names, or null for a message to no contact. */
+export function recipientOf(r: RecipientColumns): Recipient | null {
+  return r.r_contact
+    ? {
+        email: r.r_email,
+        phone: r.r_phone,
+        do_not_contact: r.r_do_not_contact === true,
+        email_opt_out: r.r_email_opt_out === true,
+        sms_stopped: r.r_sms_stopped === true,
+        sms_consent: r.r_sms_consent ?? 'none',
+        sms_consent_required: r.r_sms_consent_required !== false,
+      }
+    : null;
+}
 
 /**
  * Claims up to `limit` due queued rows, earliest due first, in one statement. SKIP LOCKED lets
@@ -102,17 +138,9 @@ export async function claimQueued(db: Queryable, limit: number, owner: string | 
     // the claim.
     `with picked as materialized (
        select o.account_id, o.id, ac.state = 'closed' as account_closed,
-              c.id is not null as r_contact, c.email as r_email, c.phone as r_phone,
-              c.do_not_contact as r_do_not_contact, c.email_opt_out as r_email_opt_out, c.sms_stopped as r_sms_stopped,
-              c.sms_consent as r_sms_consent,
-              coalesce((pr.settings->>'sms_consent_required')::boolean, true) as r_sms_consent_required
+              ${RECIPIENT_COLUMNS}
          from outbox o
-         join accounts ac on ac.id = o.account_id
-         left join automation_runs r
-           on o.channel in (${TO_CONTACT}) and r.account_id = o.account_id and r.id = o.automation_run_id and not r.test
-         left join contacts c on c.account_id = r.account_id and c.id = r.contact_id
-         left join automations a on a.account_id = r.account_id and a.id = r.automation_id
-         left join projects pr on pr.account_id = a.account_id and pr.id = a.project_id
+         join accounts ac on ac.id = o.account_id${RECIPIENT_JOINS}
         where o.status = 'queued' and o.run_at <= now()
           and (${accountMayWorkSql('ac')} or ac.state = 'closed')
         order by o.run_at
@@ -131,17 +159,7 @@ export async function claimQueued(db: Queryable, limit: number, owner: string | 
   return rows.map(({ r_contact, r_email, r_phone, r_do_not_contact, r_email_opt_out, r_sms_stopped, r_sms_consent, r_sms_consent_required, ...m }) => ({
     ...m,
     account_closed: m.account_closed === true,
-    recipient: r_contact
-      ? {
-          email: r_email,
-          phone: r_phone,
-          do_not_contact: r_do_not_contact === true,
-          email_opt_out: r_email_opt_out === true,
-          sms_stopped: r_sms_stopped === true,
-          sms_consent: r_sms_consent ?? 'none',
-          sms_consent_required: r_sms_consent_required !== false,
-        }
-      : null,
+    recipient: recipientOf({ r_contact, r_email, r_phone, r_do_not_contact, r_email_opt_out, r_sms_stopped, r_sms_consent, r_sms_consent_required }),
   }));
 }
 

@@ -35,6 +35,7 @@ export const AUDIT_ACTIONS = [
   'run.approved',
   'run.rejected',
   'run.cancelled',
+  'message.resent',
   'contact.created',
   'contact.updated',
   'contact.erased',

@@ -17,3 +17,28 @@ export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
  * or re-queueing a message is fenced on these, so a late answer never overwrites a final one.
  */
 export const IN_FLIGHT_OUTBOX_STATUSES = ['sending', 'unknown'] as const satisfies readonly OutboxStatus[];
+
+/**
+ * Whether a person may re-send a message in this status (the hub's Re-send, `messages retry`):
+ * `ok` for a failed one (it certainly did not arrive); `needs_force` for an unknown one (it may
+ * have arrived: only a person who accepts that it may arrive twice re-sends it); `refused` for
+ * one sent, or still queued or being sent (the sender has it).
+ */
+export type ResendRule = 'ok' | 'needs_force' | 'refused';
+
+export function resendRule(s: OutboxStatus): ResendRule {
+  switch (s) {
+    case 'failed':
+      return 'ok';
+    case 'unknown':
+      return 'needs_force';
+    case 'queued':
+    case 'sending':
+    case 'sent':
+      return 'refused';
+    default: {
+      const never: never = s;
+      throw new Error(`unknown message status ${String(never)}`);
+    }
+  }
+}

@@ -69,13 +69,14 @@ export function isFinal(s: RunStatus): boolean {
 }
 
 /**
- * Runs that "Run again" may repeat: those that ended without doing all they were to do. A run
- * that succeeded is started afresh with Run now; one not yet ended is not repeated.
+ * Whether a run may be retried ("Run again" in the hub, `runs retry`): one that ended without
+ * doing all it was to do. A run that succeeded is started afresh (Run now, `runs start`); one not
+ * yet ended is not repeated. A rejected run may be retried too: the hub offered "Run again" on it
+ * first, and a person may want another draft to decide on.
  */
-export const RUN_AGAIN_STATUSES = ['failed', 'partial', 'cancelled', 'rejected'] as const satisfies readonly RunStatus[];
-
-export function canRunAgain(s: RunStatus): boolean {
-  return (RUN_AGAIN_STATUSES as readonly RunStatus[]).includes(s);
+export function canRetry(s: RunStatus): boolean {
+  // Every final status but success; isFinal is the exhaustive table, so a new status must be placed there.
+  return isFinal(s) && s !== 'succeeded';
 }
 
 /** The longest text an approver may edit a draft to, and the longest reason for a rejection. */

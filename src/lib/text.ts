@@ -33,3 +33,10 @@ export function textProblem(s: string, kind: TextKind): string | null {
 
 /** A key or value quoted safely in a message or a JSON pointer (the bad characters as `?`). */
 export const printable = (s: string): string => s.replace(/[\u0000-\u001f\u007f-\u009f\ud800-\udfff]/g, '?');
+
+/**
+ * Multi-line text made safe for a terminal: every control character but tab and line feed as `?`,
+ * so text a run fetched or a model wrote cannot move the cursor, recolour or retitle the
+ * operator's terminal (ANSI escapes start with U+001B).
+ */
+export const terminalText = (s: string): string => s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\ud800-\udfff]/g, '?');

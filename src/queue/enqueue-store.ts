@@ -13,7 +13,8 @@ export interface WorkflowRunRow {
   startedByUser: string | null;
   /** Delay before a worker may claim it. */
   startDelayMs: number;
-  rerunOf: string | null;
+  /** The run it retries, whose blocks and edges it copies; null for a new start. */
+  retryOf: string | null;
 }
 
 export interface StartedRunRow {
@@ -26,15 +27,20 @@ export interface StartedRunRow {
 
 /**
  * A queued run, claimable once its start delay has passed. It takes a copy of its workflow's
- * blocks and edges as they are now: the definition it runs, whatever is saved later.
+ * blocks and edges as they are now: the definition it runs, whatever is saved later. A retry
+ * copies the retried run's copy instead, so it runs the very definition that failed (a run from
+ * before 0023 has none and, like any such run, reads the workflow's).
  */
 export async function insertWorkflowRun(tx: Queryable, r: WorkflowRunRow): Promise<StartedRunRow> {
   const rows = await tx.query<StartedRunRow>(
-    `insert into workflow_runs (account_id, id, workflow_id, status, trigger, summary, key_id, started_by_user, run_at, blocks, edges, rerun_of)
-     select $1, $2, $3, 'queued', $4, 'Queued', $5, $6, now() + ($7::int * interval '1 millisecond'), w.blocks, w.edges, $8
-       from workflows w where w.account_id = $1 and w.id = $3
+    `insert into workflow_runs (account_id, id, workflow_id, status, trigger, summary, key_id, started_by_user, run_at, blocks, edges, retry_of)
+     select $1, $2, $3, 'queued', $4, 'Queued', $5, $6, now() + ($7::int * interval '1 millisecond'),
+            coalesce(o.blocks, w.blocks), coalesce(o.edges, w.edges), $8
+       from workflows w
+       left join workflow_runs o on o.account_id = w.account_id and o.id = $8 and o.workflow_id = w.id
+      where w.account_id = $1 and w.id = $3
      returning id, workflow_id, status, trigger, created_at`,
-    [r.accountId, r.id, r.workflowId, r.trigger, r.keyId, r.startedByUser, r.startDelayMs, r.rerunOf],
+    [r.accountId, r.id, r.workflowId, r.trigger, r.keyId, r.startedByUser, r.startDelayMs, r.retryOf],
   );
   // The callers found the workflow in this transaction; a row missing here is a bug, not a refusal.
   if (!rows[0]) throw new Error(`workflow ${r.workflowId} not found in account ${r.accountId}`);

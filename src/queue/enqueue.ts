@@ -17,8 +17,11 @@ export interface NewWorkflowRun {
   startedByUser?: string | null;
   /** Delay before a worker may claim it. */
   startDelayMs: number;
-  /** The run this one runs again ("Run again" in the hub). */
-  rerunOf?: string | null;
+  /**
+   * The run this one retries ("Run again", `runs retry`): the new run runs that run's blocks and
+   * edges (its snapshot), not the workflow as saved now.
+   */
+  retryOf?: string | null;
 }
 
 /** Inserts a queued run and wakes the workers (the notification is delivered on commit). */
@@ -31,7 +34,7 @@ export async function enqueueWorkflowRun(tx: Queryable, r: NewWorkflowRun): Prom
     keyId: r.keyId,
     startedByUser: r.startedByUser ?? null,
     startDelayMs: r.startDelayMs,
-    rerunOf: r.rerunOf ?? null,
+    retryOf: r.retryOf ?? null,
   });
   await notifyRuns(tx);
   return row;

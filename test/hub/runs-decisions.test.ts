@@ -1,7 +1,7 @@
 // The run page's additions (issue 25): what a run made and its time as work and waiting, approve
-// with an edit and reject with a reason (limits, replays, roles), "Run again" (which runs, which
-// refused, audited, linked both ways), the awaiting-approval count, and the security of each
-// route (signed out, CSRF, another account's ids).
+// with an edit and reject with a reason (limits, replays, roles), the awaiting-approval count, and
+// the security of each route (signed out, CSRF, another account's ids). "Run again" (a retry) is
+// runs-retry.test.ts's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/engine/engine.js';
 import { createBlockRegistry } from '../../src/engine/blocks/index.js';
@@ -20,7 +20,6 @@ let S: Record<string, AccountSeedResult>;
 let mem: HubClient;
 let admin: HubClient;
 let memB: HubClient;
-let broke: HubClient;
 
 const DRAFT = 'Dear customer, the draft.';
 
@@ -56,7 +55,7 @@ function acct(ref: string, credit: number): Record<string, unknown> {
 
 beforeAll(async () => {
   t = await testApp();
-  S = await seed(t.db, acct('a', 10_000_000), acct('b', 10_000_000), acct('broke', 0));
+  S = await seed(t.db, acct('a', 10_000_000), acct('b', 10_000_000));
   const config = { ...t.config, engine: { ...t.config.engine, pollMs: 30 } };
   engine = new Engine({ db: t.db, config, blocks: createBlockRegistry(config), providers: createProviders(config), billing: createBilling(t.db), stopGraceMs: 200 });
   await engine.start();
@@ -64,7 +63,6 @@ beforeAll(async () => {
   mem = await as('a', 'mem');
   admin = await as('a', 'admin');
   memB = await as('b', 'mem');
-  broke = await as('broke', 'mem');
 });
 afterAll(async () => {
   await engine?.stop();
@@ -90,7 +88,7 @@ async function awaiting(c: HubClient = mem): Promise<string> {
   return r.json().id;
 }
 
-/** A queued run no worker claims for a minute, cancelled: a final run to run again. */
+/** A queued run no worker claims for a minute, cancelled: a final run. */
 async function cancelledRun(ref: string, wf = 'plain', trigger: 'api' | 'schedule' = 'schedule'): Promise<string> {
   const r = await t.db.transaction((tx) =>
     enqueueWorkflowRun(tx, { accountId: S[ref].id, workflowId: S[ref].workflows[wf], trigger, keyId: null, startDelayMs: 60_000 }),
@@ -163,52 +161,9 @@ describe('reject with a reason', () => {
     expect(r.statusCode, r.body).toBe(200);
     const ok = r.json().steps.find((s: { node_id: string }) => s.node_id === 'ok');
     expect(ok.decision).toMatchObject({ outcome: 'rejected', decided_by: 'Mia Member', reason: 'Too formal.', original_text: null });
-    expect(r.json().can_run_again).toBe(true);
+    expect(r.json().can_retry).toBe(true);
     expectError(await mem.post(`/hub/api/runs/${id}/reject`, { reason: 'again' }), 409, 'conflict', 'run_not_awaiting_approval');
     expect((await audit(id)).at(-1)!.detail).toMatchObject({ reason: 'Too formal.' });
-  });
-});
-
-describe('Run again', () => {
-  it('starts a manual run of the same workflow by this user, linked both ways and audited', async () => {
-    const orig = await cancelledRun('a');
-    const r = await mem.post(`/hub/api/runs/${orig}/again`);
-    expect(r.statusCode, r.body).toBe(202);
-    expect(r.json()).toMatchObject({ workflow_id: S.a.workflows.plain, trigger: 'manual', status: 'queued' });
-    const again = await waitFor(mem, r.json().id, (s) => s === 'succeeded');
-    expect(again).toMatchObject({ rerun_of: orig, started_by: 'Mia Member <mem@a.example>', can_run_again: false });
-    expect((await mem.get(`/hub/api/runs/${orig}`)).json()).toMatchObject({ latest_rerun: again.id, can_run_again: true });
-    expect(await audit(again.id)).toEqual([{ action: 'run.started', actor_id: S.a.users.mem, detail: { workflow_id: S.a.workflows.plain, trigger: 'manual', run_again_of: orig } }]);
-  });
-
-  it('refuses a run not ended, one that succeeded, one whose workflow was deleted (409), no credit (402)', async () => {
-    const queued = (await t.db.transaction((tx) =>
-      enqueueWorkflowRun(tx, { accountId: S.a.id, workflowId: S.a.workflows.plain, trigger: 'api', keyId: null, startDelayMs: 60_000 }),
-    )).id;
-    const e1 = expectError(await mem.post(`/hub/api/runs/${queued}/again`), 409, 'conflict', 'run_cannot_run_again');
-    expect(e1.message).toMatch(/has not ended yet/);
-    await mem.post(`/hub/api/runs/${queued}/cancel`);
-
-    const ok = (await mem.post(`/hub/api/workflows/${S.a.workflows.plain}/runs`)).json().id;
-    await waitFor(mem, ok, (s) => s === 'succeeded');
-    expect(expectError(await mem.post(`/hub/api/runs/${ok}/again`), 409, 'conflict', 'run_cannot_run_again').message).toMatch(/Run now/);
-
-    const gone = await cancelledRun('b');
-    await t.db.query(`update workflows set deleted_at = now() where id = $1`, [S.b.workflows.plain]);
-    expect((await memB.get(`/hub/api/runs/${gone}`)).json().can_run_again).toBe(false);
-    expect(expectError(await memB.post(`/hub/api/runs/${gone}/again`), 409, 'conflict', 'run_cannot_run_again').message).toMatch(/deleted/);
-
-    const poor = await cancelledRun('broke');
-    expectError(await broke.post(`/hub/api/runs/${poor}/again`), 402, 'insufficient_credit', 'account_out_of_credit');
-    const [{ n }] = await t.db.query<{ n: number }>(`select count(*)::int as n from workflow_runs where rerun_of = any($1::uuid[])`, [[queued, ok, gone, poor]]);
-    expect(n).toBe(0);
-  });
-
-  it('validates its id and body', async () => {
-    const orig = await cancelledRun('a');
-    expectError(await mem.post('/hub/api/runs/not-a-uuid/again'), 400, 'invalid_request', 'invalid_id', 'id');
-    expectError(await mem.post(`/hub/api/runs/${orig}/again`, { input: 'x' }), 422, 'invalid_request', 'unknown_field', 'input');
-    expectError(await mem.post('/hub/api/runs/00000000-0000-4000-8000-000000000000/again'), 404, 'not_found', 'resource_not_found');
   });
 });
 
@@ -230,7 +185,6 @@ describe('security', () => {
     const run = await cancelledRun('a');
     for (const [method, url] of [
       ['GET', '/hub/api/runs/awaiting'],
-      ['POST', `/hub/api/runs/${run}/again`],
       ['POST', `/hub/api/runs/${run}/approve`],
       ['POST', `/hub/api/runs/${run}/reject`],
     ] as const) {
@@ -238,12 +192,10 @@ describe('security', () => {
     }
   });
 
-  it('another account\'s run → 404 for run again, approve with an edit, reject with a reason; nothing changes', async () => {
+  it('another account\'s run → 404 for approve with an edit, reject with a reason; nothing changes', async () => {
     const theirs = await awaiting(memB);
     expectError(await mem.post(`/hub/api/runs/${theirs}/approve`, { text: 'hijacked' }), 404, 'not_found', 'resource_not_found');
     expectError(await mem.post(`/hub/api/runs/${theirs}/reject`, { reason: 'no' }), 404, 'not_found', 'resource_not_found');
-    const theirsDone = await cancelledRun('b', 'appr');
-    expectError(await mem.post(`/hub/api/runs/${theirsDone}/again`), 404, 'not_found', 'resource_not_found');
     expect((await memB.get(`/hub/api/runs/${theirs}`)).json().status).toBe('awaiting_approval');
     await memB.post(`/hub/api/runs/${theirs}/cancel`);
   });
@@ -251,8 +203,8 @@ describe('security', () => {
   it('without the CSRF token or from a foreign Origin → 403 csrf_failed', async () => {
     const run = await cancelledRun('a');
     for (const headers of [{ 'x-csrf-token': '' }, { origin: 'https://evil.example' }]) {
-      expectError(await mem.request({ method: 'POST', url: `/hub/api/runs/${run}/again`, headers }), 403, 'permission', 'csrf_failed');
+      expectError(await mem.request({ method: 'POST', url: `/hub/api/runs/${run}/reject`, headers }), 403, 'permission', 'csrf_failed');
     }
-    expect((await mem.get(`/hub/api/runs/${run}`)).json().latest_rerun).toBeNull();
+    expect((await mem.get(`/hub/api/runs/${run}`)).json().status).toBe('cancelled');
   });
 });

@@ -49,6 +49,8 @@ const NAMES = `
                       where r.account_id = $1 and r.id = o.id)
     when 'automation_run' then (select a.name from automation_runs r join automations a on a.account_id = r.account_id and a.id = r.automation_id
                       where r.account_id = $1 and r.id = o.id)
+    when 'message' then (select coalesce(m.subject, case m.channel when 'sms' then 'a text message' when 'team' then 'a team notice' else 'an email' end)
+                           from outbox m where m.account_id = $1 and m.id = o.id)
     when 'account' then (select ac.name from accounts ac where ac.id = $1 and ac.id = o.id)
     when 'actor' then (select coalesce(nullif(u.name, ''), u.email) from users u where u.account_id = $1 and u.id = o.id)
   end as name

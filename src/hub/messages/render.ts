@@ -50,6 +50,8 @@ export function renderMessageDetail(r: MessageDetailRow, mayRead: boolean): HubM
       reason: a.reason === null ? null : redactAddresses(a.reason),
       answer: a.answer ? redactAddresses(a.answer) : null,
     })),
+    resend_of: r.resend_of,
+    resent_as: r.resent_as,
   };
 }
 

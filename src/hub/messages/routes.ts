@@ -1,16 +1,21 @@
 // Messages in the hub: GET /messages, every email, SMS and team message of the account from the
 // outbox, newest first, paged with the same cursors as every list, filtered by status, channel,
 // contact and automation; GET /messages/{id}, one message's page (render.ts decides what a role
-// sees), and /messages/{id}/body, its body for the page's sandboxed frame (owners and admins). Read-only: what the sender does with a message is the sender's.
+// sees), and /messages/{id}/body, its body for the page's sandboxed frame (owners and admins); and
+// POST /messages/{id}/resend, Re-send (owners and admins: the people who may read what a message
+// says and to whom decide that it goes again), through the messages service. Otherwise what the
+// sender does with a message is the sender's.
 import type { AppDeps } from '../../http/deps.js';
 import { listByTime } from '../../http/list.js';
 import type { App } from '../../http/route-kit.js';
 import { Type } from '@sinclair/typebox';
 import { found } from '../../domain/errors.js';
 import { mayAdminister } from '../../domain/hub.js';
-import { hubAuthOf, hubList, hubRoute } from '../kit.js';
+import { actorOf, hubAuthOf, hubList, hubRoute } from '../kit.js';
+import { optionalBody } from '../../http/route.js';
+import { resendMessage } from '../../services/messages/service.js';
 import { MESSAGE_BODY_CSP, messageBodyDocument, renderMessage, renderMessageDetail } from './render.js';
-import { HubMessage, HubMessageDetail, ListMessagesQuery, MessageIdParams } from './schemas.js';
+import { HubMessage, HubMessageDetail, ListMessagesQuery, MessageIdParams, ResendBody } from './schemas.js';
 import { getMessage, listMessages, type MessageRow } from './store.js';
 
 export function registerHubMessageRoutes(hub: App, deps: AppDeps): void {
@@ -63,5 +68,22 @@ export function registerHubMessageRoutes(hub: App, deps: AppDeps): void {
       .header('referrer-policy', 'no-referrer')
       .header('cache-control', 'no-store')
       .send(messageBodyDocument(row));
+  });
+
+  hub.post('/messages/:id/resend', hubRoute('admin', {
+    operationId: 'hubResendMessage',
+    summary: 'Re-send a message that was not delivered',
+    description:
+      'Queues a new message with the same recipient, content and Message-ID, naming this one (resend_of), and answers it. ' +
+      'For a failed message; for an unknown one (it may have arrived) only with `force: true`; each message once. A sent, ' +
+      'queued or sending message, one re-sent already (resource_id: its re-send), and one whose contact may not be contacted ' +
+      'now (opted out, do-not-contact, STOP, no consent, erased, archived) are refused with 409 message_cannot_resend.',
+    params: MessageIdParams,
+    body: optionalBody(ResendBody),
+    response: { 201: HubMessageDetail },
+  }), async (request, reply) => {
+    const auth = hubAuthOf(request);
+    const r = await resendMessage(deps.db, { messageId: request.params.id, accountId: auth.accountId, force: request.body?.force === true, actor: actorOf(auth) });
+    return reply.code(201).send(renderMessageDetail(found(await getMessage(deps.db, auth.accountId, r.id), 'message'), true));
   });
 }

@@ -5,7 +5,7 @@ import { MESSAGE_CHANNELS, OUTBOX_STATUSES } from '../../domain/message.js';
 import { DateTime, ListQuery, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
 
 export const MessageStatus = StringEnum(OUTBOX_STATUSES, {
-  description: 'queued, sending, sent, failed, or unknown (the sender lost track of it after claiming it; never re-sent).',
+  description: 'queued, sending, sent, failed, or unknown (the sender lost track of it after claiming it; never re-sent on its own).',
 });
 export type MessageStatus = Static<typeof MessageStatus>;
 export const MessageChannel = StringEnum(MESSAGE_CHANNELS, { description: 'email and sms go to the contact, team to people in the account.' });
@@ -69,10 +69,22 @@ export const HubMessageDetail = Type.Object(
     step: Nullable(Type.Object({ id: Type.String(), name: Type.String() }, { description: 'The run step that queued it.' })),
     transport: Nullable(Type.String({ description: 'The transport that last answered (outbox: kept in the outbox, development).' })),
     attempt_log: Type.Array(MessageAttempt, { description: 'Every attempt, oldest first.' }),
+    resend_of: Nullable(Type.String({ format: 'uuid', description: 'The message this one re-sends (Re-send): a new message with the same content and Message-ID.' })),
+    resent_as: Nullable(Type.String({ format: 'uuid', description: 'The message that re-sent this one; a message is re-sent once.' })),
   },
   { title: 'HubMessageDetail' },
 );
 export type HubMessageDetail = Static<typeof HubMessageDetail>;
+
+export const ResendBody = Type.Object(
+  {
+    force: Type.Optional(
+      Type.Boolean({ description: 'Re-send a message whose delivery is unknown, accepting that it may arrive twice. A failed message needs none.' }),
+    ),
+  },
+  { additionalProperties: false, title: 'HubResendBody' },
+);
+export type ResendBody = Static<typeof ResendBody>;
 
 export const MessageIdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
 export type MessageIdParams = Static<typeof MessageIdParams>;

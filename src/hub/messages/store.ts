@@ -70,11 +70,15 @@ export interface MessageDetailRow extends MessageRow {
   step_name: string | null;
   transport: string | null;
   attempt_log: AttemptEntry[];
+  /** The message this one re-sends, and the one that re-sent it (0034). */
+  resend_of: string | null;
+  resent_as: string | null;
 }
 
 export async function getMessage(db: Queryable, accountId: string, id: string): Promise<MessageDetailRow | null> {
   const rows = await db.query<MessageDetailRow>(
-    `select x.*, o.subject, o.body, o.step_id, o.transport, o.attempt_log,
+    `select x.*, o.subject, o.body, o.step_id, o.transport, o.attempt_log, o.resend_of,
+            (select n.id from outbox n where n.account_id = o.account_id and n.resend_of = o.id) as resent_as,
             (select s.name from automation_run_steps s
               where s.account_id = o.account_id and s.run_id = o.automation_run_id and s.step_id = o.step_id
               order by s.seq limit 1) as step_name

@@ -2,20 +2,20 @@
 // stored output (workflow_run_steps.output, written by the engine as each block succeeds) and the
 // decision taken on an approval step; what the run made (each content item an output.project
 // block created, to link to); its time split into work and waiting for approval; the run it
-// runs again and the newest run repeating it; and, for a run awaiting approval, the draft the
+// retries and its newest retry; and, for a run awaiting approval, the draft the
 // approver decides on: what the approval block will pass on, the outputs of the blocks feeding
 // it, joined as the block joins them. HTML is given as html (the page shows it in a sandboxed
 // frame), everything else as text. And a run as the runs list shows it.
 import type { Queryable } from '../../db/db.js';
 import { madeByDevelopmentLlm } from '../../domain/providers.js';
-import { canRunAgain, isFinal } from '../../domain/workflow.js';
+import { canRetry, isFinal } from '../../domain/workflow.js';
 import { joinedInput, looksLikeHtml } from '../../engine/blocks/text.js';
 import type { BlockOutput } from '../../engine/types.js';
 import { iso, isoOrNull } from '../../lib/time.js';
 import { renderRunInList } from '../../api/runs/render.js';
 import type { HubRunDetail as Detail, HubRunDecision, HubRunInList, Output } from './schemas.js';
 import {
-  getAccountRun, getHubRunSteps, itemsMade, latestRerunOf, type AccountRunDetailRow, type AccountRunRow, type HubRunStepRow, type MadeItemRow, type RunStepRow,
+  getAccountRun, getHubRunSteps, itemsMade, latestRetryOf, type AccountRunDetailRow, type AccountRunRow, type HubRunStepRow, type MadeItemRow, type RunStepRow,
 } from '../../services/runs/read-store.js';
 
 export function renderHubRun(r: AccountRunRow): HubRunInList {
@@ -121,9 +121,9 @@ export async function renderRunDetail(db: Queryable, accountId: string, runId: s
       const item = items.get(m.item_id);
       return { node_id: m.node_id, item_id: m.item_id, kind: item?.kind ?? 'page', title: item?.title ?? null };
     }),
-    rerun_of: run.rerun_of,
-    latest_rerun: await latestRerunOf(db, accountId, runId),
-    can_run_again: canRunAgain(run.status) && !run.workflow_deleted,
+    retry_of: run.retry_of,
+    latest_retry: await latestRetryOf(db, accountId, runId),
+    can_retry: canRetry(run.status) && !run.workflow_deleted,
     approval: approvalOf(run, steps, items),
   };
 }

@@ -1,6 +1,6 @@
 // Runs in the hub: every run of the account (filters in the query, /v1's cursors), how many await
 // approval (the navigation's badge), one run with its timeline, each block's output and what an
-// approval waits on; "Run now" on a workflow, "Run again" on a run, and the approve (optionally
+// approval waits on; "Run now" on a workflow, "Run again" (a retry) on a run, and the approve (optionally
 // with the draft edited) / reject (optionally with a reason) / cancel moves, each through the
 // runs service with its audit entry.
 import { found } from '../../domain/errors.js';
@@ -10,7 +10,7 @@ import { listByTime } from '../../http/list.js';
 import { optionalBody } from '../../http/route.js';
 import type { App } from '../../http/route-kit.js';
 import { iso } from '../../lib/time.js';
-import { moveRun, runAgainAsUser, startRunAsUser, type RunMove } from '../../services/runs/by-user.js';
+import { moveRun, retryRun, startRunAsUser, type RunMove } from '../../services/runs/by-user.js';
 import { actorOf, hubAuthOf, hubList, hubRoute } from '../kit.js';
 import { renderHubRun, renderRunDetail } from './detail.js';
 import { ApproveBody, AwaitingCount, EmptyBody, HubRunDetail, HubRunInList, IdParams, ListRunsQuery, RejectBody } from './schemas.js';
@@ -66,16 +66,19 @@ export function registerHubRunRoutes(hub: App, deps: AppDeps): void {
     return reply.code(202).send(started(r));
   });
 
-  hub.post('/runs/:id/again', hubRoute('member', {
-    operationId: 'hubRunAgain',
-    summary: 'Run again: a new manual run of the run\'s workflow, naming this run',
-    description: 'For a failed, partial, cancelled or rejected run whose workflow still exists (else 409 run_cannot_run_again); the start\'s checks follow (402, 422). Runs take no input, so the new run is the workflow as saved now.',
+  hub.post('/runs/:id/retry', hubRoute('member', {
+    operationId: 'hubRetryRun',
+    summary: 'Run again: retry a run that failed, stopped, was cancelled or rejected',
+    description:
+      'A new manual run of the same workflow with the same definition (the run\'s own blocks and edges) and the same input ' +
+      '(runs take none), naming this run (retry_of). For a failed, partial, cancelled or rejected run whose workflow still ' +
+      'exists, else 409 run_cannot_run_again; then the checks of any manual start (402, 422).',
     params: IdParams,
     body: optionalBody(EmptyBody),
     response: { 202: StartedRun },
   }, [402]), async (request, reply) => {
     const auth = hubAuthOf(request);
-    return reply.code(202).send(started(await runAgainAsUser(deps.db, { accountId: auth.accountId, runId: request.params.id, actor: actorOf(auth) })));
+    return reply.code(202).send(started(await retryRun(deps.db, { accountId: auth.accountId, runId: request.params.id, actor: actorOf(auth) })));
   });
 
   for (const move of ['approve', 'reject', 'cancel'] as const) {

@@ -74,9 +74,9 @@ export const HubRunDetail = Type.Object(
       }),
       { description: 'What the run made: each content item its blocks created, to link to.' },
     ),
-    rerun_of: Nullable(Type.String({ format: 'uuid', description: 'The run this one runs again ("Run again").' })),
-    latest_rerun: Nullable(Type.String({ format: 'uuid', description: 'The newest run started with "Run again" from this one.' })),
-    can_run_again: Type.Boolean({ description: 'Failed, partial, cancelled or rejected, and its workflow still exists.' }),
+    retry_of: Nullable(Type.String({ format: 'uuid', description: 'The run this one retries ("Run again"): it runs that run\'s blocks and edges.' })),
+    latest_retry: Nullable(Type.String({ format: 'uuid', description: 'The newest retry of this run.' })),
+    can_retry: Type.Boolean({ description: 'Failed, partial, cancelled or rejected, and its workflow still exists: "Run again" retries it.' }),
     approval: Nullable(
       Type.Object({
         node_id: Type.String(),

@@ -1,12 +1,13 @@
-// A person acting on workflow runs: the hub's "Run now", and approve, reject, cancel from the hub
-// or the operator CLI (the actor says who). Each change and its audit entry are one transaction.
+// A person acting on workflow runs: the hub's "Run now", retry ("Run again" in the hub, `runs
+// retry` in the CLI), and approve, reject, cancel from the hub or the operator CLI (the actor says
+// who). Each change and its audit entry are one transaction.
 // The start makes the checks the API's start makes for the workflow and the account's credit
 // (checkStartable); the API's per-minute and concurrency limits count `api` runs only, so a
 // manual start meets neither. The moves follow the run state machine, and the UPDATE re-checks
 // the status, so a run that moved in between is refused.
 import type { Db, Queryable } from '../../db/db.js';
 import { ApiError, found } from '../../domain/errors.js';
-import { canRunAgain, isFinal, type RunStatus } from '../../domain/workflow.js';
+import { canRetry, isFinal, type RunStatus } from '../../domain/workflow.js';
 import { approveRun, cancelRun, findRun, rejectRun, type Decision } from '../../engine/scheduler/store.js';
 import { enqueueWorkflowRun, type StartedRunRow } from '../../queue/enqueue.js';
 import { recordAudit, type Actor, type AuditAction } from '../audit/service.js';
@@ -18,7 +19,7 @@ export async function startRunAsUser(db: Db, a: { accountId: string; workflowId:
   return db.transaction((tx) => startManual(tx, a, null), { replayable: true, name: 'start run' });
 }
 
-async function startManual(tx: Queryable, a: { accountId: string; workflowId: string; actor: Actor }, rerunOf: string | null): Promise<StartedRunRow> {
+async function startManual(tx: Queryable, a: { accountId: string; workflowId: string; actor: Actor }, retryOf: string | null): Promise<StartedRunRow> {
   await checkStartable(tx, a.accountId, a.workflowId);
   const run = await enqueueWorkflowRun(tx, {
     accountId: a.accountId,
@@ -27,7 +28,7 @@ async function startManual(tx: Queryable, a: { accountId: string; workflowId: st
     keyId: null,
     startedByUser: a.actor.kind === 'user' ? a.actor.id : null,
     startDelayMs: 0,
-    rerunOf,
+    retryOf,
   });
   await recordAudit(tx, {
     accountId: a.accountId,
@@ -35,35 +36,39 @@ async function startManual(tx: Queryable, a: { accountId: string; workflowId: st
     action: 'run.started',
     objectKind: 'run',
     objectId: run.id,
-    detail: rerunOf ? { workflow_id: a.workflowId, trigger: 'manual', run_again_of: rerunOf } : { workflow_id: a.workflowId, trigger: 'manual' },
+    // (`run_again_of`: the key entries have carried since the hub's first "Run again".)
+    detail: retryOf ? { workflow_id: a.workflowId, trigger: 'manual', run_again_of: retryOf } : { workflow_id: a.workflowId, trigger: 'manual' },
   });
   return run;
 }
 
 /**
- * "Run again": a new `manual` run of the run's workflow, by this user, naming the run it repeats.
- * A run takes no input (the API's start takes none; a schedule passes none), so the new run is
- * the workflow as it is saved now (a fix saved since the failure applies), whoever started the
- * original (API, schedule or a person). Refused (409) for a run not ended, one that succeeded
- * (start it afresh with Run now), and one whose workflow was deleted; then the start's own checks
- * (no blocks 422, no credit 402).
+ * Retries a run ("Run again" in the hub, `runs retry`): a new `manual` run of the same workflow
+ * with the same definition (the retried run's blocks and edges) and the same input (runs take
+ * none: the API's start takes none, a schedule passes none), by this actor, naming the run it
+ * retries (retry_of), whoever started that one (API, schedule, a person, an earlier retry). It is
+ * a manual start through startManual, so the checks and limits of any manual start apply (the
+ * workflow still there with blocks, the account's credit, under the account's lock; the API's run
+ * limits count `api` runs only). Refused (409) for a run not ended, one that succeeded (start it
+ * afresh instead), and one whose workflow was deleted. A run may be retried more than once: each
+ * retry is a new run, and the original names the newest.
  */
-export async function runAgainAsUser(db: Db, a: { accountId: string; runId: string; actor: Actor }): Promise<StartedRunRow> {
+export async function retryRun(db: Db, a: { accountId: string; runId: string; actor: Actor }): Promise<StartedRunRow> {
   return db.transaction(async (tx) => {
     const run = found(await findRun(tx, a.runId, a.accountId), 'run');
-    if (!canRunAgain(run.status)) {
+    if (!canRetry(run.status)) {
       throw new ApiError(
         'run_cannot_run_again',
         isFinal(run.status)
-          ? 'This run succeeded, so there is nothing to run again; start a new run with Run now on its workflow.'
-          : 'This run has not ended yet; it can be run again once it has failed, stopped, been cancelled or rejected.',
+          ? 'This run succeeded, so there is nothing to run again; start a new run of its workflow instead.'
+          : `This run has not ended yet (${run.status}); it can be run again once it has failed, stopped, been cancelled or rejected.`,
       );
     }
     if (!(await workflowForStart(tx, a.accountId, run.workflow_id))) {
       throw new ApiError('run_cannot_run_again', 'The workflow of this run has been deleted, so it cannot run again.');
     }
     return startManual(tx, { accountId: a.accountId, workflowId: run.workflow_id, actor: a.actor }, run.id);
-  }, { replayable: true, name: 'run again' });
+  }, { replayable: true, name: 'retry run' });
 }
 
 export type RunMove = 'approve' | 'reject' | 'cancel';

@@ -93,10 +93,10 @@ export async function countAwaitingApproval(db: Queryable, accountId: string): P
   return rows[0]?.n ?? 0;
 }
 
-/** The newest run started with "Run again" from this one, if any. */
-export async function latestRerunOf(db: Queryable, accountId: string, runId: string): Promise<string | null> {
+/** The newest retry of this run, if any (workflow_runs_retries). */
+export async function latestRetryOf(db: Queryable, accountId: string, runId: string): Promise<string | null> {
   const rows = await db.query<{ id: string }>(
-    `select id from workflow_runs where account_id = $1 and rerun_of = $2 order by created_at desc, id desc limit 1`,
+    `select id from workflow_runs where account_id = $1 and retry_of = $2 order by created_at desc, id desc limit 1`,
     [accountId, runId],
   );
   return rows[0]?.id ?? null;
@@ -150,7 +150,7 @@ export async function listAccountRuns(db: Queryable, accountId: string, f: Accou
 
 export interface AccountRunDetailRow extends AccountRunRow, RunDetailRow {
   started_by: string | null;
-  rerun_of: string | null;
+  retry_of: string | null;
   workflow_deleted: boolean;
   blocks: { id: string; kind: string; config?: Record<string, unknown> }[];
   edges: { from: string; to: string }[];
@@ -161,7 +161,7 @@ export async function getAccountRun(db: Queryable, accountId: string, id: string
   const rows = await db.query<AccountRunDetailRow>(
     `select ${COLUMNS}, r.billed_micros::float8 as billed_micros,
             coalesce(r.blocks, w.blocks) as blocks, coalesce(r.edges, w.edges) as edges,
-            r.rerun_of, w.deleted_at is not null as workflow_deleted,
+            r.retry_of, w.deleted_at is not null as workflow_deleted,
             case when u.id is null then null when u.name = '' then u.email else u.name || ' <' || u.email || '>' end as started_by
        from ${FROM}
        left join users u on u.account_id = r.account_id and u.id = r.started_by_user

@@ -1,7 +1,8 @@
 // Messages: every email, SMS and team message of the account (the Messages screen; a contact's
-// timeline shows its own), and one message's page (the body and whole recipient for owners and admins).
-import { queryOptions } from '@tanstack/react-query';
-import type { HubMessage, HubMessageDetail, MessageAttempt } from '@server/hub/messages/schemas';
+// timeline shows its own), one message's page (the body and whole recipient for owners and
+// admins), and Re-send (owners and admins) of one that was not delivered.
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { HubMessage, HubMessageDetail, MessageAttempt, ResendBody } from '@server/hub/messages/schemas';
 import { api, qs } from '../lib/api';
 import { resourceKeys, type Filters, type Page } from './keys';
 
@@ -25,3 +26,19 @@ export const messageQuery = (id: string) =>
     queryFn: () => api.get<HubMessageDetail>(`/hub/api/messages/${encodeURIComponent(id)}`),
     refetchInterval: (query) => (query.state.data && !['queued', 'sending'].includes(query.state.data.status) ? false : 10_000),
   });
+
+/**
+ * Re-send: a new message naming this one (answered whole, so its page opens at once); force for
+ * one whose delivery is unknown. The original now names its re-send; lists gain the new message.
+ */
+export function useResendMessage(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ResendBody) => api.post<HubMessageDetail>(`/hub/api/messages/${encodeURIComponent(id)}/resend`, body),
+    onSuccess: (sent) => {
+      client.setQueryData(messageKeys.detail(sent.id), sent);
+      void client.invalidateQueries({ queryKey: messageKeys.detail(id) });
+      void client.invalidateQueries({ queryKey: messageKeys.lists() });
+    },
+  });
+}

@@ -1,7 +1,7 @@
 // Runs: the account's runs (the Runs screen, a workflow's page), one run with its timeline (polled
 // until it is final), how many await approval (the navigation's badge, polled gently), and the
 // moves a person makes on a run (approve with an optional edit, reject with an optional reason,
-// cancel, start, run again).
+// cancel, start, and retry: "Run again").
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Static } from '@sinclair/typebox';
 import type { ApproveBody, AwaitingCount, HubRunDetail, HubRunInList, Output, RejectBody } from '@server/hub/runs/schemas';
@@ -62,13 +62,13 @@ export function useRunMove(runId: string, workflowId: string | undefined) {
   });
 }
 
-/** "Run again": a new manual run of a run's workflow; the caller opens the answer's page. */
-export function useRunAgain(runId: string, workflowId: string | undefined) {
+/** "Run again": retries a run (a new manual run of the same definition, naming it); the caller opens the answer's page. */
+export function useRetryRun(runId: string, workflowId: string | undefined) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post<StartedRun>(`/hub/api/runs/${runId}/again`),
+    mutationFn: () => api.post<StartedRun>(`/hub/api/runs/${runId}/retry`),
     onSuccess: () => {
-      // The original now names its newest repeat; the lists gain the new run.
+      // The original now names its newest retry; the lists gain the new run.
       void client.invalidateQueries({ queryKey: runKeys.detail(runId) });
       void client.invalidateQueries({ queryKey: runKeys.lists() });
       if (workflowId) void client.invalidateQueries({ queryKey: workflowKeys.detail(workflowId) });

@@ -144,6 +144,8 @@ export const ERROR_WORDS: Record<ErrorCode, Wording> = {
   run_not_awaiting_approval: () => ({ message: 'This run is no longer waiting for approval.', next: { text: 'Reload the run to see where it is.' } }),
   // The server says which of its reasons applies (still going, succeeded, workflow deleted) in words.
   run_cannot_run_again: (r) => ({ message: r.message, next: { text: "Start a new run with Run now on the workflow's page." } }),
+  // The server's sentence says why (its status, a re-send already made, the contact's opt-out).
+  message_cannot_resend: (r) => ({ message: r.message, next: r.resourceId ? { text: 'Open the message that re-sent it.', to: `/messages/${r.resourceId}` } : undefined }),
   run_already_final: () => ({ message: 'This run has already ended.', next: { text: 'Reload the run to see how it ended.' } }),
   user_has_keys: () => ({ message: 'This user created API keys that still work.', next: { text: 'Revoke or roll those keys first.', to: '/keys' } }),
   key_limit_reached: () => ({ message: 'The account already has 10 active keys.', next: { text: 'Revoke one you no longer use first.' } }),

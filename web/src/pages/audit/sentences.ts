@@ -26,6 +26,7 @@ function pathOf(kind: string, id: string): string | null {
     case 'project': return `/content/${id}`;
     case 'item': return `/items/${id}`;
     case 'run': return `/runs/${id}`;
+    case 'message': return `/messages/${id}`;
     default: return null;
   }
 }
@@ -117,6 +118,10 @@ export const AUDIT_WORDS: Record<AuditAction, { label: string; sentence: Sentenc
   'run.approved': { label: 'Run approved', sentence: (e) => ['approved ', ...run(e)] },
   'run.rejected': { label: 'Run rejected', sentence: (e) => ['rejected ', ...run(e)] },
   'run.cancelled': { label: 'Run cancelled', sentence: (e) => ['cancelled ', ...run(e)] },
+  'message.resent': {
+    label: 'Message re-sent',
+    sentence: (e, d) => ['re-sent the message ', object(e, null, 'a message deleted since'), d.was === 'unknown' ? ' (its delivery was unknown, so it may arrive twice)' : ''],
+  },
   'contact.created': { label: 'Contact added', sentence: (e) => ['added the contact ', object(e, null, 'a contact that has since been erased')] },
   'contact.updated': {
     label: 'Contact changed',

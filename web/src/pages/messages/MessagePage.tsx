@@ -2,14 +2,20 @@
 // whole recipient and the body (an email in a sandboxed frame, MessageBody.tsx); members see the
 // recipient masked and no body, as the server sends them (the person's address and what was said
 // to them are personal data). Every attempt is listed with the transport's answer, addresses
-// blanked by the server. Links: the contact, the automation, and the run (and step) that sent it.
+// blanked by the server. Links: the contact, the automation, the run (and step) that sent it, and
+// the message it re-sends or that re-sent it. Owners and admins may re-send one that was not
+// delivered (Re-send): a failed one at once, an unknown one after a confirmation that it may
+// arrive twice; the server decides (resendRule, the contact's opt-outs) and says why it will not.
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useParams } from 'react-router';
-import { StatusBadge, Time } from '../../components/controls';
+import { Link, useNavigate, useParams } from 'react-router';
+import { resendRule } from '@domain/message';
+import { ConfirmDialog, StatusBadge, Time } from '../../components/controls';
 import { KeptInOutboxLabel } from '../../components/dev/DevLabel';
 import { PageHeader } from '../../components/PageHeader';
-import { QueryState } from '../../components/states';
-import { messageQuery, type HubMessageDetail, type MessageAttempt } from '../../data/messages';
+import { ErrorNotice, QueryState } from '../../components/states';
+import { messageQuery, useResendMessage, type HubMessageDetail, type MessageAttempt } from '../../data/messages';
+import { isAdmin, useSession } from '../../lib/session';
 import { MessageBody } from './MessageBody';
 import '../../components/messages/messages.css';
 import './message.css';
@@ -36,7 +42,7 @@ function statusWords(m: HubMessageDetail): string {
     case 'failed':
       return 'Not delivered';
     case 'unknown':
-      return 'Delivery unknown: the sender lost track of it after handing it over; it is never sent again';
+      return 'Delivery unknown: the sender lost track of it after handing it over; it is never sent again on its own';
   }
 }
 
@@ -73,6 +79,52 @@ function Attempts({ log }: { log: MessageAttempt[] }) {
   );
 }
 
+/** Re-send (owners and admins): a failed message at once; an unknown one after saying it may arrive twice. Opens the new message. */
+function Resend({ m }: { m: HubMessageDetail }) {
+  const navigate = useNavigate();
+  const resend = useResendMessage(m.id);
+  const [confirming, setConfirming] = useState(false);
+  const rule = resendRule(m.status);
+  if (rule === 'refused' || m.resent_as) return null;
+  const go = (force: boolean) => resend.mutate(force ? { force } : {}, { onSuccess: (sent) => void navigate(`/messages/${sent.id}`) });
+  return (
+    <>
+      <button type="button" onClick={() => (rule === 'needs_force' ? setConfirming(true) : go(false))} disabled={resend.isPending}>
+        {resend.isPending ? 'Re-sending…' : rule === 'needs_force' ? 'Re-send…' : 'Re-send'}
+      </button>
+      <ConfirmDialog
+        open={confirming}
+        title="Re-send a message that may have arrived?"
+        confirmLabel="Re-send anyway"
+        danger
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => {
+          setConfirming(false);
+          go(true);
+        }}
+      >
+        <p>
+          The sender lost track of this message after handing it over, so it may have arrived already. If it did, re-sending it means it
+          arrives twice.
+        </p>
+      </ConfirmDialog>
+      <ErrorNotice error={resend.error} />
+    </>
+  );
+}
+
+/** The message this one re-sends, and the one that re-sent it. */
+function Resends({ m }: { m: HubMessageDetail }) {
+  if (!m.resend_of && !m.resent_as) return null;
+  return (
+    <p>
+      {m.resend_of && <Link to={`/messages/${m.resend_of}`}>Re-send of an earlier message</Link>}
+      {m.resend_of && m.resent_as && ' · '}
+      {m.resent_as && <Link to={`/messages/${m.resent_as}`}>Re-sent as a new message</Link>}
+    </p>
+  );
+}
+
 function MessageView({ m }: { m: HubMessageDetail }) {
   return (
     <>
@@ -81,6 +133,7 @@ function MessageView({ m }: { m: HubMessageDetail }) {
         {m.status === 'sent' && m.transport === 'outbox' ? <KeptInOutboxLabel /> : <StatusBadge status={m.status} label={statusWords(m)} />}
         {m.test && <span className="badge messages-badge-test">Test</span>}
       </p>
+      <Resends m={m} />
       <dl className="facts">
         <dt>To</dt>
         <dd className="message-to">
@@ -131,13 +184,16 @@ function MessageView({ m }: { m: HubMessageDetail }) {
 export default function MessagePage() {
   const { id = '' } = useParams();
   const q = useQuery(messageQuery(id));
+  const admin = isAdmin(useSession());
   const title = q.data ? (q.data.subject ? `${CHANNEL_NOUN[q.data.channel]}: ${q.data.subject}` : CHANNEL_NOUN[q.data.channel]) : 'Message';
   return (
     <section aria-labelledby="message-title">
       <p>
         <Link to="/messages">← Messages</Link>
       </p>
-      <PageHeader id="message-title" title={title} />
+      <PageHeader id="message-title" title={title}>
+        {q.data && admin && <Resend m={q.data} />}
+      </PageHeader>
       <QueryState q={q}>{(m) => <MessageView m={m} />}</QueryState>
     </section>
   );

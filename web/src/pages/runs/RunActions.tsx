@@ -1,14 +1,14 @@
 // What a person can do with a run: approve one awaiting approval, as it stands or with the draft
 // edited (the run goes on with the edited text), or reject it with an optional reason; cancel one
-// that has not ended (after a confirmation); run again one that failed, stopped, was cancelled or
-// rejected. The moves and what they refresh are data/runs.ts's hooks. The approval buttons are
+// that has not ended (after a confirmation); run again (retry) one that failed, stopped, was
+// cancelled or rejected. The moves and what they refresh are data/runs.ts's hooks. The approval buttons are
 // large and stack on a narrow screen, so a phone approves with one thumb.
 import { useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { MAX_APPROVED_TEXT, MAX_REJECT_REASON } from '@domain/workflow';
 import { ConfirmDialog } from '../../components/controls';
 import { ErrorNotice } from '../../components/states';
-import { useRunAgain, type RunDetail, type useRunMove } from '../../data/runs';
+import { useRetryRun, type RunDetail, type useRunMove } from '../../data/runs';
 
 type Move = ReturnType<typeof useRunMove>;
 type Mode = 'choose' | 'edit' | 'reject';
@@ -117,10 +117,10 @@ export function CancelRun({ run, move }: { run: RunDetail; move: Move }) {
   );
 }
 
-/** A new manual run of the same workflow, naming this one; opens the new run's page. */
+/** Retries the run: a new manual run of the same workflow and blocks, naming this one; opens the new run's page. */
 export function RunAgain({ run }: { run: RunDetail }) {
   const navigate = useNavigate();
-  const again = useRunAgain(run.id, run.workflow_id);
+  const again = useRetryRun(run.id, run.workflow_id);
   return (
     <>
       <button type="button" onClick={() => again.mutate(undefined, { onSuccess: (r) => void navigate(`/runs/${r.id}`) })} disabled={again.isPending}>

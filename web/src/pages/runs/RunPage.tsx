@@ -1,5 +1,5 @@
 // One run: what it is, what it made (links to the pages it saved), its time as work and waiting
-// for approval, the run it repeats, the draft to approve while it awaits approval (above Approve,
+// for approval, the run it retries ("Retry of run …") and its newest retry, the draft to approve while it awaits approval (above Approve,
 // Edit and Reject), and its steps as a timeline — each block named in words with its id as a
 // detail, its output, and the decision taken on an approval. The status is live: the page polls
 // every second until the run is final (data/runs.ts runQuery).
@@ -103,6 +103,25 @@ function Made({ run }: { run: RunDetail }) {
   );
 }
 
+/** The run this one retries, and this one's newest retry: each a link named by the run's short id. */
+function Retries({ run }: { run: RunDetail }) {
+  if (!run.retry_of && !run.latest_retry) return null;
+  return (
+    <ul className="runs-retries">
+      {run.retry_of && (
+        <li>
+          <Link to={`/runs/${run.retry_of}`}>Retry of run {run.retry_of.slice(-8)}</Link>
+        </li>
+      )}
+      {run.latest_retry && (
+        <li>
+          <Link to={`/runs/${run.latest_retry}`}>Retried as run {run.latest_retry.slice(-8)}</Link>
+        </li>
+      )}
+    </ul>
+  );
+}
+
 type Move = ReturnType<typeof useRunMove>;
 
 function RunView({ run, move }: { run: RunDetail; move: Move }) {
@@ -111,6 +130,7 @@ function RunView({ run, move }: { run: RunDetail; move: Move }) {
       {/* /v1's one-line summary; for a run that succeeded, "Succeeded in 0.8 s" would say less than the
           Time below (work and waiting for approval apart), so the badge and that row say it. */}
       {run.status !== 'succeeded' && <p>{run.summary}</p>}
+      <Retries run={run} />
       <MoveError move={move} />
       <dl className="facts">
         <dt>Workflow</dt>
@@ -119,7 +139,8 @@ function RunView({ run, move }: { run: RunDetail; move: Move }) {
         </dd>
         <dt>Trigger</dt>
         <dd>
-          {triggerWord(run.trigger)}
+          {/* A retry is a manual start, made with Run again rather than Run now. */}
+          {run.retry_of ? 'Run again' : triggerWord(run.trigger)}
           {run.started_by ? ` by ${run.started_by}` : ''}
         </dd>
         <dt>Created</dt>
@@ -136,22 +157,6 @@ function RunView({ run, move }: { run: RunDetail; move: Move }) {
         </dd>
         <dt>Time</dt>
         <dd>{timeInWords(run)}</dd>
-        {run.rerun_of && (
-          <>
-            <dt>Run again of</dt>
-            <dd>
-              <Link to={`/runs/${run.rerun_of}`}>the run {run.rerun_of.slice(-8)}</Link>
-            </dd>
-          </>
-        )}
-        {run.latest_rerun && (
-          <>
-            <dt>Run again as</dt>
-            <dd>
-              <Link to={`/runs/${run.latest_rerun}`}>the run {run.latest_rerun.slice(-8)}</Link>
-            </dd>
-          </>
-        )}
         <dt>Billed</dt>
         <dd>{dollars(run.billed_micros)}</dd>
         <dt>Run id</dt>
@@ -184,7 +189,7 @@ function RunHeader({ run, move }: { run: RunDetail | undefined; move: Move }) {
             <StatusBadge status={run.status} />
           </span>
           {!run.final && <CancelRun run={run} move={move} />}
-          {run.can_run_again && <RunAgain run={run} />}
+          {run.can_retry && <RunAgain run={run} />}
         </>
       )}
     </PageHeader>
