@@ -28,6 +28,8 @@ export interface Config {
   readonly autoMigrate: boolean;
   /** The hub (web console at / and its API at /hub/api); false for API-only deployments. */
   readonly hub: boolean;
+  /** Where /metrics is served, on a listener of its own (SWITCHBOARD_METRICS_ADDR); null: off. */
+  readonly metrics: { host: string; port: number } | null;
   /**
    * Origins (scheme://host[:port]) the hub also answers to as itself besides its public URL and
    * loopback (SWITCHBOARD_HUB_ORIGINS): a LAN name people type. Normalised, lower case.
@@ -277,6 +279,23 @@ function deliveryConfig(r: EnvReader, environment: string, host: string, port: n
   };
 }
 
+/**
+ * SWITCHBOARD_METRICS_ADDR: `PORT` (on loopback) or `HOST:PORT` (`[::1]:PORT` for IPv6); off when
+ * unset. Never the public listener: metrics name routes, queues and load, which are the
+ * operator's business, so a bare port stays on this machine.
+ */
+function metricsAddress(r: EnvReader): { host: string; port: number } | null {
+  const raw = r.str('SWITCHBOARD_METRICS_ADDR');
+  if (raw === null) return null;
+  const m = /^(?:(\[[0-9a-fA-F:.]+\]|[^\s:[\]]+):)?(\d{1,5})$/.exec(raw.trim());
+  const port = m ? Number(m[2]) : NaN;
+  if (!m || port > 65535) {
+    r.fail(`SWITCHBOARD_METRICS_ADDR must be PORT or HOST:PORT (e.g. 9464 or 127.0.0.1:9464), got ${JSON.stringify(raw)}`);
+    return null;
+  }
+  return { host: m[1] ? m[1].replace(/^\[|\]$/g, '') : '127.0.0.1', port };
+}
+
 /** Reads and checks every setting; a bad start reports every problem at once (ConfigError.problems). */
 export function loadConfig(env: Env = process.env): Config {
   const r = new EnvReader(env);
@@ -305,6 +324,7 @@ export function loadConfig(env: Env = process.env): Config {
     apiOpen: r.bool('SWITCHBOARD_API_OPEN', true),
     autoMigrate: r.bool('SWITCHBOARD_AUTO_MIGRATE', true),
     hub: r.bool('SWITCHBOARD_HUB', true),
+    metrics: metricsAddress(r),
     hubOrigins: hubOrigins(r),
     tls: certFile && keyFile ? { certFile, keyFile } : null,
     logLevel: logLevel(r),

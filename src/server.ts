@@ -91,6 +91,7 @@ export interface StartOptions {
   counterClock?: () => number;
   /** serve's drain switch (load-shedding.ts), thrown on its first SIGTERM. */
   drain?: AppDeps['drain'];
+  metrics?: AppDeps['metrics'];
 }
 
 /** The certificate and key, checked: a file that cannot be read or is not PEM is named by its variable. */
@@ -135,7 +136,7 @@ export async function createApp(config: Config, db: Db, opts: StartOptions = {})
   const onClose: (() => void | Promise<void>)[] = [];
   const pages = new WorkerPageRenderer();
   onClose.push(() => pages.close());
-  const app = await buildApp({ config, db, counters, cursors, pages, logger: opts.logger, retirements: opts.retirements, pause: opts.pause, https, onClose, drain: opts.drain });
+  const app = await buildApp({ config, db, counters, cursors, pages, logger: opts.logger, retirements: opts.retirements, pause: opts.pause, https, onClose, drain: opts.drain, metrics: opts.metrics });
   logTo = app;
   // A rotated cursor secret (switchboard cursor-secret rotate, from any process) reaches this
   // process within a minute; until then it signs with the previous secret, which stays valid.

@@ -22,6 +22,7 @@ import { uuidv7 } from '../lib/ids.js';
 import { releaseStartupGarbage } from '../lib/startup-garbage.js';
 import { issueSetupToken } from '../services/setup/service.js';
 import { DrainState } from '../http/load-shedding.js';
+import { startMetricsServer, type MetricsServer } from './metrics-server.js';
 import { removeSetupTokenFile, writeSetupTokenFile } from '../services/setup/token-file.js';
 
 export const SERVE_USAGE = `Usage:
@@ -125,13 +126,14 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
   let statistics: StatisticsKeeper | null = null;
   let engine: Engine | null = null;
   let sender: Sender | null = null;
+  let metricsServer: MetricsServer | null = null;
   const processId = uuidv7();
   let urlRecorded = false;
   const release = async () => {
     // The engine finishes or releases its runs while the store is still open; the sender records
     // the outcome of the messages it is sending.
     statistics?.stop();
-    await Promise.allSettled([engine?.stop(), sender?.stop(), app ? closeWithin(app, SHUTDOWN_GRACE_MS) : null, admin?.close()]);
+    await Promise.allSettled([engine?.stop(), sender?.stop(), app ? closeWithin(app, SHUTDOWN_GRACE_MS) : null, admin?.close(), metricsServer?.close()]);
     if (urlRecorded) await forgetApiUrl(db!, processId).catch((err) => log.warn({ err }, 'could not remove this process from api_urls'));
     await db?.close(); // on PGlite this also releases the data-dir lock
   };
@@ -190,7 +192,10 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
     // PGlite keeps no planner statistics by itself: analyze now and periodically (no-op on PostgreSQL).
     statistics = new StatisticsKeeper(db, (err) => log.warn({ err }, 'refreshing planner statistics failed'));
     await statistics.start();
-    if (role !== 'worker') app = await createApp(config, db, { logger: { ...loggerOptions(config), stream: logStream }, drain });
+    // Its own listener, up before the app so a scrape sees the start-up's requests too.
+    if (config.metrics) metricsServer = await startMetricsServer(config.metrics, db, log.child({ component: 'metrics' }));
+    const metrics = metricsServer?.metrics;
+    if (role !== 'worker') app = await createApp(config, db, { logger: { ...loggerOptions(config), stream: logStream }, drain, metrics });
     if (app && capabilities.ownsDataDir) {
       // Only this process may open the data dir, so operator commands come to it over this socket.
       const store = db;
@@ -234,10 +239,10 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
       }
     }
     if (role !== 'api') {
-      engine = createEngine(db, config, log.child({ component: 'engine' }));
+      engine = createEngine(db, config, log.child({ component: 'engine' }), metrics);
       await engine.start();
       // Delivers the outbox next to the engine that fills it (docs/architecture.md §11).
-      sender = createSender(db, config, log.child({ component: 'sender' }));
+      sender = createSender(db, config, log.child({ component: 'sender' }), metrics);
       await sender.start();
     }
   } catch (err) {
@@ -255,14 +260,15 @@ export async function serve(config: Config, role: Role, io: Output): Promise<num
       `; delivery: ${describeTransports(config.delivery)}`
     : 'no engine';
   const head = address ? `switchboard listening on ${address}; role ${role}` : `switchboard worker running (owner ${engine!.owner})`;
-  const line = `${head}; ${engineNote}; store: ${describeStore(config)}` + (admin ? `; admin socket: ${admin.path}` : '');
+  const line =
+    `${head}; ${engineNote}; store: ${describeStore(config)}` + (admin ? `; admin socket: ${admin.path}` : '') + (metricsServer ? `; metrics on ${metricsServer.address}/metrics` : '');
   const setupUrl = setupToken ? `${recordedUrl(config, address!)}/setup` : null;
   const announce = () => {
     // The banner is a log line like the rest (collectors parse every line), logged whatever
     // LOG_LEVEL says: it is the one line that says where the server is. A terminal also gets it
     // plainly, with the set-up token itself: the log only ever names the token's file.
     const banner = log.child({}, { level: 'info' });
-    banner.info({ address, role, store: describeStore(config), adminSocket: admin?.path ?? null }, line);
+    banner.info({ address, role, store: describeStore(config), adminSocket: admin?.path ?? null, metrics: metricsServer ? `${metricsServer.address}/metrics` : null }, line);
     if (setupUrl) {
       const where = setupTokenFile ? `the set-up token in ${setupTokenFile} (readable by this user only)` : 'the set-up token (printed on a terminal only)';
       banner.info({ setupUrl, setupTokenFile }, `first-run set-up: open ${setupUrl} in a browser; from another machine it asks for ${where}`);

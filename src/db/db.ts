@@ -1,6 +1,7 @@
 // The one narrow storage interface. Both adapters (PGlite, PostgreSQL) implement it; the
 // differences between the stores are declared here once, as capabilities, never as
 // `if (pglite)` scattered through the code.
+import type { PoolStats } from '../lib/metrics.js';
 
 export type Row = Record<string, unknown>;
 
@@ -99,6 +100,8 @@ export interface TransactionRetryLog {
 export interface Db extends Queryable {
   /** Tests only (which store a file runs on); code outside src/db reads `capabilities`. */
   readonly kind: StoreName;
+  /** The connection pool's state (metrics); null on a store without one (PGlite). */
+  poolStats?(): PoolStats | null;
   readonly capabilities: StoreCapabilities;
   /**
    * Runs fn in one transaction; commits when it resolves, rolls back when it throws. Both adapters

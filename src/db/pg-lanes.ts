@@ -56,6 +56,11 @@ export class PgLanes {
 
   constructor(private readonly opts: LaneOptions) {}
 
+  /** Statements in flight on all lanes (metrics). */
+  inFlight(): number {
+    return this.lanes.reduce((n, l) => n + l.started.length, 0);
+  }
+
   /**
    * Runs the statement on a lane and resolves with its rows, or resolves null without sending it
    * when no lane may take it now (the caller then uses the pool).

@@ -81,6 +81,11 @@ function postgresName(channel: string): string {
 }
 
 export class PgliteDb implements Db {
+  /** One connection in this process, no pool. */
+  poolStats(): null {
+    return null;
+  }
+
   readonly kind = 'pglite' as const;
   readonly capabilities = PGLITE_CAPABILITIES;
   private readonly lockMutex = new Mutex();

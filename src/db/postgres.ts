@@ -4,6 +4,7 @@ import pg from 'pg';
 import { DEFAULT_PIPELINE_LANES } from '../config.js';
 import { POSTGRES_CAPABILITIES, SCHEMA, type Db, type Transaction, type TransactionOptions, type TransactionRetryLog } from './db.js';
 import { PgLanes } from './pg-lanes.js';
+import type { PoolStats } from '../lib/metrics.js';
 import { runTransaction } from './tx-retry.js';
 import { parseUtcTimestamp, TIMESTAMPTZ_OID } from './timestamps.js';
 
@@ -56,6 +57,11 @@ export class PostgresDb implements Db {
   readonly pool: pg.Pool;
   /** Pipelined connections for statements outside a transaction (./pg-lanes.ts); the pool when none may take one. */
   readonly lanes: PgLanes;
+
+  poolStats(): PoolStats {
+    const { totalCount, idleCount, waitingCount } = this.pool;
+    return { inUse: totalCount - idleCount, idle: idleCount, waiting: waitingCount, laneDepth: this.lanes.inFlight() };
+  }
   private closed = false;
   private readonly listeners = new Set<() => Promise<void>>();
 

@@ -10,6 +10,7 @@
 // It claims through OUTBOX (store.ts: the outbox in src/queue's Queue shape) in a loop of its own
 // rather than in the engine's slots: it has its own concurrency, a claim is one attempt with no
 // lease to renew, and a batch is settled before the next is claimed.
+import type { Metrics } from '../lib/metrics.js';
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Db } from '../db/db.js';
@@ -54,6 +55,8 @@ export interface SenderOptions {
   /** The first retry waits about this long; each next one twice as long (jittered), up to retryMaxDelayMs. */
   retryBaseMs?: number;
   retryMaxDelayMs?: number;
+  /** The process's metrics, when it serves them: sends by channel and outcome. */
+  metrics?: Metrics;
 }
 
 /** A refusal that may pass, as the transport reported it. */
@@ -92,6 +95,7 @@ export class Sender {
   private readonly retryWindowMs: number;
   private readonly retryBaseMs: number;
   private readonly retryMaxDelayMs: number;
+  private readonly metrics: Metrics | undefined;
   private readonly waker: Waker;
   private reaper: NodeJS.Timeout | null = null;
   private loop: Promise<void> | null = null;
@@ -104,6 +108,7 @@ export class Sender {
     this.db = opts.db;
     this.transports = opts.transports;
     this.log = opts.log ?? silentLog;
+    this.metrics = opts.metrics;
     this.concurrency = opts.concurrency ?? 4;
     this.sendTimeoutMs = opts.sendTimeoutMs ?? 30_000;
     this.stuckAfterMs = opts.stuckAfterMs ?? 300_000;
@@ -304,6 +309,7 @@ export class Sender {
   private async record(m: ClaimedMessage, transportName: string, answer: Answer, late = false): Promise<void> {
     const d = this.decide(m, answer);
     const ctx = { messageId: m.id, channel: m.channel, to: maskAddress(m.to_address), transport: transportName, attempt: m.attempts };
+    this.metrics?.send(m.channel, 'retry' in d ? 'retry' : d.outcome.status);
     if ('retry' in d) {
       this.stats.retried++;
       this.log.info({ ...ctx, status: 'retry', error: redactAddresses(d.retry.error), retryInMs: d.delay }, 'message refused for now; retrying later');
@@ -337,10 +343,11 @@ function errorText(err: unknown): string {
 }
 
 /** The sender a server or worker process runs, with the transports its config names. */
-export function createSender(db: Db, config: Config, log?: EngineLog): Sender {
+export function createSender(db: Db, config: Config, log?: EngineLog, metrics?: Metrics): Sender {
   const d = config.delivery;
   return new Sender({
     db,
+    metrics,
     transports: createTransports(d),
     log,
     concurrency: d.concurrency,

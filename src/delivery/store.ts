@@ -1,4 +1,5 @@
 // Outbox: SQL shared by the send steps (enqueue, in the step's transaction) and the sender.
+import { queueReadiness, type Readiness } from '../db/queue-readiness.js';
 import { accountMayWorkSql } from '../accounts/activity.js';
 import type { Queryable } from '../db/db.js';
 import { sqlList } from '../db/sql-list.js';
@@ -167,8 +168,14 @@ export async function claimQueued(db: Queryable, limit: number, owner: string | 
  * The outbox in the queue shape (src/queue/queue.ts) the engine's run queues share: one claim per
  * attempt, with no lease to renew (a claim is settled once, fenced on `attempts`).
  */
+/** Messages due to be sent now, and the oldest one's wait (metrics). */
+const outboxReadiness = (db: Queryable): Promise<Readiness> =>
+  queueReadiness(db, 'outbox', `w.status = 'queued' and w.run_at <= now()`, accountMayWorkSql('ac'));
+
 export const OUTBOX: Queue<ClaimedMessage> = Object.freeze({
   noun: 'message',
+  table: 'outbox',
+  readiness: outboxReadiness,
   claim: (db: Queryable, owner: string, _leaseMs: number, limit: number) => claimQueued(db, limit, owner),
 });
 
@@ -337,3 +344,4 @@ export async function messageStatusesForRun(db: Queryable, accountId: string, ru
   for (const r of rows) byStep.set(r.step_id, [...(byStep.get(r.step_id) ?? []), r]);
   return new Map([...byStep].map(([k, v]) => [k, summarise(v)]));
 }
+

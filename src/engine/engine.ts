@@ -4,6 +4,7 @@
 // (claim, lease, heartbeat, release: src/queue) and each queue's executor (one run's blocks or
 // steps). Any number of engines may share a PostgreSQL database; SKIP LOCKED claims and fenced
 // writes keep each run with exactly one of them at a time.
+import type { Metrics } from '../lib/metrics.js';
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';
@@ -197,6 +198,7 @@ export class Engine {
     const { db, config, log, owner } = this.resources;
     const { noun, renew, release } = q.queue;
     this.stats.claimed++;
+    this.resources.metrics?.runStarted(q.queue.table, (Date.now() - new Date(item.ready_at).getTime()) / 1000);
     const fence = fenceOf(item, owner);
     const lease = new Lease(fence, renew, db, config.engine.leaseMs, log);
     lease.start();
@@ -213,6 +215,7 @@ export class Engine {
       .work(this.resources, item, lease)
       .then(
         (worked) => {
+          this.resources.metrics?.runWorked(q.queue.table, worked.lost ? 'lost' : worked.outcome);
           if (worked.lost) {
             this.stats.lost++;
             log.info({ kind: noun, runId: item.id, attempt: item.attempt, reason: lease.reason }, 'stopped working on a run');
@@ -228,6 +231,7 @@ export class Engine {
         },
         async (err: unknown) => {
           this.stats.errored++;
+          this.resources.metrics?.runWorked(q.queue.table, 'errored');
           lease.lose('execution failed');
           await this.afterError(q, item, fence, err);
         },
@@ -280,7 +284,7 @@ export const RUN_RETRY_MAX_DELAY_MS = 300_000;
 const INTERNAL_ERROR = "the server met an error it could not get past (the operator's log has it)";
 
 /** The engine a server or worker process runs: the real blocks, providers and billing. */
-export function createEngine(db: Db, config: Config, log?: EngineLog): Engine {
+export function createEngine(db: Db, config: Config, log?: EngineLog, metrics?: Metrics): Engine {
   return new Engine({
     db,
     config,
@@ -288,5 +292,6 @@ export function createEngine(db: Db, config: Config, log?: EngineLog): Engine {
     providers: createProviders(config),
     billing: createBilling(db),
     log,
+    metrics,
   });
 }

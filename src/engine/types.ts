@@ -1,5 +1,6 @@
 // Contracts between the engine's parts: the executor runs blocks; blocks use providers and
 // billing through these interfaces only.
+import type { Metrics } from '../lib/metrics.js';
 import type { Config } from '../config.js';
 import type { PageRenderer } from '../lib/page-renderer.js';
 import type { Queryable, Db } from '../db/db.js';
@@ -15,6 +16,8 @@ export interface EngineResources {
   log: EngineLog;
   /** Written into lease_owner: which process holds a run (`host:pid:random`). */
   owner: string;
+  /** The process's metrics, when it serves them (SWITCHBOARD_METRICS_ADDR). */
+  metrics?: Metrics;
 }
 
 /** What a block sees of the run it belongs to. */

@@ -108,7 +108,15 @@ export async function buildHttpApp(deps: AppDeps, mount: Mount): Promise<App> {
 
   guardConnections(app, { http: config.http, trustProxy: config.trustProxy });
   // First of the request hooks: a shed request costs nothing more than its answer.
-  installLoadShedding(app, config.http, deps.drain);
+  const { metrics } = deps;
+  const load = installLoadShedding(app, config.http, deps.drain, (reason) => metrics?.refused(`overload_${reason}`));
+  if (metrics) {
+    if (load) metrics.setSources({ shedLag: () => load.lagMs / 1000 });
+    // By route template (never the URL, whose ids would make a label per resource).
+    app.addHook('onResponse', async (request, reply) => {
+      metrics.httpRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+    });
+  }
   if (deps.logger) installRequestLog(app);
   app.decorateRequest('auth', null);
   app.decorateRequest('hubAuth', null);
@@ -130,7 +138,7 @@ export async function buildHttpApp(deps: AppDeps, mount: Mount): Promise<App> {
     for (const fn of deps.onClose ?? []) await fn();
     for (const c of new Set([deps.counters.requests, deps.counters.failedAuth])) await c.close();
   });
-  installErrorHandling(app);
+  installErrorHandling(app, (code) => deps.metrics?.refused(code));
   installQueryCheck(app);
   const routingError = (request: FastifyRequest): ApiError => {
     const path = pathOf(request.url);

@@ -8,6 +8,7 @@ import type { PeekableCounter, WindowCounter } from '../limits/window-counter.js
 import type { CursorCodec } from './cursor.js';
 import type { Retirement } from './retirements.js';
 import type { DrainState } from './load-shedding.js';
+import type { Metrics } from '../lib/metrics.js';
 
 export interface AppDeps {
   config: Config;
@@ -25,6 +26,8 @@ export interface AppDeps {
   pause?: (ms: number) => Promise<unknown>;
   /** Set by serve on its first SIGTERM: /readyz answers 503 while requests are still served. */
   drain?: DrainState;
+  /** The process's metrics, when it serves them (SWITCHBOARD_METRICS_ADDR): requests, refusals, load. */
+  metrics?: Metrics;
   /** Run when the app closes (timers and the like the caller started); read at close time. */
   onClose?: (() => void | Promise<void>)[];
 }

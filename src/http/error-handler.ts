@@ -71,7 +71,8 @@ function isAbort(err: FastifyError, request: FastifyRequest): boolean {
   return request.raw.errored === err || (request.raw.destroyed && !request.raw.complete && err.code === 'ECONNRESET');
 }
 
-export function installErrorHandling(app: FastifyInstance): void {
+/** `onRefusal` hears every limiter's refusal (an error of type rate_limit), by its code. */
+export function installErrorHandling(app: FastifyInstance, onRefusal: (code: string) => void = () => {}): void {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (isAbort(err, request)) {
       const cut = cutReason(request.raw.socket);
@@ -84,6 +85,7 @@ export function installErrorHandling(app: FastifyInstance): void {
       request.log.error({ err }, 'internal error');
       apiErr = new ApiError('internal_error', 'Something went wrong on our side; retry with backoff and quote the request_id.');
     }
+    if (apiErr.type === 'rate_limit') onRefusal(apiErr.code);
     if (apiErr.headers) reply.headers(apiErr.headers);
     reply.header('x-request-id', request.id);
     return reply.code(apiErr.status).send(toErrorBody(apiErr, request.id));

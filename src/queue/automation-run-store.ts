@@ -9,13 +9,10 @@ import { fairPick } from '../db/fair-claim.js';
 import { accountMayWorkSql } from '../accounts/activity.js';
 import { sqlList } from '../db/sql-list.js';
 import { ACTIVE_AUTOMATION_RUN_STATUSES } from '../domain/automation.js';
-import { fenceParams, type Fence, type LeasedQueue } from './queue.js';
+import { queueReadiness, type Readiness } from '../db/queue-readiness.js';
+import { fenceParams, type ClaimedItem, type Fence, type LeasedQueue } from './queue.js';
 
-export interface ClaimedAutomationRun {
-  account_id: string;
-  id: string;
-  attempt: number;
-  failures: number;
+export interface ClaimedAutomationRun extends ClaimedItem {
   /** How many times the run was taken over from a worker whose lease ran out. */
   reclaims: number;
 }
@@ -46,7 +43,7 @@ export async function claimAutomationRuns(db: Queryable, owner: string, leaseMs:
             reclaims = r.reclaims + case when r.lease_owner is not null then 1 else 0 end
        from picked
       where r.account_id = picked.account_id and r.id = picked.id
-      returning r.account_id, r.id, r.attempt, r.failures, r.reclaims`,
+      returning r.account_id, r.id, r.attempt, r.failures, r.reclaims, r.run_at as ready_at`,
     [owner, leaseMs, limit],
   );
 }
@@ -80,10 +77,16 @@ export async function retryAutomationRunLater(db: Queryable, f: Fence, delayMs: 
   return rows.length === 1;
 }
 
+/** Ready automation runs now, and the oldest one's wait (metrics). */
+const automationRunReadiness = (db: Queryable): Promise<Readiness> => queueReadiness(db, 'automation_runs', ready('w'), accountMayWorkSql('ac'));
+
 export const AUTOMATION_RUNS: LeasedQueue<ClaimedAutomationRun> = Object.freeze({
   noun: 'automation run',
+  table: 'automation_runs',
+  readiness: automationRunReadiness,
   claim: claimAutomationRuns,
   renew: renewAutomationLease,
   release: releaseAutomationLease,
   retryLater: retryAutomationRunLater,
 });
+

@@ -4,11 +4,16 @@
 // in one statement with SKIP LOCKED, so any number of workers may share a PostgreSQL database,
 // and every write after a claim is fenced on the claim (id and attempt), so a worker that lost an
 // item changes nothing. The statements live in the queues' *store.ts files.
+import type { Readiness } from '../db/queue-readiness.js';
 import type { Queryable } from '../db/db.js';
 
 export interface Queue<Item> {
   /** What logs call one item: "run", "automation run", "message". */
   readonly noun: string;
+  /** The table that is the queue: what metrics label it by. */
+  readonly table: string;
+  /** Items a claim could take now, and how long the oldest has waited (metrics). */
+  readiness(db: Queryable): Promise<Readiness>;
   /**
    * Claims up to `limit` ready items for `owner` in one statement (the runs fairly across
    * accounts, src/db/fair-claim.ts). `leaseMs` is the hold a leased queue gives them; the outbox
@@ -32,6 +37,8 @@ export interface ClaimedItem {
   attempt: number;
   /** Executions that threw since the item last parked (LeasedQueue.retryLater counts them). */
   failures: number;
+  /** When it became ready (its run_at): the claim's wait is measured from it (metrics). */
+  ready_at: Date;
 }
 
 /** A queue whose claims hold a lease that the worker renews while it works. */

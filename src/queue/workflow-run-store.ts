@@ -8,15 +8,12 @@ import { fairPick } from '../db/fair-claim.js';
 import { sqlList } from '../db/sql-list.js';
 import { ACTIVE_RUN_STATUSES } from '../domain/workflow.js';
 import { accountMayWorkSql } from '../accounts/activity.js';
-import { fenceParams, type Fence, type LeasedQueue } from './queue.js';
+import { queueReadiness, type Readiness } from '../db/queue-readiness.js';
+import { fenceParams, type ClaimedItem, type Fence, type LeasedQueue } from './queue.js';
 
-export interface ClaimedRun {
-  account_id: string;
-  id: string;
+export interface ClaimedRun extends ClaimedItem {
   workflow_id: string;
   key_id: string | null;
-  attempt: number;
-  failures: number;
   /** queued on first claim; running when an expired lease or an approval is picked up. */
   previous_status: 'queued' | 'running';
 }
@@ -56,7 +53,7 @@ export async function claimRuns(db: Queryable, owner: string, leaseMs: number, l
             awaiting_since = null
        from picked
       where r.account_id = picked.account_id and r.id = picked.id
-      returning r.account_id, r.id, r.workflow_id, r.key_id, r.attempt, r.failures, picked.previous_status`,
+      returning r.account_id, r.id, r.workflow_id, r.key_id, r.attempt, r.failures, r.run_at as ready_at, picked.previous_status`,
     [owner, leaseMs, limit],
   );
 }
@@ -92,10 +89,16 @@ export async function retryRunLater(db: Queryable, f: Fence, delayMs: number): P
   return rows.length === 1;
 }
 
+/** Ready workflow runs now, and the oldest one's wait (metrics). */
+const workflowRunReadiness = (db: Queryable): Promise<Readiness> => queueReadiness(db, 'workflow_runs', ready('w'), accountMayWorkSql('ac'));
+
 export const WORKFLOW_RUNS: LeasedQueue<ClaimedRun> = Object.freeze({
   noun: 'run',
+  table: 'workflow_runs',
+  readiness: workflowRunReadiness,
   claim: claimRuns,
   renew: renewLease,
   release: releaseLease,
   retryLater: retryRunLater,
 });
+

@@ -79,6 +79,11 @@ describe('configuration errors', () => {
     expect(loadConfig({ SWITCHBOARD_SHED_HEAP_PERCENT: '0', SWITCHBOARD_SHED_EVENT_LOOP_DELAY_MS: '0', SWITCHBOARD_DRAIN_DELAY_MS: '250' }).http).toMatchObject({ shedHeapUsedBytes: 0, shedEventLoopDelayMs: 0, drainDelayMs: 250 });
     expect(problems({ SWITCHBOARD_SHED_HEAP_PERCENT: '101' })).toEqual([expect.stringMatching(/^SWITCHBOARD_SHED_HEAP_PERCENT must be /)]);
     expect(c.rateLimitTimeoutMs).toBe(1_000);
+    // Metrics: off unless asked for; a bare port stays on this machine.
+    expect(c.metrics).toBeNull();
+    expect(loadConfig({ SWITCHBOARD_METRICS_ADDR: '9464' }).metrics).toEqual({ host: '127.0.0.1', port: 9464 });
+    expect(loadConfig({ SWITCHBOARD_METRICS_ADDR: '[::1]:9464' }).metrics).toEqual({ host: '::1', port: 9464 });
+    expect(problems({ SWITCHBOARD_METRICS_ADDR: 'http://x:1' })).toEqual([expect.stringMatching(/^SWITCHBOARD_METRICS_ADDR must be PORT or HOST:PORT/)]);
     expect(c.delivery.sendMaxAttempts).toBe(8);
     expect(c.delivery.sendRetryWindowMs).toBe(86_400_000);
     expect(c.delivery.publicUrlSet).toBe(false);
