@@ -123,7 +123,13 @@ async function latency(db: Db, s: { accountId: string; workflowId: string }): Pr
   return { p50: pct(lat, 50), p99: pct(lat, 99) };
 }
 
-function spawnWorker(url: string): Promise<ChildProcess> {
+/**
+ * BENCH_WORKER_METRICS_PORT=P: worker i serves /metrics on 127.0.0.1:(P+i), to scrape while the
+ * bench runs (README, "Metrics").
+ */
+const METRICS_PORT = process.env.BENCH_WORKER_METRICS_PORT ? Number(process.env.BENCH_WORKER_METRICS_PORT) : null;
+
+function spawnWorker(url: string, index: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/entry.ts'), 'worker'], {
     cwd: ROOT,
     env: {
@@ -132,6 +138,7 @@ function spawnWorker(url: string): Promise<ChildProcess> {
       LOG_LEVEL: 'warn',
       SWITCHBOARD_WORKER_CONCURRENCY: String(CONCURRENCY),
       SWITCHBOARD_AUTO_MIGRATE: 'false',
+      ...(METRICS_PORT === null ? {} : { SWITCHBOARD_METRICS_ADDR: `127.0.0.1:${METRICS_PORT + index}` }),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -193,7 +200,7 @@ async function measureStore(store: 'pglite' | 'postgres'): Promise<Result[]> {
     await migrate(db);
     const s = await seed(db);
     for (const workers of [1, 2]) {
-      const children = await Promise.all(Array.from({ length: workers }, () => spawnWorker(url)));
+      const children = await Promise.all(Array.from({ length: workers }, (_, i) => spawnWorker(url, i)));
       try {
         const t = await throughput(db, s, THROUGHPUT_RUNS);
         const l = await latency(db, s);
