@@ -8,15 +8,23 @@ import { loadSecrets } from '../secrets/store.js';
 import { parseCommandArgs } from './args.js';
 import { diskContext, execute, type OperatorCommand } from './command.js';
 import { formatSeedResult } from '../fixtures/format.js';
-import { duplicateKeyAt } from '../lib/json-fields.js';
 import { seedFixture } from '../fixtures/load.js';
-import { CommandError, done, json, type CommandContext, type CommandResult } from './result.js';
+import { readJsonFile } from './json-file.js';
+import { done, json, type CommandContext, type CommandResult } from './result.js';
+
+/**
+ * The largest fixture file seed reads. A realistic demo account is a few KB and ten thousand
+ * contacts about 2 MB; past this a mistake is likelier than a fixture, and the file would be held
+ * whole in memory, sent whole over the admin socket and written in one transaction.
+ */
+export const MAX_FIXTURE_BYTES = 8 * 1024 * 1024;
 
 export const SEED_USAGE = `Usage:
   switchboard seed FILE [--json] [--fire-triggers]
 
-  Loads the fixture FILE in one transaction (a bad file is refused whole, nothing written) and prints
-  each ref with its id and the value of every key it created. --json prints the same as one JSON object.
+  Loads the fixture FILE in one transaction (a bad file is refused whole, with every fault found
+  named by its JSON path; nothing is written) and prints each ref with its id and the value of
+  every key it created. --json prints the same as one JSON object. FILE is at most ${MAX_FIXTURE_BYTES / 1024 / 1024} MiB.
   --fire-triggers: the file's contacts count as newly created, so published contact.created
   automations start for them (off by default: a fixture describes contacts that already exist).`;
 
@@ -42,15 +50,7 @@ export function seedInputFile(args: readonly string[]): string | null {
 }
 
 async function run(db: Db, a: SeedArgs, ctx: CommandContext): Promise<CommandResult> {
-  const text = await ctx.readFile(a.file);
-  let fixture: unknown;
-  try {
-    fixture = JSON.parse(text);
-  } catch (err) {
-    throw new CommandError(`${a.file} is not valid JSON: ${(err as Error).message}`);
-  }
-  const dup = duplicateKeyAt(text);
-  if (dup !== null) throw new CommandError(`${a.file}: ${dup}: this key appears twice in the same object (JSON would keep only the last)`);
+  const fixture = await readJsonFile(a.file, ctx, MAX_FIXTURE_BYTES);
   const current = firstOf(await loadSecrets(db, ERASURE_SECRET), 'the erasure secret');
   const result = await seedFixture(db, fixture, { erasureSecret: current.secret, fireContactCreated: a.fireTriggers });
   // A seed is a bulk load: a store that keeps no statistics itself gets them now.
