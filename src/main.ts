@@ -9,7 +9,16 @@ import { loadConfig, type Config } from './config.js';
 import { describeStore, embeddedStoreExists, storeCapabilities } from './db/store-config.js';
 import { sendAdminRequest } from './admin/client.js';
 import { checkSocketPath, socketPath, type AdminRequest } from './admin/protocol.js';
-import { checkOperatorArgs, filesContext, isOperatorCommand, readInputFiles, runOperatorCommand, type InputFiles, type OperatorCommandName } from './cli/operator.js';
+import {
+  answerWithoutStore,
+  checkOperatorArgs,
+  filesContext,
+  isOperatorCommand,
+  readInputFiles,
+  runOperatorCommand,
+  type InputFiles,
+  type OperatorCommandName,
+} from './cli/operator.js';
 import { UsageError, failed, type CommandResult } from './cli/result.js';
 import { KEYS_USAGE } from './cli/keys.js';
 import { ACCOUNT_USAGE } from './cli/account.js';
@@ -34,6 +43,7 @@ Commands:
   worker                          the engine only, no HTTP (serve --role worker); PostgreSQL only
   migrate                         apply pending database migrations
   seed FILE [--json]              load a fixture file in one transaction; print refs, ids and new key values
+  seed --schema                   print the fixture format as a JSON Schema
   keys create --account ID --by USER_ID --name NAME [--scopes a,b] [--expires ISO] [--cap MICROS] [--json]
   keys list --account ID [--json]
   keys revoke --account ID --key KEY_ID
@@ -156,6 +166,9 @@ async function runCommand(argv: string[]): Promise<number> {
   // Bad arguments are refused before the store is opened or a server is asked.
   const bad = checkOperatorArgs(commandArgv);
   if (bad) return emit(bad);
+  // What needs no store (seed --schema) is answered without opening one.
+  const offline = answerWithoutStore(commandArgv);
+  if (offline) return emit(offline);
   const config = configOrNull();
   if (!config) return 1;
   return emit(await operator(config, commandArgv, create));

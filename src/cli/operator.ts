@@ -4,7 +4,7 @@ import type { InputFiles } from '../admin/protocol.js';
 import type { Db } from '../db/db.js';
 import { ACCOUNT } from './account.js';
 import { withCreateList } from './account-create.js';
-import { diskContext, execute, parseOnly, type OperatorCommand } from './command.js';
+import { answerOffline, diskContext, execute, parseOnly, type OperatorCommand } from './command.js';
 import { CURSOR_SECRET_CMD } from './cursor-secret.js';
 import { KEYS } from './keys.js';
 import { MIGRATE } from './migrate.js';
@@ -57,6 +57,12 @@ const lookup = (name: string | undefined) => (isOperatorCommand(name) ? COMMANDS
 export function checkOperatorArgs(argv: readonly string[]): CommandResult | null {
   const cmd = lookup(argv[0]);
   return cmd ? parseOnly(cmd, argv.slice(1)) : failed(`unknown command ${argv[0]}`);
+}
+
+/** The answer to `argv` when it needs no store (`seed --schema`), else null. Call it once checkOperatorArgs passed. */
+export function answerWithoutStore(argv: readonly string[]): CommandResult | null {
+  const cmd = lookup(argv[0]);
+  return cmd ? answerOffline(cmd, argv.slice(1)) : null;
 }
 
 /** Runs `argv` (command name first) against the store. Every commit happens before it resolves. */

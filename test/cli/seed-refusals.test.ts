@@ -1,15 +1,20 @@
 // `switchboard seed` on a real store (PGlite, or PostgreSQL with TEST_DATABASE_URL): a bad file is
 // refused in one answer naming every fault with its JSON path, and nothing is written; hostile
-// files (too large, too deeply nested) get a plain refusal, fast.
+// files (too large, too deeply nested) get a plain refusal, fast; `seed --schema` prints the
+// fixture format's JSON Schema without opening any store, and the shipped example conforms to it.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import AjvModule from 'ajv';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runOperatorCommand } from '../../src/cli/operator.js';
 import { MAX_FIXTURE_BYTES } from '../../src/cli/seed.js';
 import { MAX_JSON_DEPTH } from '../../src/lib/json-fields.js';
+import { main } from '../../src/main.js';
 import { freshDb, type TestDb } from '../helpers/db.js';
 import { memoryContext } from './support.js';
 
+const Ajv = AjvModule.default ?? AjvModule;
 const EXAMPLE = path.resolve(import.meta.dirname, '../fixtures/fixture-format.json');
 const example = () => JSON.parse(fs.readFileSync(EXAMPLE, 'utf8'));
 
@@ -120,5 +125,70 @@ describe('hostile files', () => {
     const stderr = await refused('{"accounts": [{"ref": "a", "name": "A", "__proto__": {"tier": "enterprise"}}], "__proto__": []}');
     expect(stderr).toContain('  __proto__: unknown field (allowed here: accounts)');
     expect(stderr).toContain('  accounts[0].__proto__: unknown field (allowed here: ref, name, tier,');
+  });
+});
+
+describe('seed --schema', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-schema-'));
+  });
+  afterAll(() => {
+    vi.unstubAllEnvs();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** main(argv)'s exit code and stdout. */
+  async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+    const out: string[] = [];
+    const err: string[] = [];
+    const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => (out.push(String(s)), true));
+    const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => (err.push(String(s)), true));
+    try {
+      return { code: await main(argv), out: out.join(''), err: err.join('') };
+    } finally {
+      o.mockRestore();
+      e.mockRestore();
+    }
+  }
+
+  it('prints the JSON Schema and exits 0 without opening any store', async () => {
+    const dataDir = path.join(dir, 'never-made');
+    vi.stubEnv('SWITCHBOARD_DATA_DIR', dataDir);
+    vi.stubEnv('DATABASE_URL', '');
+    const embedded = await run(['seed', '--schema']);
+    expect(embedded.code, embedded.err).toBe(0);
+    expect(fs.existsSync(dataDir)).toBe(false);
+    // A PostgreSQL that does not answer is never asked either.
+    vi.stubEnv('DATABASE_URL', 'postgres://postgres@127.0.0.1:1/nowhere');
+    const server = await run(['seed', '--schema']);
+    expect(server.code, server.err).toBe(0);
+    expect(server.out).toBe(embedded.out);
+    const schema = JSON.parse(embedded.out);
+    expect(schema).toMatchObject({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', required: ['accounts'] });
+    // The same answer from the command itself (as a running server gives it over the admin socket).
+    expect((await runOperatorCommand(t.db, ['seed', '--schema'], memoryContext({}, 'server'))).stdout).toBe(embedded.out);
+  });
+
+  it('the printed schema takes the shipped example and refuses a broken copy (Ajv)', async () => {
+    const schema = JSON.parse((await run(['seed', '--schema'])).out);
+    // The schema's own string formats are notes to a tool that does not know them, as JSON Schema allows.
+    const formats = new Set<string>(JSON.stringify(schema).match(/"format":"[^"]+"/g)?.map((m) => m.slice(10, -1)));
+    const ajv = new Ajv({ allErrors: true, discriminator: true, allowUnionTypes: true, strictRequired: false });
+    for (const f of formats) ajv.addFormat(f, true);
+    const validate = ajv.compile(schema);
+    expect(validate(example()), JSON.stringify(validate.errors)).toBe(true);
+    const broken = example();
+    broken.accounts[0].users[0].role = 'boss';
+    broken.accounts[0].projects[0].items[0].kind = 'video';
+    expect(validate(broken)).toBe(false);
+    expect(validate.errors?.map((e) => e.instancePath)).toEqual(['/accounts/0/users/0/role', '/accounts/0/projects/0/items/0']);
+  });
+
+  it('takes no FILE and no other option', async () => {
+    const r = await runOperatorCommand(t.db, ['seed', '--schema', 'f.json']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: --schema takes no FILE, got "f\.json"\n\nUsage:/);
+    expect((await runOperatorCommand(t.db, ['seed', '--schema', '--json'])).stderr).toMatch(/--schema takes no other option/);
   });
 });
