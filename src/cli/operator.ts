@@ -39,12 +39,12 @@ const COMMAND_TABLE = {
   workflows: WORKFLOWS,
 } satisfies Record<string, AnyCommand>;
 
-/** An operator command's name: tables keyed by it (main.ts's usage texts) are total. */
+/** An operator command's name: tables keyed by it are total. */
 export type OperatorCommandName = keyof typeof COMMAND_TABLE;
 
 const COMMANDS: Readonly<Record<OperatorCommandName, AnyCommand>> = Object.freeze(COMMAND_TABLE);
 
-export const OPERATOR_COMMAND_NAMES = Object.freeze(Object.keys(COMMANDS));
+export const OPERATOR_COMMAND_NAMES: readonly OperatorCommandName[] = Object.freeze(Object.keys(COMMANDS) as OperatorCommandName[]);
 
 export function isOperatorCommand(name: string | undefined): name is OperatorCommandName {
   return name !== undefined && Object.hasOwn(COMMANDS, name);
@@ -52,6 +52,11 @@ export function isOperatorCommand(name: string | undefined): name is OperatorCom
 
 // Own properties only: a name like "__proto__" or "toString" must not find Object.prototype's.
 const lookup = (name: string | undefined) => (isOperatorCommand(name) ? COMMANDS[name] : undefined);
+
+/** A command's usage text (its forms, options and what they do): what `help COMMAND` prints, and the top-level help is made from. */
+export function operatorUsage(name: OperatorCommandName): string {
+  return COMMANDS[name].usage;
+}
 
 /** Argument errors only (no store needed): a result to print, or null when the arguments are fine. */
 export function checkOperatorArgs(argv: readonly string[]): CommandResult | null {
