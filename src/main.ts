@@ -9,87 +9,18 @@ import { loadConfig, type Config } from './config.js';
 import { describeStore, embeddedStoreExists, storeCapabilities } from './db/store-config.js';
 import { sendAdminRequest } from './admin/client.js';
 import { checkSocketPath, socketPath, type AdminRequest } from './admin/protocol.js';
-import { checkOperatorArgs, filesContext, isOperatorCommand, readInputFiles, runOperatorCommand, type InputFiles, type OperatorCommandName } from './cli/operator.js';
+import {
+  answerWithoutStore,
+  checkOperatorArgs,
+  filesContext,
+  isOperatorCommand,
+  operatorUsage,
+  readInputFiles,
+  runOperatorCommand,
+  type InputFiles,
+} from './cli/operator.js';
 import { UsageError, failed, type CommandResult } from './cli/result.js';
-import { KEYS_USAGE } from './cli/keys.js';
-import { ACCOUNT_USAGE } from './cli/account.js';
-import { SEED_USAGE } from './cli/seed.js';
-import { MIGRATE_USAGE } from './cli/migrate.js';
-import { CURSOR_SECRET_USAGE } from './cli/cursor-secret.js';
-import { RUNS_USAGE } from './cli/runs.js';
-import { AUTOMATIONS_USAGE } from './cli/automations.js';
-import { WORKFLOWS_USAGE } from './cli/workflows.js';
-import { AUTOMATIONS_TEST_USAGE } from './cli/automations-test.js';
-import { AUTOMATION_RUNS_USAGE } from './cli/automation-runs.js';
-import { CONTACTS_USAGE } from './cli/contacts.js';
-import { MESSAGES_USAGE } from './cli/messages.js';
-import { ACCOUNT_CREATE_USAGE } from './cli/account-create.js';
-import { PROJECTS_USAGE } from './cli/projects.js';
-import { USERS_USAGE } from './cli/users.js';
-
-const USAGE = `Usage: switchboard <command> [options]
-
-Commands:
-  serve [--role api|worker|all]   serve the HTTP API and run the engine (role all, the default), or one of them
-  worker                          the engine only, no HTTP (serve --role worker); PostgreSQL only
-  migrate                         apply pending database migrations
-  seed FILE [--json]              load a fixture file in one transaction; print refs, ids and new key values
-  keys create --account ID --by USER_ID --name NAME [--scopes a,b] [--expires ISO] [--cap MICROS] [--json]
-  keys list --account ID [--json]
-  keys revoke --account ID --key KEY_ID
-  keys set-cap --account ID --key KEY_ID --cap MICROS|none
-  keys update --account ID --key KEY_ID [--name NAME] [--cap MICROS|none]
-  keys roll --account ID --key KEY_ID [--grace none|1h|24h|7d] [--json]
-  account create --name NAME --owner-email EMAIL [--owner-name NAME] [--json]
-  account list [--json]
-  account show --account ID [--json]
-  account set --account ID [--tier T] [--state S] [--subscription S] [--credit MICROS] [--api-open true|false]
-      [--requests-per-minute N|default] [--run-starts-per-minute N|default] [--concurrent-runs N|default]
-  runs start --workflow ID [--account ID] [--json]
-  runs show|approve|reject|cancel RUN_ID [--account ID]
-  runs retry RUN_ID [--account ID] [--json]
-  automations test ID --contact CONTACT_ID --by USER_ID [--json]
-  automations edit AUTOMATION_ID FILE [--account ID]
-  automations publish|pause|resume AUTOMATION_ID [--account ID]
-  automation-runs stop RUN_ID [--account ID]
-  contacts erase CONTACT_ID --account ID
-  messages retry MESSAGE_ID [--account ID] [--force]
-  workflows create FILE --account ID
-  workflows edit WORKFLOW_ID FILE [--account ID]
-  workflows status WORKFLOW_ID draft|active|paused [--account ID]
-  workflows schedule WORKFLOW_ID CRON [--timezone TZ] | --off [--account ID]
-  workflows export WORKFLOW_ID [--account ID]
-  projects create --account ID --name NAME [--description TEXT] [--json]
-  users list --account ID [--json]
-  users add --account ID --email EMAIL [--name NAME] [--role owner|admin|member] [--json]
-  users set-role --account ID --user USER_ID --role owner|admin|member
-  users remove --account ID --user USER_ID
-  cursor-secret rotate            new list-cursor signing secret (running servers use it after a restart)
-  help [COMMAND]                  this text, or a command's
-  --version                       the release's version
-
-Store: PostgreSQL when DATABASE_URL is set, else the embedded store in SWITCHBOARD_DATA_DIR
-(default ./.switchboard). Only one process may open the embedded store: while \`serve\` runs, the
-operator commands are sent to it over <data dir>/admin.sock and answer exactly as they would locally.
-\`serve\` makes the store on its first start; the operator commands open an existing one only
-(add --create to make a new one, as \`migrate\` does).
-Exit codes: 0 done, 1 refused or failed, 2 bad usage.`;
-
-const COMMAND_USAGE: Readonly<Record<OperatorCommandName, string>> = {
-  keys: KEYS_USAGE,
-  account: `${ACCOUNT_USAGE}\n${ACCOUNT_CREATE_USAGE.replace(/^Usage:\n/, '')}`,
-  seed: SEED_USAGE,
-  migrate: MIGRATE_USAGE,
-  'cursor-secret': CURSOR_SECRET_USAGE,
-  runs: RUNS_USAGE,
-  automations: `${AUTOMATIONS_USAGE}\n${AUTOMATIONS_TEST_USAGE.replace(/^Usage:\n/, '')}`,
-  'automation-runs': AUTOMATION_RUNS_USAGE,
-  contacts: CONTACTS_USAGE,
-  messages: MESSAGES_USAGE,
-  projects: PROJECTS_USAGE,
-  users: USERS_USAGE,
-  workflows: WORKFLOWS_USAGE,
-};
+import { SERVE_USAGE, WORKER_USAGE, helpFor, topLevelUsage } from './cli/help.js';
 
 /** How long an operator command waits for a server that holds the data dir but is still starting. */
 const LOCK_WAIT_MS = 5_000;
@@ -100,7 +31,7 @@ function emit(res: CommandResult): number {
   return res.code;
 }
 
-function usageError(message: string, usage = USAGE): number {
+function usageError(message: string, usage = topLevelUsage()): number {
   process.stderr.write(`error: ${message}\n\n${usage}\n`);
   return 2;
 }
@@ -120,14 +51,9 @@ async function runCommand(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   if (cmd === undefined) return usageError('no command given');
   if (cmd === '--version' || cmd === '-v') return emitHelp(await packageVersion());
-  if (cmd === 'help' || cmd === '--help' || cmd === '-h') {
-    const topic = rest[0];
-    if (topic === 'serve') return emitHelp((await import('./cli/serve.js')).SERVE_USAGE);
-    if (topic === 'worker') return emitHelp((await import('./cli/serve.js')).WORKER_USAGE);
-    return emitHelp(isOperatorCommand(topic) ? COMMAND_USAGE[topic] : USAGE);
-  }
+  if (cmd === 'help' || cmd === '--help' || cmd === '-h') return emitHelp(helpFor(rest[0]));
   if (cmd === 'worker') {
-    const { WORKER_USAGE, serve } = await import('./cli/serve.js');
+    const { serve } = await import('./cli/serve.js');
     if (rest.includes('--help') || rest.includes('-h')) return emitHelp(WORKER_USAGE);
     if (rest.length) return usageError(`worker takes no arguments, got ${JSON.stringify(rest[0])}`, WORKER_USAGE);
     const config = configOrNull();
@@ -135,7 +61,7 @@ async function runCommand(argv: string[]): Promise<number> {
     return serve(config, 'worker', processOutput());
   }
   if (cmd === 'serve') {
-    const { SERVE_USAGE, parseServeArgs, serve } = await import('./cli/serve.js');
+    const { parseServeArgs, serve } = await import('./cli/serve.js');
     if (rest.includes('--help') || rest.includes('-h')) return emitHelp(SERVE_USAGE);
     let role;
     try {
@@ -149,13 +75,16 @@ async function runCommand(argv: string[]): Promise<number> {
     return serve(config, role, processOutput());
   }
   if (!isOperatorCommand(cmd)) return usageError(`unknown command ${JSON.stringify(cmd)}`);
-  if (rest.includes('--help') || rest.includes('-h')) return emitHelp(COMMAND_USAGE[cmd]);
+  if (rest.includes('--help') || rest.includes('-h')) return emitHelp(operatorUsage(cmd));
   // --create is the CLI's, not the command's: it lets this command make a new store (below).
   const create = rest.includes(CREATE_FLAG);
   const commandArgv = [cmd, ...rest.filter((a) => a !== CREATE_FLAG)];
   // Bad arguments are refused before the store is opened or a server is asked.
   const bad = checkOperatorArgs(commandArgv);
   if (bad) return emit(bad);
+  // What needs no store (seed --schema) is answered without opening one.
+  const offline = answerWithoutStore(commandArgv);
+  if (offline) return emit(offline);
   const config = configOrNull();
   if (!config) return 1;
   return emit(await operator(config, commandArgv, create));

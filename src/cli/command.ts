@@ -11,6 +11,8 @@ import { CommandError, type CommandContext, type CommandResult } from './result.
 export interface OperatorCommand<P> extends RefusalContext {
   /** Validates the arguments (those after the command name); throws UsageError. */
   parse(args: readonly string[]): P;
+  /** The answer when the arguments need no store (`seed --schema`): the CLI gives it without opening one. */
+  offline?(parsed: P): CommandResult | null;
   run(db: Db, parsed: P, ctx: CommandContext): Promise<CommandResult>;
 }
 
@@ -43,6 +45,16 @@ export function parseOnly<P>(cmd: OperatorCommand<P>, args: readonly string[]): 
     return null;
   } catch (err) {
     return answer(err, cmd);
+  }
+}
+
+/** The command's answer without a store, or null when it needs one (or its arguments are at fault: parseOnly says so). */
+export function answerOffline<P>(cmd: OperatorCommand<P>, args: readonly string[]): CommandResult | null {
+  if (!cmd.offline) return null;
+  try {
+    return cmd.offline(cmd.parse(args));
+  } catch {
+    return null;
   }
 }
 

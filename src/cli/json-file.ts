@@ -1,22 +1,25 @@
-// Definition files of the operator commands (`workflows create|edit`, `automations create|edit`):
-// read as JSON with duplicate keys refused, and a definition problem named with the file and the
-// JSON path inside it, the way `seed` names a fixture's.
-import { duplicateKeyAt, DefinitionError, ROOT } from '../lib/json-fields.js';
+// The JSON files of the operator commands (`seed`, `workflows create|edit`, `automations
+// create|edit`): read with too deep nesting and duplicate keys refused, and a definition problem
+// named with the file and the JSON path inside it, the way `seed` names a fixture's.
+import { parseJsonText, DefinitionError, ROOT } from '../lib/json-fields.js';
 import { CommandError, type CommandContext } from './result.js';
 
-/** FILE's JSON; a duplicate key is refused (JSON.parse would silently keep the last). */
-export async function readJsonFile(file: string, ctx: CommandContext): Promise<unknown> {
+/** FILE's JSON (src/lib/json-fields.ts parseJsonText); FILE larger than `maxBytes` is refused unread. */
+export async function readJsonFile(file: string, ctx: CommandContext, maxBytes = Infinity): Promise<unknown> {
   const text = await ctx.readFile(file);
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (err) {
-    throw new CommandError(`${file} is not valid JSON: ${(err as Error).message}`);
+  const bytes = Buffer.byteLength(text);
+  if (bytes > maxBytes) {
+    throw new CommandError(`${file} is ${megabytes(bytes)}; this command reads at most ${megabytes(maxBytes)} (split it into several files)`);
   }
-  const dup = duplicateKeyAt(text);
-  if (dup !== null) throw new CommandError(`${file}: ${dup}: this key appears twice in the same object (JSON would keep only the last)`);
-  return body;
+  try {
+    return parseJsonText(text);
+  } catch (err) {
+    if (!(err instanceof DefinitionError)) throw err;
+    throw new CommandError(err.path === ROOT ? `${file} is ${err.detail}` : `${file}: ${err.path}: ${err.detail}`);
+  }
 }
+
+const megabytes = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
 /** Runs `work`; a definition problem it throws becomes "FILE: path: detail". */
 export async function inFile<T>(file: string, work: () => Promise<T>): Promise<T> {

@@ -4,7 +4,7 @@ import type { InputFiles } from '../admin/protocol.js';
 import type { Db } from '../db/db.js';
 import { ACCOUNT } from './account.js';
 import { withCreateList } from './account-create.js';
-import { diskContext, execute, parseOnly, type OperatorCommand } from './command.js';
+import { answerOffline, diskContext, execute, parseOnly, type OperatorCommand } from './command.js';
 import { CURSOR_SECRET_CMD } from './cursor-secret.js';
 import { KEYS } from './keys.js';
 import { MIGRATE } from './migrate.js';
@@ -39,12 +39,12 @@ const COMMAND_TABLE = {
   workflows: WORKFLOWS,
 } satisfies Record<string, AnyCommand>;
 
-/** An operator command's name: tables keyed by it (main.ts's usage texts) are total. */
+/** An operator command's name: tables keyed by it are total. */
 export type OperatorCommandName = keyof typeof COMMAND_TABLE;
 
 const COMMANDS: Readonly<Record<OperatorCommandName, AnyCommand>> = Object.freeze(COMMAND_TABLE);
 
-export const OPERATOR_COMMAND_NAMES = Object.freeze(Object.keys(COMMANDS));
+export const OPERATOR_COMMAND_NAMES: readonly OperatorCommandName[] = Object.freeze(Object.keys(COMMANDS) as OperatorCommandName[]);
 
 export function isOperatorCommand(name: string | undefined): name is OperatorCommandName {
   return name !== undefined && Object.hasOwn(COMMANDS, name);
@@ -53,10 +53,21 @@ export function isOperatorCommand(name: string | undefined): name is OperatorCom
 // Own properties only: a name like "__proto__" or "toString" must not find Object.prototype's.
 const lookup = (name: string | undefined) => (isOperatorCommand(name) ? COMMANDS[name] : undefined);
 
+/** A command's usage text (its forms, options and what they do): what `help COMMAND` prints, and the top-level help is made from. */
+export function operatorUsage(name: OperatorCommandName): string {
+  return COMMANDS[name].usage;
+}
+
 /** Argument errors only (no store needed): a result to print, or null when the arguments are fine. */
 export function checkOperatorArgs(argv: readonly string[]): CommandResult | null {
   const cmd = lookup(argv[0]);
   return cmd ? parseOnly(cmd, argv.slice(1)) : failed(`unknown command ${argv[0]}`);
+}
+
+/** The answer to `argv` when it needs no store (`seed --schema`), else null. Call it once checkOperatorArgs passed. */
+export function answerWithoutStore(argv: readonly string[]): CommandResult | null {
+  const cmd = lookup(argv[0]);
+  return cmd ? answerOffline(cmd, argv.slice(1)) : null;
 }
 
 /** Runs `argv` (command name first) against the store. Every commit happens before it resolves. */

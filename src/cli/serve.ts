@@ -25,26 +25,6 @@ import { DrainState } from '../http/load-shedding.js';
 import { startMetricsServer, type MetricsServer } from './metrics-server.js';
 import { removeSetupTokenFile, writeSetupTokenFile } from '../services/setup/token-file.js';
 
-export const SERVE_USAGE = `Usage:
-  switchboard serve [--role api|worker|all]
-
-  Serves the HTTP API on HOST:PORT (HTTPS when TLS_CERT_FILE and TLS_KEY_FILE are set). The role
-  decides what the process runs:
-    all     (default) the API and the engine that executes workflow runs
-    api     the API only; runs are executed by worker processes
-    worker  the engine only, no HTTP (the same as \`switchboard worker\`); PostgreSQL only
-  Any number of api and worker processes may share one PostgreSQL database.`;
-
-export const WORKER_USAGE = `Usage:
-  switchboard worker
-
-  Runs the engine only (no HTTP): claims queued workflow runs and executes them, up to
-  SWITCHBOARD_WORKER_CONCURRENCY at once. The same as \`switchboard serve --role worker\`. Needs
-  PostgreSQL (DATABASE_URL): the embedded store is owned by one process, and there
-  \`switchboard serve\` runs the engine itself. With SWITCHBOARD_EMAIL_TRANSPORT=smtp it needs
-  SWITCHBOARD_PUBLIC_URL (the base of unsubscribe links); without SMTP and without it, links use
-  the URL the newest API process recorded where it listens.`;
-
 export const WORKER_NEEDS_POSTGRES =
   'a separate worker needs PostgreSQL (set DATABASE_URL): the embedded store is owned by one process, ' +
   'and there `switchboard serve` (role all) runs the engine itself';

@@ -55,3 +55,49 @@ export function iso(d: Date | string | number): string {
 export function isoOrNull(d: Date | string | number | null | undefined): string | null {
   return d === null || d === undefined ? null : iso(d);
 }
+
+// Reading timestamps and dates written by people (fixture files): ISO 8601, the moment fixed by a
+// zone, in years 1 to 9999 (the years both stores and JS dates hold).
+
+const TIMESTAMP_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|([+-])(\d{2}):(\d{2}))$/;
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const [FIRST_YEAR, LAST_YEAR] = [1, 9999];
+
+function daysInMonth(y: number, m: number): number {
+  if (m === 2) return y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28;
+  return [4, 6, 9, 11].includes(m) ? 30 : 31;
+}
+
+function validDay(y: number, m: number, d: number): boolean {
+  return y >= FIRST_YEAR && y <= LAST_YEAR && m >= 1 && m <= 12 && d >= 1 && d <= daysInMonth(y, m);
+}
+
+/**
+ * An ISO 8601 timestamp with a zone (one without means a different instant on every machine) as
+ * UTC `…Z`, or null when v is none. No leap second, no hour 24: neither is a moment JS can hold.
+ */
+export function utcTimestamp(v: string): string | null {
+  const m = TIMESTAMP_RE.exec(v);
+  if (!m) return null;
+  const num = (i: number) => Number(m[i]);
+  const [y, mo, d, h, mi] = [num(1), num(2), num(3), num(4), num(5)] as const;
+  const s = m[6] ? Number(m[6]) : 0;
+  const ms = m[7] ? Number(m[7].slice(0, 3).padEnd(3, '0')) : 0;
+  const offH = m[10] ? Number(m[10]) : 0;
+  const offM = m[11] ? Number(m[11]) : 0;
+  if (!validDay(y, mo, d) || h > 23 || mi > 59 || s > 59 || offH > 23 || offM > 59) return null;
+  const sign = m[9] === '-' ? -1 : 1;
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0 to 99 as 1900 to 1999.
+  const local = new Date(0);
+  local.setUTCFullYear(y, mo - 1, d);
+  local.setUTCHours(h, mi, s, ms);
+  const at = new Date(local.getTime() - sign * (offH * 60 + offM) * 60_000);
+  if (at.getUTCFullYear() < FIRST_YEAR || at.getUTCFullYear() > LAST_YEAR) return null;
+  return at.toISOString();
+}
+
+/** A calendar day written YYYY-MM-DD, in years 1 to 9999. */
+export function isCalendarDate(v: string): boolean {
+  const m = DATE_RE.exec(v);
+  return m !== null && validDay(Number(m[1]), Number(m[2]), Number(m[3]));
+}

@@ -3,7 +3,7 @@
 // drift apart. Reads parsed JSON through the path-carrying field reader: a refusal names the path
 // at fault.
 import { AUTOMATION_STATUSES, REENROLL_RULES, STEP_TYPES, TRIGGER_TYPES, type ReenrollRule } from '../../domain/automation.js';
-import { Fields, RefSet, asObject, child, describe, fail, type JsonObject } from '../../lib/json-fields.js';
+import { Fields, RefSet, asObject, child, describe, eachEntry, fail, type DefinitionError, type JsonObject } from '../../lib/json-fields.js';
 import type { FlowRefs } from '../workflows/validate.js';
 
 const AUTOMATION_FIELDS = ['ref', 'name', 'project', 'status', 'trigger', 'run_only_if', 'reenroll', 'steps'];
@@ -39,9 +39,10 @@ export interface AutomationSpec {
   steps: StepSpec[];
 }
 
-export function validateAutomations(account: Fields, ctx: FlowRefs): AutomationSpec[] {
+/** The account's automations; with `onFault`, an automation at fault is reported there and left out (the fixture loader lists every fault). */
+export function validateAutomations(account: Fields, ctx: FlowRefs, onFault?: (err: DefinitionError) => void): AutomationSpec[] {
   const refs = new RefSet('automation');
-  return account.list('automations').map(([v, path]) => {
+  return eachEntry(account.list('automations'), (v, path) => {
     const f = new Fields(path, v, AUTOMATION_FIELDS);
     const ref = f.ref();
     refs.add(ref, f.at('ref'), true);
@@ -58,7 +59,7 @@ export function validateAutomations(account: Fields, ctx: FlowRefs): AutomationS
     const reenroll = f.oneOf('reenroll', REENROLL_RULES, 'never');
     const steps = validateSteps(f);
     return { ref, name, project, status, trigger, run_only_if, reenroll, steps };
-  });
+  }, onFault);
 }
 
 function validateTrigger(f: Fields): TriggerSpec {

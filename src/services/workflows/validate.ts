@@ -6,7 +6,7 @@
 import { definitionProblems } from '../../domain/workflow-check.js';
 import { scheduleWords } from '../../engine/schedules/cron.js';
 import { BLOCK_KINDS, WORKFLOW_STATUSES } from '../../domain/workflow.js';
-import { Fields, RefSet, fail, type JsonObject } from '../../lib/json-fields.js';
+import { Fields, RefSet, eachEntry, fail, type DefinitionError, type JsonObject } from '../../lib/json-fields.js';
 
 const WORKFLOW_FIELDS = ['ref', 'name', 'description', 'status', 'project', 'blocks', 'edges', 'schedule', 'schedule_timezone'];
 const BLOCK_FIELDS = ['id', 'kind', 'config'];
@@ -51,9 +51,10 @@ export interface WorkflowSpec {
   scheduleTimezone: string;
 }
 
-export function validateWorkflows(account: Fields, ctx: FlowRefs): WorkflowSpec[] {
+/** The account's workflows; with `onFault`, a workflow at fault is reported there and left out (the fixture loader lists every fault). */
+export function validateWorkflows(account: Fields, ctx: FlowRefs, onFault?: (err: DefinitionError) => void): WorkflowSpec[] {
   const refs = new RefSet('workflow');
-  return account.list('workflows').map(([v, path]) => {
+  return eachEntry(account.list('workflows'), (v, path) => {
     const f = new Fields(path, v, WORKFLOW_FIELDS);
     const ref = f.ref();
     refs.add(ref, f.at('ref'), true);
@@ -84,7 +85,7 @@ export function validateWorkflows(account: Fields, ctx: FlowRefs): WorkflowSpec[
       if (problem) fail(f.at('schedule'), problem);
     }
     return { ref, name, description, status, project, blocks, edges, schedule, scheduleTimezone };
-  });
+  }, onFault);
 }
 
 /** null when the schedule can run, else why not, in the words every caller shows. */
