@@ -161,12 +161,13 @@ describe('admin socket (embedded store, real processes)', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-sock-'));
     dirs.push(dir);
     const env = { SWITCHBOARD_DATA_DIR: dir, HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
-    // A socket file left by a process killed while listening, and no lock: the CLI opens the store.
+    // A socket file left by a process killed while listening, and no lock: the CLI opens the store
+    // itself (a new one here, as --create asks: an operator command never makes one silently).
     const sock = path.join(dir, 'admin.sock');
     const script = `require('net').createServer().listen(${JSON.stringify(sock)}, () => process.kill(process.pid, 'SIGKILL'))`;
     await exited(spawn(process.execPath, ['-e', script]), 'a socket holder killing itself');
     expect(fs.lstatSync(sock).isSocket()).toBe(true);
-    const local = await cli(['account', 'show', '--account', '0190a8a0-0000-7000-8000-000000000000'], env);
+    const local = await cli(['account', 'show', '--account', '0190a8a0-0000-7000-8000-000000000000', '--create'], env);
     expect(local).toMatchObject({ code: 1, stderr: 'error: no account 0190a8a0-0000-7000-8000-000000000000\n' });
     expect(fs.existsSync(path.join(dir, 'switchboard.lock'))).toBe(false); // released on close
 
