@@ -50,24 +50,21 @@ export class Metrics {
     // The gauges' collect() runs with the gauge as `this`; what they read comes through these.
     const readiness = () => this.readiness();
     const sources = () => this.sources;
-    new Gauge({
-      name: 'switchboard_queue_depth',
-      help: 'Items ready to be worked now, by queue (store-wide; held accounts not counted).',
-      labelNames: ['queue'],
-      registers: [this.registry],
-      async collect() {
-        for (const q of (await readiness()) ?? []) this.set({ queue: q.queue }, q.depth);
-      },
-    });
-    new Gauge({
-      name: 'switchboard_queue_oldest_ready_seconds',
-      help: 'How long the oldest ready item has waited, by queue (0 when none).',
-      labelNames: ['queue'],
-      registers: [this.registry],
-      async collect() {
-        for (const q of (await readiness()) ?? []) this.set({ queue: q.queue }, q.oldestSeconds);
-      },
-    });
+    const queueGauges: [string, string, (q: QueueReadiness) => number][] = [
+      ['switchboard_queue_depth', 'Items ready to be worked now, by queue (store-wide; held accounts not counted).', (q) => q.depth],
+      ['switchboard_queue_oldest_ready_seconds', 'How long the oldest ready item has waited, by queue (0 when none).', (q) => q.oldestSeconds],
+    ];
+    for (const [name, help, pick] of queueGauges) {
+      new Gauge({
+        name,
+        help,
+        labelNames: ['queue'],
+        registers: [this.registry],
+        async collect() {
+          for (const q of (await readiness()) ?? []) this.set({ queue: q.queue }, pick(q));
+        },
+      });
+    }
     new Gauge({
       name: 'switchboard_db_pool_clients',
       help: 'PostgreSQL pool clients by state (in_use, idle, waiting for a client) and statements queued in pipelined lanes (lane_queue).',

@@ -4,40 +4,31 @@
 // naming where it looked, and nothing is created there; --create (or migrate) makes a new store
 // on purpose.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emptyDb, onPostgres, type TestDb } from '../helpers/db.js';
+import { describe, expect, it } from 'vitest';
+import { emptyDb, onPostgres } from '../helpers/db.js';
 import { cliResult } from '../helpers/process.js';
+import { storeAndFolder } from '../helpers/store-and-folder.js';
 
-let t: TestDb;
-let tmp: string;
-beforeAll(async () => {
-  t = await emptyDb();
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-existing-'));
-});
-afterAll(async () => {
-  await t?.close();
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+const file = storeAndFolder('sb-existing-', emptyDb);
 
-const dataDir = () => path.join(tmp, 'not-made-yet');
+const dataDir = () => path.join(file.tmp, 'not-made-yet');
 /** An empty PostgreSQL database, or a data dir that does not exist. */
-const storeEnv = (): Record<string, string> => ({ SWITCHBOARD_DATA_DIR: dataDir(), ...(onPostgres() ? { DATABASE_URL: t.url! } : {}) });
+const storeEnv = (): Record<string, string> => ({ SWITCHBOARD_DATA_DIR: dataDir(), ...(onPostgres() ? { DATABASE_URL: file.t.url! } : {}) });
 
 const FIXTURE = {
   accounts: [{ ref: 'acme', name: 'Acme', users: [{ ref: 'o', email: 'o@acme.example', role: 'owner', name: 'O' }], keys: [{ ref: 'k', name: 'k', scopes: ['workflows:read'] }] }],
 };
 
 async function schemaTables(): Promise<number> {
-  const rows = await t.db.query<{ n: number }>(`select count(*)::int as n from information_schema.tables where table_schema not in ('pg_catalog', 'information_schema')`);
+  const rows = await file.t.db.query<{ n: number }>(`select count(*)::int as n from information_schema.tables where table_schema not in ('pg_catalog', 'information_schema')`);
   return rows[0].n;
 }
 
 describe('an operator command where there is no store', () => {
   it('is refused, naming where it looked, and creates nothing', async () => {
-    fs.writeFileSync(path.join(tmp, 'fixture.json'), JSON.stringify(FIXTURE));
-    const seeded = await cliResult(['seed', path.join(tmp, 'fixture.json'), '--json'], storeEnv());
+    fs.writeFileSync(path.join(file.tmp, 'fixture.json'), JSON.stringify(FIXTURE));
+    const seeded = await cliResult(['seed', path.join(file.tmp, 'fixture.json'), '--json'], storeEnv());
     expect(seeded.code).toBe(1);
     expect(seeded.stdout).toBe('');
     if (onPostgres()) {
@@ -55,7 +46,7 @@ describe('an operator command where there is no store', () => {
   }, 180_000);
 
   it('--create makes the store on purpose; later commands open it without', async () => {
-    const seeded = await cliResult(['seed', path.join(tmp, 'fixture.json'), '--json', '--create'], storeEnv());
+    const seeded = await cliResult(['seed', path.join(file.tmp, 'fixture.json'), '--json', '--create'], storeEnv());
     expect(seeded.code, seeded.stderr).toBe(0);
     const acme = (JSON.parse(seeded.stdout) as { accounts: { acme: { id: string } } }).accounts.acme;
     if (!onPostgres()) expect(fs.existsSync(path.join(dataDir(), 'pgdata', 'PG_VERSION'))).toBe(true);

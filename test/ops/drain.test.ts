@@ -2,25 +2,15 @@
 // listener keeps answering for SWITCHBOARD_DRAIN_DELAY_MS (answers then say Connection: close);
 // only after that are connections refused, and the process exits 0. A client polling /readyz so
 // sees 503 before the first refused connection.
-import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDb, onPostgres, type TestDb } from '../helpers/db.js';
+import { describe, expect, it } from 'vitest';
+import { onPostgres } from '../helpers/db.js';
 import { startServer } from '../helpers/process.js';
 import { untilExit } from '../helpers/progress.js';
+import { storeAndFolder } from '../helpers/store-and-folder.js';
 
-let t: TestDb;
-let tmp: string;
-beforeAll(async () => {
-  t = await freshDb();
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-drain-'));
-});
-afterAll(async () => {
-  await t?.close();
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+const file = storeAndFolder('sb-drain-');
 
 type Look = { status: number; body: string; connection: string | undefined } | { refused: true };
 
@@ -38,7 +28,7 @@ function get(url: string): Promise<Look> {
 
 describe('draining on SIGTERM', () => {
   it('answers /readyz 503 while still serving, then closes, then exits 0', async () => {
-    const store: Record<string, string> = onPostgres() ? { DATABASE_URL: t.url! } : { SWITCHBOARD_DATA_DIR: path.join(tmp, 'data') };
+    const store: Record<string, string> = onPostgres() ? { DATABASE_URL: file.t.url! } : { SWITCHBOARD_DATA_DIR: path.join(file.tmp, 'data') };
     const s = await startServer({ ...store, SWITCHBOARD_DRAIN_DELAY_MS: '1500', LOG_LEVEL: 'info' });
     expect((await get(`${s.baseUrl}/readyz`)) as { status: number }).toMatchObject({ status: 200 });
 

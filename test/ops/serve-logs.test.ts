@@ -6,27 +6,18 @@
 // - once an account exists the token is void, and the next start removes its file.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDb, onPostgres, type TestDb } from '../helpers/db.js';
+import { describe, expect, it } from 'vitest';
+import { freshDb, onPostgres } from '../helpers/db.js';
 import { exited, runCli, ROOT } from '../helpers/process.js';
 import { untilExit, untilReady } from '../helpers/progress.js';
+import { storeAndFolder } from '../helpers/store-and-folder.js';
 
-let t: TestDb;
-let tmp: string;
-beforeAll(async () => {
-  t = await freshDb();
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-logs-'));
-});
-afterAll(async () => {
-  await t?.close();
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+const file = storeAndFolder('sb-logs-');
 
-const dataDir = () => path.join(tmp, 'data');
+const dataDir = () => path.join(file.tmp, 'data');
 /** This file's store: its PostgreSQL database, or the embedded store in the data dir; the data dir on both. */
-const storeEnv = (): Record<string, string> => ({ SWITCHBOARD_DATA_DIR: dataDir(), ...(onPostgres() ? { DATABASE_URL: t.url! } : {}) });
+const storeEnv = (): Record<string, string> => ({ SWITCHBOARD_DATA_DIR: dataDir(), ...(onPostgres() ? { DATABASE_URL: file.t.url! } : {}) });
 const tokenFile = () => path.join(dataDir(), 'setup-token');
 
 /** serve with stdout and stderr apart; resolves once it has logged where it listens. */
@@ -93,7 +84,7 @@ describe('serve, started on a terminal', () => {
   it('also says the banner plainly, with the set-up token', async () => {
     // A fresh store (no account yet): `script` gives serve a pseudo-terminal for its stdout.
     const fresh = onPostgres() ? await freshDb() : null;
-    const dir = path.join(tmp, 'tty');
+    const dir = path.join(file.tmp, 'tty');
     const env = { SWITCHBOARD_DATA_DIR: dir, ...(fresh ? { DATABASE_URL: fresh.url! } : {}) };
     const cmd = `${process.execPath} --import tsx src/cli/entry.ts serve --role api`;
     const child = spawn('script', ['-qfec', cmd, '/dev/null'], {
