@@ -21,7 +21,7 @@ describe('deploy/', () => {
     expect(d).toMatch(/npm ci --omit=dev/);
     expect(d).toMatch(/^ENTRYPOINT \["node", "--v8-pool-size=2", "bin\/switchboard\.js"\]$/m);
     // What the second stage copies from the build exists in a built checkout.
-    for (const [, from] of d.matchAll(/^COPY --from=build \/src\/(\S+)/gm)) expect(fs.existsSync(path.join(ROOT, from!)), from).toBe(true);
+    for (const [, from] of d.matchAll(/^COPY --from=build \/src\/(\S+)/gm)) expect(fs.existsSync(path.join(ROOT, from)), from).toBe(true);
     for (const ignored of ['node_modules', 'dist', '.switchboard']) expect(fs.readFileSync(path.join(ROOT, '.dockerignore'), 'utf8').split('\n')).toContain(ignored);
   });
 
@@ -30,7 +30,7 @@ describe('deploy/', () => {
     for (const service of ['postgres', 'api', 'worker']) expect(c).toMatch(new RegExp(`^  ${service}:\\n(?:    .*\\n|\\s*\\n)*?    healthcheck:`, 'm'));
     expect(c).toMatch(/command: \["serve", "--role", "api"\]/);
     expect(c).toMatch(/command: \["worker"\]/);
-    expect(c).toMatch(/^volumes:\n  pgdata:/m);
+    expect(c).toMatch(/^volumes:\n {2}pgdata:/m);
   });
 
   it('the systemd unit: runs serve as its own user, stops by SIGTERM with time for the drain and in-flight requests', () => {
