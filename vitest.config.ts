@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // One suite, two stores: PGlite by default, PostgreSQL when TEST_DATABASE_URL is set (.ci/run
 // runs both). Every test file gets its own database, copied from a migrated template.
@@ -14,6 +14,9 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // A file named *.postgres.test.ts needs PostgreSQL itself (the move from the embedded store to
+    // it): it runs on the PostgreSQL leg, and is not part of the PGlite one (rather than a skip).
+    exclude: process.env.TEST_DATABASE_URL ? [...configDefaults.exclude] : [...configDefaults.exclude, 'test/**/*.postgres.test.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],
     // Deadlines for a test that hangs, not speed targets (those live in the benches): wide enough
     // for a machine ten times slower than a quiet one (CI beside other CI runs), since most tests

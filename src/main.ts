@@ -20,7 +20,7 @@ import {
   type InputFiles,
 } from './cli/operator.js';
 import { UsageError, failed, type CommandResult } from './cli/result.js';
-import { SERVE_USAGE, WORKER_USAGE, helpFor, topLevelUsage } from './cli/help.js';
+import { EXPORT_USAGE, SERVE_USAGE, WORKER_USAGE, helpFor, topLevelUsage } from './cli/help.js';
 
 /** How long an operator command waits for a server that holds the data dir but is still starting. */
 const LOCK_WAIT_MS = 5_000;
@@ -73,6 +73,13 @@ async function runCommand(argv: string[]): Promise<number> {
     const config = configOrNull();
     if (!config) return 1;
     return serve(config, role, processOutput());
+  }
+  if (cmd === 'export') {
+    if (rest.includes('--help') || rest.includes('-h')) return emitHelp(EXPORT_USAGE);
+    const config = configOrNull();
+    if (!config) return 1;
+    const { runExport } = await import('./cli/export.js');
+    return emit(await runExport(config, rest, (line) => process.stderr.write(line + '\n')));
   }
   if (!isOperatorCommand(cmd)) return usageError(`unknown command ${JSON.stringify(cmd)}`);
   if (rest.includes('--help') || rest.includes('-h')) return emitHelp(operatorUsage(cmd));

@@ -25,6 +25,18 @@ export const WORKER_USAGE = `Usage:
   SWITCHBOARD_PUBLIC_URL (the base of unsubscribe links); without SMTP and without it, links use
   the URL the newest API process recorded where it listens.`;
 
+export const EXPORT_USAGE = `Usage:
+  switchboard export --to postgres://USER@HOST:PORT/DATABASE
+
+  Copies the embedded store (SWITCHBOARD_DATA_DIR) into an empty PostgreSQL database, for the
+  move to PostgreSQL: the schema made by the migrations, every row, the sequences and the server
+  secrets, in one transaction (a copy that fails or is stopped leaves the database empty), each
+  table's row count checked before the commit. Afterwards \`DATABASE_URL=… switchboard serve\`
+  answers with the same data: ids, cursors, API keys, hub sessions, erased addresses. Stop the
+  server first: what it wrote after the copy would be left behind. The embedded store is only read
+  (one from an older release is first migrated, as serve would).
+  A password may be given in the URL or in PGPASSWORD.`;
+
 /** How a usage text's command form starts. */
 const PROGRAM = '  switchboard ';
 
@@ -32,6 +44,7 @@ const PROGRAM = '  switchboard ';
 const OWN_COMMANDS: ReadonlyArray<readonly [form: string, what: string]> = [
   ...commandForms(SERVE_USAGE).map((f) => [form(f), 'serve the HTTP API and run the engine (role all, the default), or one of them'] as const),
   ...commandForms(WORKER_USAGE).map((f) => [form(f), 'the engine only, no HTTP (serve --role worker); PostgreSQL only'] as const),
+  ...commandForms(EXPORT_USAGE).map((f) => [form(f), 'copy the embedded store into an empty PostgreSQL database (the move to PostgreSQL)'] as const),
   ['help [COMMAND]', "this text, or a command's"],
   ['--version', "the release's version"],
 ];
@@ -98,5 +111,6 @@ export function topLevelUsage(): string {
 export function helpFor(topic: string | undefined): string {
   if (topic === 'serve') return SERVE_USAGE;
   if (topic === 'worker') return WORKER_USAGE;
+  if (topic === 'export') return EXPORT_USAGE;
   return isOperatorCommand(topic) ? operatorUsage(topic) : topLevelUsage();
 }

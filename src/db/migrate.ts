@@ -55,38 +55,45 @@ export async function appliedVersion(db: Queryable): Promise<number> {
 }
 
 /** Applies pending migrations; returns the versions applied. */
-export async function migrate(db: Db): Promise<number[]> {
+export function migrate(db: Db): Promise<number[]> {
+  return db.withLock(LOCKS.migrate, applyMigrations);
+}
+
+/**
+ * The pending migrations, inside a transaction the caller holds (under LOCKS.migrate): migrate's
+ * body, and the first step of `export`, which makes the schema and copies the rows in one
+ * transaction.
+ */
+export async function applyMigrations(tx: Transaction): Promise<number[]> {
   const migrations = loadMigrations();
-  return db.withLock(LOCKS.migrate, async (tx) => {
-    let schema = await bookkeepingSchema(tx);
-    if (!schema) {
-      await tx.exec(
-        `create schema if not exists ${SCHEMA};
-         create table ${SCHEMA}.schema_migrations (
-           version integer primary key, name text not null, applied_at timestamptz not null default now())`,
-      );
-      schema = SCHEMA;
-    }
-    const done = new Set((await tx.query<{ version: number }>(`select version from ${schema}.schema_migrations`)).map((r) => r.version));
-    const applied: number[] = [];
-    for (const m of migrations) {
-      if (done.has(m.version)) continue;
-      if (schema === 'public') {
-        // A store from before the move: its migrations run where its tables are, until 0021 moves them.
-        await usePath(tx, 'public');
-        await tx.exec(m.sql);
-        if ((await bookkeepingSchema(tx)) === SCHEMA) {
-          schema = SCHEMA;
-          await usePath(tx, SCHEMA);
-        }
-      } else {
-        await tx.exec(m.sql);
+  let schema = await bookkeepingSchema(tx);
+  if (!schema) {
+    await tx.exec(
+      `create schema if not exists ${SCHEMA};
+       create table ${SCHEMA}.schema_migrations (
+         version integer primary key, name text not null, applied_at timestamptz not null default now())`,
+    );
+    schema = SCHEMA;
+  }
+  const done = new Set((await tx.query<{ version: number }>(`select version from ${schema}.schema_migrations`)).map((r) => r.version));
+  const applied: number[] = [];
+  for (const m of migrations) {
+    if (done.has(m.version)) continue;
+    if (schema === 'public') {
+      // A store from before the move: its migrations run where its tables are, until 0021 moves them.
+      await usePath(tx, 'public');
+      await tx.exec(m.sql);
+      if ((await bookkeepingSchema(tx)) === SCHEMA) {
+        schema = SCHEMA;
+        await usePath(tx, SCHEMA);
       }
-      await tx.query(`insert into ${schema}.schema_migrations (version, name) values ($1, $2)`, [m.version, m.name]);
-      applied.push(m.version);
+    } else {
+      await tx.exec(m.sql);
     }
-    return applied;
-  });
+    await tx.query(`insert into ${schema}.schema_migrations (version, name) values ($1, $2)`, [m.version, m.name]);
+    applied.push(m.version);
+  }
+  return applied;
 }
 
 /** search_path for the rest of this transaction only (the session's own comes back at commit). */
