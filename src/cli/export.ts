@@ -86,7 +86,7 @@ export async function runExport(config: Config, args: readonly string[], progres
     progress(`copying ${describeStore(config)} into ${target}, in one transaction`);
     let report;
     try {
-      report = await copyStore(source, into, { table: (name, rows) => progress(`  ${name}: ${rows} rows`) });
+      report = await copyStore(source, into, { table: (name, rows) => progress(`  ${name}: ${rows} row${rows === 1 ? '' : 's'}`) });
     } catch (err) {
       if (err instanceof StoreCopyError) return failed(err.message);
       throw err;
