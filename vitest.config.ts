@@ -14,9 +14,11 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
-    // A file named *.postgres.test.ts needs PostgreSQL itself (the move from the embedded store to
-    // it): it runs on the PostgreSQL leg, and is not part of the PGlite one (rather than a skip).
-    exclude: process.env.TEST_DATABASE_URL ? [...configDefaults.exclude] : [...configDefaults.exclude, 'test/**/*.postgres.test.ts'],
+    // What only one store has is tested in files named for it, on that store's leg only (rather
+    // than as skipped tests on the other): *.postgres.test.ts needs several processes on one
+    // database, or PostgreSQL itself (the move to it); *.pglite.test.ts needs the data directory
+    // one process owns (the admin socket, the lock, kill -9 of that one process).
+    exclude: [...configDefaults.exclude, process.env.TEST_DATABASE_URL ? 'test/**/*.pglite.test.ts' : 'test/**/*.postgres.test.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],
     // Deadlines for a test that hangs, not speed targets (those live in the benches): wide enough
     // for a machine ten times slower than a quiet one (CI beside other CI runs), since most tests

@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.js';
 import { claimRuns } from '../../src/queue/workflow-run-store.js';
-import { freshDb, onPostgres, type TestDb } from '../helpers/db.js';
+import { freshDb, type TestDb } from '../helpers/db.js';
 import {
   chain,
   executions,
@@ -107,28 +107,6 @@ describe('wake-up', () => {
     const latency = Date.now() - queuedAt;
     expect(latency).toBeLessThan(20_000);
     await waitForRun(t.db, id, 'succeeded');
-  });
-});
-
-describe('wake-up after the listening connection drops', () => {
-  // The dedicated LISTEN connection exists only on PostgreSQL (PGlite notifies in-process).
-  it.runIf(onPostgres())('the listener reconnects on its own and wakes the engine again', async () => {
-    const wf = await insertWorkflow(t.db, acme, [{ id: 'a', kind: 'test.echo' }]);
-    const e = engine({ pollMs: 60_000 });
-    await e.start();
-    const killed = await t.db.query<{ ok: boolean }>(
-      `select pg_terminate_backend(pid) as ok from pg_stat_activity
-        where datname = current_database() and query ilike 'listen %' and pid <> pg_backend_pid()`,
-    );
-    expect(killed.length).toBeGreaterThan(0);
-    await until('the listener to be back', async () => {
-      const rows = await t.db.query(`select 1 from pg_stat_activity where datname = current_database() and query ilike 'listen %'`);
-      return rows.length > 0;
-    });
-    const queuedAt = Date.now();
-    const id = await queueRun(t.db, acme, wf);
-    await waitForRun(t.db, id, (s) => s !== 'queued', 20_000);
-    expect(Date.now() - queuedAt).toBeLessThan(20_000);
   });
 });
 

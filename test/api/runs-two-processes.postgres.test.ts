@@ -3,7 +3,7 @@
 // say the first is still in progress.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedFixture } from '../../src/fixtures/load.js';
-import { freshDb, onPostgres, type TestDb } from '../helpers/db.js';
+import { freshDb, type TestDb } from '../helpers/db.js';
 import { startServer, type ServerProcess } from '../helpers/process.js';
 
 let t: TestDb;
@@ -14,7 +14,7 @@ afterAll(() => t?.close());
 
 describe('idempotent run starts across processes', () => {
   // Two processes can share only PostgreSQL; the embedded store has one owner process.
-  it.runIf(onPostgres())('two API processes, one key, 20 concurrent requests → one run', { timeout: 180_000 }, async () => {
+  it('two API processes, one key, 20 concurrent requests → one run', { timeout: 180_000 }, async () => {
     const seeded = await seedFixture(
       t.db,
       {

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedFixture } from '../../src/fixtures/load.js';
-import { freshDb, onPostgres, type TestDb } from '../helpers/db.js';
+import { freshDb, type TestDb } from '../helpers/db.js';
 import { exited, runCli } from '../helpers/process.js';
 import { untilReady } from '../helpers/progress.js';
 import { queueRun, runRow, steps, until } from './support.js';
@@ -18,7 +18,6 @@ let hits = 0;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  if (!onPostgres()) return;
   t = await freshDb();
   // The first fetch hangs (the worker is killed while waiting for it); later ones answer at once.
   server = http.createServer((req, res) => {
@@ -51,7 +50,7 @@ function worker(): { child: ChildProcess; output: () => string } {
 }
 
 describe('crash of a worker process', () => {
-  it.runIf(onPostgres())('a run whose worker was killed -9 mid-block is finished by another worker, with no step or page twice', { timeout: 120_000 }, async () => {
+  it('a run whose worker was killed -9 mid-block is finished by another worker, with no step or page twice', { timeout: 120_000 }, async () => {
     const port = (server.address() as AddressInfo).port;
     const seeded = await seedFixture(
       t.db,

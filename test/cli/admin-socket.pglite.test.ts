@@ -8,7 +8,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { onPostgres } from '../helpers/db.js';
 import { captured } from '../helpers/process.js';
 import { untilExit, untilReady } from '../helpers/progress.js';
 
@@ -93,7 +92,7 @@ async function status(baseUrl: string, key: string): Promise<{ status: number; c
 describe('admin socket (embedded store, real processes)', () => {
   // The socket exists only for the embedded store: on PostgreSQL every process opens the
   // database itself, so there is nothing to test there.
-  it.skipIf(onPostgres())('operator commands reach the running server, and its answers survive kill -9', { timeout: 240_000 }, async () => {
+  it('operator commands reach the running server, and its answers survive kill -9', { timeout: 240_000 }, async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-sock-'));
     dirs.push(dir);
     const port = await freePort();
@@ -157,7 +156,7 @@ describe('admin socket (embedded store, real processes)', () => {
   });
 
   // Same reason as above: the data-dir lock and the socket exist only for the embedded store.
-  it.skipIf(onPostgres())('without a server: a stale socket is ignored, a live lock holder that does not answer is named', { timeout: 120_000 }, async () => {
+  it('without a server: a stale socket is ignored, a live lock holder that does not answer is named', { timeout: 120_000 }, async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-sock-'));
     dirs.push(dir);
     const env = { SWITCHBOARD_DATA_DIR: dir, HOST: '127.0.0.1', LOG_LEVEL: 'warn' };

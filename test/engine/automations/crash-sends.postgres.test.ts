@@ -9,7 +9,7 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uuidv7 } from '../../../src/lib/ids.js';
 import { RUNS_CHANNEL } from '../../../src/queue/channels.js';
-import { freshDb, onPostgres, type TestDb } from '../../helpers/db.js';
+import { freshDb, type TestDb } from '../../helpers/db.js';
 import { exited, runCli } from '../../helpers/process.js';
 import { untilReady } from '../../helpers/progress.js';
 import { headersOf, startSmtp, type TestSmtp } from '../../delivery/support.js';
@@ -24,7 +24,6 @@ let smtp: TestSmtp;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  if (!onPostgres()) return;
   t = await freshDb();
   w = await seedWorld(t.db);
   smtp = await startSmtp();
@@ -69,7 +68,7 @@ interface Outbox {
 }
 
 describe('kill -9 during a batch of sends', () => {
-  it.runIf(onPostgres())('every contact gets each message at most once; sent rows were delivered exactly once; mid-send rows are unknown', { timeout: 150_000 }, async () => {
+  it('every contact gets each message at most once; sent rows were delivered exactly once; mid-send rows are unknown', { timeout: 150_000 }, async () => {
     const auto = await insertAutomation(t.db, w.acme, w.site, [
       { id: 'e1', type: 'email.send', config: { subject: SUBJECTS.e1, body: 'Hello {{first_name}}' }, next: 'e2' },
       { id: 'e2', type: 'email.send', config: { subject: SUBJECTS.e2, body: 'Again, {{first_name}}' } },

@@ -6,7 +6,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { onPostgres } from '../helpers/db.js';
 import { exited, runCli, startServer, type ServerProcess } from '../helpers/process.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -32,7 +31,7 @@ async function answer(baseUrl: string, key: string): Promise<string> {
 
 describe('crash while serving (embedded store)', () => {
   // The admin socket and the single-owner data dir exist only on the embedded store.
-  it.skipIf(onPostgres())('every answer given before kill -9 holds after the restart', { timeout: 240_000 }, async () => {
+  it('every answer given before kill -9 holds after the restart', { timeout: 240_000 }, async () => {
     const env = { SWITCHBOARD_DATA_DIR: dir };
     const first = await startServer(env);
     servers.push(first);

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_CLOSED_REASON, ACCOUNT_CLOSED_SUMMARY } from '../../src/accounts/activity.js';
 import { RUNS_CHANNEL } from '../../src/queue/channels.js';
 import { uuidv7 } from '../../src/lib/ids.js';
-import { freshDb, onPostgres, type TestDb } from '../helpers/db.js';
+import { freshDb, type TestDb } from '../helpers/db.js';
 import { exited, runCli } from '../helpers/process.js';
 import { untilReady } from '../helpers/progress.js';
 import { startSmtp, type TestSmtp } from '../delivery/support.js';
@@ -38,7 +38,6 @@ const children: ChildProcess[] = [];
 const outputs: (() => string)[] = [];
 
 beforeAll(async () => {
-  if (!onPostgres()) return;
   t = await freshDb();
   w = await seedWorld(t.db);
   smtp = await startSmtp();
@@ -157,7 +156,7 @@ async function enrollAll(automationId: string, prefix: string, n: number): Promi
 }
 
 describe('suspending, resuming and closing a busy account with two workers', () => {
-  it.runIf(onPostgres())('suspended: nothing claimed, sent, billed or started; active: the held work finishes; closed: its runs end', { timeout: WINDOW_MS + 240_000 }, async () => {
+  it('suspended: nothing claimed, sent, billed or started; active: the held work finishes; closed: its runs end', { timeout: WINDOW_MS + 240_000 }, async () => {
     const blocks = [
       { id: 's', kind: 'source.web', config: { url: pageUrl } },
       { id: 'a', kind: 'agent', config: { prompt: 'Summarise.' } },

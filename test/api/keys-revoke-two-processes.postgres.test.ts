@@ -20,7 +20,7 @@ import { CSRF_HEADER, SESSION_COOKIE } from '../../src/domain/hub.js';
 import { seedFixture, type AccountSeedResult } from '../../src/fixtures/load.js';
 import { insertSession } from '../../src/hub/sessions/store.js';
 import { hashToken, newToken } from '../../src/hub/sessions/token.js';
-import { freshDb, onPostgres, type TestDb } from '../helpers/db.js';
+import { freshDb, type TestDb } from '../helpers/db.js';
 import { exited, runCli, startServer, type ServerProcess } from '../helpers/process.js';
 
 let t: TestDb;
@@ -34,7 +34,6 @@ const LEASE_MS = 15_000;
 
 beforeAll(async () => {
   t = await freshDb();
-  if (!onPostgres()) return;
   const acct = (ref: string) => ({
     ref,
     name: ref,
@@ -74,7 +73,7 @@ async function cli(...args: string[]): Promise<void> {
 }
 
 describe('a change answered by one process holds on every process from the next request', () => {
-  it.runIf(onPostgres())('keys revoke (CLI) → 401 api_key_revoked on both servers', { timeout: 60_000 }, async () => {
+  it('keys revoke (CLI) → 401 api_key_revoked on both servers', { timeout: 60_000 }, async () => {
     await warm(a.keys.k1);
     await warm(a.keys.k2); // a key of the same account, not revoked: still served
     await cli('keys', 'revoke', '--account', a.id, '--key', a.key_ids.k1);
@@ -83,7 +82,7 @@ describe('a change answered by one process holds on every process from the next 
     for (const s of servers) expect((await status(s, a.keys.k2)).status).toBe(200);
   });
 
-  it.runIf(onPostgres())('account set --state suspended (CLI) → 403 account_suspended on both servers', { timeout: 60_000 }, async () => {
+  it('account set --state suspended (CLI) → 403 account_suspended on both servers', { timeout: 60_000 }, async () => {
     await warm(b.keys.k1);
     await cli('account', 'set', '--account', b.id, '--state', 'suspended');
     const after = await Promise.all(servers.map((s) => status(s, b.keys.k1)));
@@ -93,7 +92,7 @@ describe('a change answered by one process holds on every process from the next 
     expect(again.map((x) => x.status)).toEqual([200, 200]);
   });
 
-  it.runIf(onPostgres())("a revoke through server 1's hub API → 401 on server 2 too", { timeout: 60_000 }, async () => {
+  it("a revoke through server 1's hub API → 401 on server 2 too", { timeout: 60_000 }, async () => {
     await warm(a.keys.k3);
     const token = newToken();
     const csrf = randomBytes(24).toString('base64url');
@@ -107,7 +106,7 @@ describe('a change answered by one process holds on every process from the next 
     expect(after).toEqual([{ status: 401, code: 'api_key_revoked' }, { status: 401, code: 'api_key_revoked' }]);
   });
 
-  it.runIf(onPostgres())('a stalled server holds the revoke up until its lease passes, then does not answer from its cache', { timeout: 60_000 }, async () => {
+  it('a stalled server holds the revoke up until its lease passes, then does not answer from its cache', { timeout: 60_000 }, async () => {
     await warm(a.keys.k4);
     const stalled = servers[1];
     stalled.child.kill('SIGSTOP');
