@@ -1,18 +1,14 @@
-// POST /v1/contacts: one contact per normalised address (also under 20 concurrent requests and
-// real races on PostgreSQL), erased addresses refused, archived ones still taken, the optional
+// POST /v1/contacts: one contact per normalised address (also under 20 concurrent requests; real
+// races with another transaction on PostgreSQL: contacts-races.postgres.test.ts), erased addresses refused, archived ones still taken, the optional
 // Idempotency-Key, the contact.created automations it starts (and never for a refused create),
 // every refusal, scopes and subscription_inactive.
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERASURE_SECRET } from '../../src/secrets/one-way.js';
-import { erasedEmailHmac } from '../../src/secrets/one-way.js';
 import type { AccountSeedResult } from '../../src/fixtures/load.js';
 import { uuidv7 } from '../../src/lib/ids.js';
-import type { Queryable } from '../../src/db/db.js';
 import { loadSecrets } from '../../src/secrets/store.js';
 import { testApp, type TestApp } from '../helpers/app.js';
-import { onPostgres } from '../helpers/db.js';
-import { contactRequests, expectExists, heldWhile, seedContactsWorld } from './contacts-support.js';
+import { contactRequests, expectExists, seedContactsWorld } from './contacts-support.js';
 import { bearer, expectError, ISO_MS, UUID_RE } from '../http/fixtures.js';
 
 let t: TestApp;
@@ -20,7 +16,6 @@ let s: Record<string, AccountSeedResult>;
 let acme: AccountSeedResult;
 let c: Record<string, string>;
 let seq = 0;
-let erasureSecret: Buffer;
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const { post, get, row } = contactRequests(() => t, () => acme.keys.main);
@@ -33,7 +28,6 @@ const countContacts = async (accountId: string) =>
 beforeAll(async () => {
   t = await testApp();
   const [erasure] = await loadSecrets(t.db, ERASURE_SECRET);
-  erasureSecret = erasure.secret;
   const steps = [{ id: 'e1', name: 'Welcome', type: 'email.send', config: { subject: 'Hi', body: 'Hello' } }];
   s = await seedContactsWorld(t, erasure.secret, {
     projects: ['p'],
@@ -190,34 +184,6 @@ describe('contact.created automations', () => {
 
 // Real concurrency needs several connections: another transaction holds a change to the contested
 // row uncommitted until the request under test is seen waiting on its lock, then commits.
-describe.runIf(onPostgres())('races with another transaction (PostgreSQL)', () => {
-  const whileHeld = (hold: (tx: Queryable) => Promise<unknown>, request: () => Promise<LightMyRequestResponse>) => heldWhile(t, hold, request);
-  const create = async () => (await post({ email: fresh('race') })).json();
-
-  it('POST of an address whose erasure commits while the insert waits → 409 contact_do_not_contact', async () => {
-    const y = await create();
-    const res = await whileHeld(
-      async (tx) => {
-        await tx.query('update contacts set email = null, email_normalized = null, erased_at = now() where id = $1', [y.id]);
-        await tx.query('insert into erased_emails (account_id, email_hmac) values ($1, $2)', [acme.id, erasedEmailHmac(erasureSecret, y.email)]);
-      },
-      () => post({ email: y.email.toUpperCase() }),
-    );
-    expectError(res, 409, 'conflict', 'contact_do_not_contact', 'email');
-    expect(await t.db.query('select id from contacts where email_normalized = $1', [y.email])).toEqual([]);
-  });
-
-  it('POST of an address another transaction is inserting → 409 contact_exists once that commits', async () => {
-    const email = fresh('inflight');
-    const id = uuidv7();
-    const res = await whileHeld(
-      (tx) => tx.query('insert into contacts (account_id, id, email, email_normalized) values ($1, $2, $3, $3)', [acme.id, id, email]),
-      () => post({ email }),
-    );
-    expectExists(res, id);
-  });
-});
-
 describe('access', () => {
   it('a key with contacts:read only → 403 insufficient_scope naming contacts:write', async () => {
     const e = expectError(await post({ email: fresh() }, acme.keys.reader), 403, 'permission', 'insufficient_scope');

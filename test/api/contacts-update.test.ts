@@ -1,17 +1,14 @@
 // PATCH /v1/contacts/{id}: only sent fields change, null clears, opt-outs locked (nothing changes
 // on a refusal), a no-op leaves updated_at alone, no lost update under concurrency, address
-// changes kept unique (also in a real race on PostgreSQL), every refusal, scopes,
+// changes kept unique (a real race on PostgreSQL: contacts-races.postgres.test.ts), every refusal, scopes,
 // subscription_inactive, and other accounts' contacts answered 404 like unknown ones.
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERASURE_SECRET } from '../../src/secrets/one-way.js';
 import type { AccountSeedResult } from '../../src/fixtures/load.js';
 import { uuidv7 } from '../../src/lib/ids.js';
-import type { Queryable } from '../../src/db/db.js';
 import { loadSecrets } from '../../src/secrets/store.js';
 import { testApp, type TestApp } from '../helpers/app.js';
-import { onPostgres } from '../helpers/db.js';
-import { contactRequests, expectExists, heldWhile, seedContactsWorld } from './contacts-support.js';
+import { contactRequests, expectExists, seedContactsWorld } from './contacts-support.js';
 import { bearer, expectError } from '../http/fixtures.js';
 
 let t: TestApp;
@@ -179,22 +176,6 @@ describe('PATCH /contacts/{id}', () => {
 
 // Real concurrency needs several connections: another transaction holds a change to the contested
 // row uncommitted until the request under test is seen waiting on its lock, then commits.
-describe.runIf(onPostgres())('races with another transaction (PostgreSQL)', () => {
-  const whileHeld = (hold: (tx: Queryable) => Promise<unknown>, request: () => Promise<LightMyRequestResponse>) => heldWhile(t, hold, request);
-  const create = async () => (await post({ email: fresh('race') })).json();
-
-  it('PATCH to an address another transaction takes after our check → 409 contact_exists naming it, nothing changed', async () => {
-    const [x, y] = [await create(), await create()];
-    const email = fresh('taken-late');
-    const res = await whileHeld(
-      (tx) => tx.query('update contacts set email = $1, email_normalized = $1 where id = $2', [email, y.id]),
-      () => patch(x.id, { email, first_name: 'Late' }),
-    );
-    expectExists(res, y.id);
-    expect((await get(x.id)).json()).toEqual(x);
-  });
-});
-
 describe('access', () => {
   it('a key with contacts:read only → 403 insufficient_scope naming contacts:write', async () => {
     const e = expectError(await patch(c.cy, { first_name: 'X' }, acme.keys.reader), 403, 'permission', 'insufficient_scope');

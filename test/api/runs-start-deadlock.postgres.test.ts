@@ -8,7 +8,6 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedFixture } from '../../src/fixtures/load.js';
 import { testApp, type TestApp } from '../helpers/app.js';
-import { onPostgres } from '../helpers/db.js';
 import { bearer } from '../http/fixtures.js';
 
 const SCOPES = ['workflows:read', 'workflows:run'];
@@ -48,7 +47,7 @@ async function lockWaiters(client: pg.Client): Promise<number> {
   return r.rows[0].n;
 }
 
-describe.runIf(onPostgres())('a start beside a charge of the same account (PostgreSQL)', () => {
+describe('a start beside a charge of the same account (PostgreSQL)', () => {
   it('goes through without waiting for the charge, and the charge’s debit goes through after it', async () => {
     const charge = new pg.Client({ connectionString: t.url! });
     const watcher = new pg.Client({ connectionString: t.url! });

@@ -11,7 +11,7 @@ import type { AccountSeedResult } from '../../src/fixtures/load.js';
 import type { App } from '../../src/http/app.js';
 import { PostgresCounter } from '../../src/limits/window-counter.js';
 import { createApp } from '../../src/server.js';
-import { freshDb, onPostgres, type TestDb } from '../helpers/db.js';
+import { freshDb, type TestDb } from '../helpers/db.js';
 import { account, bearer, seed } from '../http/fixtures.js';
 
 let t: TestDb;
@@ -26,7 +26,6 @@ const automation = (ref: string) => ({
 });
 
 beforeAll(async () => {
-  if (!onPostgres()) return;
   t = await freshDb();
   db2 = new PostgresDb(t.url!, 10);
   const config = configWith({ rateLimitStore: 'memory' });
@@ -46,7 +45,7 @@ afterAll(async () => {
 
 const no500 = (rs: LightMyRequestResponse[]) => expect(rs.filter((r) => r.statusCode >= 500).map((r) => r.body)).toEqual([]);
 
-describe.runIf(onPostgres())('concurrency across two instances sharing PostgreSQL', () => {
+describe('concurrency across two instances sharing PostgreSQL', () => {
   it('enrollment: max_automations_per_contact (2) holds when the same contacts are enrolled into 5 automations of the project at once', async () => {
     const ids = Object.values(S.enr.contacts);
     const rs = await Promise.all(
