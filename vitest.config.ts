@@ -18,7 +18,13 @@ export default defineConfig({
     // than as skipped tests on the other): *.postgres.test.ts needs several processes on one
     // database, or PostgreSQL itself (the move to it); *.pglite.test.ts needs the data directory
     // one process owns (the admin socket, the lock, kill -9 of that one process).
-    exclude: [...configDefaults.exclude, process.env.TEST_DATABASE_URL ? 'test/**/*.pglite.test.ts' : 'test/**/*.postgres.test.ts'],
+    // *.redis.test.ts needs a real Redis it can cut and restore (REDIS_TEST_URL; .ci/run sets it on
+    // the PostgreSQL leg).
+    exclude: [
+      ...configDefaults.exclude,
+      process.env.TEST_DATABASE_URL ? 'test/**/*.pglite.test.ts' : 'test/**/*.postgres.test.ts',
+      ...(process.env.REDIS_TEST_URL ? [] : ['test/**/*.redis.test.ts']),
+    ],
     globalSetup: ['test/helpers/global-setup.ts'],
     // Deadlines for a test that hangs, not speed targets (those live in the benches): wide enough
     // for a machine ten times slower than a quiet one (CI beside other CI runs), since most tests
