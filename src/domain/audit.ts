@@ -42,5 +42,8 @@ export const AUDIT_ACTIONS = [
   'project.created',
   'project.settings_changed',
   'page.created',
+  'work.opened',
+  'work.prefix_changed',
+  'work_item.deleted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -77,6 +77,9 @@ export const HUB_ERROR_CATALOGUE = {
   wrong_password: { status: 403, type: 'permission', condition: 'The current password given is wrong (it counts as a failed sign-in).' },
   email_needs_delivery: { status: 409, type: 'conflict', condition: 'A new email is confirmed by a link sent to it, and this hub has no real email (SMTP) configured; an owner or admin can change it on Users.' },
   too_many_link_requests: { status: 429, type: 'rate_limit', condition: 'Too many forgot-password requests from this address or for this email; wait Retry-After seconds.' },
+  work_area_open: { status: 409, type: 'conflict', condition: 'The project already opened work management; rename its key prefix instead.' },
+  work_item_changed: { status: 409, type: 'conflict', condition: 'The work item was changed by someone else after the version being edited (expected_updated_at); reload it.' },
+  not_your_comment: { status: 403, type: 'permission', condition: 'Only the person who wrote a comment may edit or delete it.' },
   block_tests_limited: { status: 429, type: 'rate_limit', condition: 'The account tested blocks as often as a minute allows (Test this block); wait Retry-After seconds.' },
 } as const;
 

@@ -1,8 +1,9 @@
 // The hub's work management, read-only: projects that opened the area, one project, items with
 // /v1's filters and paging, an item by key (a previous prefix finds it), sprints with totals.
 // Security: no session, another account's projects (and a project without the area) are 404,
-// and nothing here accepts a write.
+// and a write without the CSRF token or from another origin is refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CSRF_HEADER } from '../../src/domain/hub.js';
 import type { AccountSeedResult } from '../../src/fixtures/load.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { hubClient, type HubClient } from '../helpers/hub.js';
@@ -125,8 +126,13 @@ describe('security', () => {
     expect(theirs.map((p: { project_id: string }) => p.project_id)).toEqual([s.other.projects.site]);
   });
 
-  it('is read-only: no write method on its routes', async () => {
-    const res = await member.post(`/hub/api/workmgmt/projects/${s.acme.projects.site}/items`, { title: 'x' });
-    expect([404, 405]).toContain(res.statusCode);
+  // Issue 27 made the area writable (test/hub/work-write.test.ts, work-edit.test.ts): what stays
+  // true here is that a read never writes, and a write needs the session's CSRF token and Origin.
+  it('a write needs the CSRF token and our Origin, and a refused one creates nothing', async () => {
+    const url = `/hub/api/workmgmt/projects/${s.acme.projects.site}/items`;
+    const body = { type: 'task', title: 'x' };
+    expectError(await member.request({ method: 'POST', url, payload: body, headers: { [CSRF_HEADER]: 'wrong' } }), 403, 'permission', 'csrf_failed');
+    expectError(await member.request({ method: 'POST', url, payload: body, headers: { origin: 'https://evil.example' } }), 403, 'permission', 'csrf_failed');
+    expect(keys((await member.get(url)).json())).toEqual(['WEB-1', 'WEB-2', 'WEB-3', 'WEB-4']);
   });
 });

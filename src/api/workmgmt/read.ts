@@ -3,7 +3,8 @@
 import type { AppDeps } from '../../http/deps.js';
 import { found, notFound } from '../../domain/errors.js';
 import type { Lister, ListRequest } from '../../http/list.js';
-import { ownsPrefix, parseKey, renderItem, renderItemDetail } from './render.js';
+import { ownsPrefix, parseKey } from '../../domain/work-item.js';
+import { renderItem, renderItemDetail } from './render.js';
 import type { ListItemsQuery, WorkItemDetail } from './schemas.js';
 import { getHistory, getLinkedDocuments, getWmItem, getWmProject, listWmItems, type WmItemFilters, type WmItemRow, type WmProjectRow } from '../../services/workmgmt/read-store.js';
 
@@ -45,12 +46,18 @@ export async function workItemsPage(deps: AppDeps, items: Lister<WmItemRow>, pag
   return items.page(page, rows, (r) => renderItem(project.wm_prefix, r));
 }
 
-/** One item by its key (any of the project's prefixes) with its linked documents and history. */
-export async function workItemDetail(deps: AppDeps, accountId: string, projectId: string, key: string): Promise<WorkItemDetail> {
+/** One item by its key (any of the project's prefixes), its project, linked documents and history. */
+export async function loadItemDetail(deps: AppDeps, accountId: string, projectId: string, key: string) {
   const project = await projectOr404(deps, accountId, projectId);
   const parsed = parseKey(key);
   if (!parsed || !ownsPrefix(project, parsed.prefix)) throw notFound('work item');
   const item = found(await getWmItem(deps.db, accountId, project.id, parsed.number), 'work item');
   const [docs, history] = await Promise.all([getLinkedDocuments(deps.db, accountId, item.linked_documents), getHistory(deps.db, accountId, item.id)]);
+  return { project, item, docs, history };
+}
+
+/** One item by its key (any of the project's prefixes) with its linked documents and history. */
+export async function workItemDetail(deps: AppDeps, accountId: string, projectId: string, key: string): Promise<WorkItemDetail> {
+  const { project, item, docs, history } = await loadItemDetail(deps, accountId, projectId, key);
   return renderItemDetail(project.wm_prefix, item, docs, history);
 }

@@ -1,28 +1,8 @@
-// Work management: how rows become the response shapes (schemas.ts), and how a key splits into
-// its prefix and number.
-import { KEY_PREFIX_PATTERN } from '../../domain/work-item.js';
+// Work management: how rows become the response shapes (schemas.ts). How a key splits into its
+// prefix and number is the domain's (src/domain/work-item.ts), shared with the services that write.
 import { iso } from '../../lib/time.js';
 import type { Sprint, WorkItem, WorkItemDetail, WorkProject } from './schemas.js';
 import type { HistoryRow, LinkedDocumentRow, SprintRow, WmItemDetailRow, WmItemRow, WmProjectRow } from '../../services/workmgmt/read-store.js';
-
-const KEY_RE = new RegExp(`^(${KEY_PREFIX_PATTERN})-([1-9][0-9]{0,9})$`);
-
-/** Item numbers are int4 in storage; a well-formed key beyond that names nothing. */
-const MAX_NUMBER = 2_147_483_647;
-
-/** Splits a key already checked against KEY_PATTERN; null when its number cannot exist. */
-export function parseKey(key: string): { prefix: string; number: number } | null {
-  const m = KEY_RE.exec(key);
-  if (!m) return null;
-  const [, prefix = '', digits] = m; // both groups are required
-  const number = Number(digits);
-  return number <= MAX_NUMBER ? { prefix, number } : null;
-}
-
-/** The prefixes that still find a project's items: the current one and every previous one. */
-export function ownsPrefix(p: WmProjectRow, prefix: string): boolean {
-  return p.wm_prefix === prefix || p.wm_previous_prefixes.includes(prefix);
-}
 
 export function renderProject(p: WmProjectRow): WorkProject {
   return { project_id: p.id, name: p.name, key_prefix: p.wm_prefix, previous_prefixes: p.wm_previous_prefixes };

@@ -50,11 +50,11 @@ const itemFields = {
 export const WorkItem = Type.Object(itemFields, { title: 'WorkItem' });
 export type WorkItem = Static<typeof WorkItem>;
 
-const Comment = Type.Object(
+export const Comment = Type.Object(
   { at: DateTime, actor: Nullable(Person), kind: Type.Literal('comment'), text: Type.String() },
   { title: 'WorkItemComment' },
 );
-const Change = Type.Object(
+export const Change = Type.Object(
   {
     at: DateTime,
     actor: Nullable(Person),

@@ -17,7 +17,8 @@ import { evaluateCondition, templateView, waitSpec, type Outputs } from './condi
 import { renderHtml, renderPlain } from '../../domain/template.js';
 import { emailSuppression, smsSuppression } from '../../delivery/suppression.js';
 import { LIFECYCLE_STAGES, STEP_SETTABLE_FIELDS, type StepContactRow, type StepSettableField } from '../../domain/contact.js';
-import { addContactTag, createTask, setContactField, teamOf } from './steps-store.js';
+import { addContactTag, setContactField, teamOf } from './steps-store.js';
+import { insertWorkItem, taskOf } from '../work-item-store.js';
 import { waitDue } from './store.js';
 
 export interface AutomationStep {
@@ -215,7 +216,9 @@ const taskCreate: StepKind = {
     const title = (ctx.step.config.title === undefined ? ctx.step.name : renderPlain(ctx.step.config.title, view(ctx), 'title')).trim().slice(0, 500);
     if (!title) return { kind: 'failed', error: 'config.title must be a non-empty string' };
     if (ctx.run.test) return { kind: 'skipped', error: TEST_NO_CHANGE };
-    const task = await createTask(tx, ctx.run.accountId, ctx.run.projectId, title, renderPlain(ctx.step.config.description ?? '', view(ctx), 'description'));
+    const description = renderPlain(ctx.step.config.description ?? '', view(ctx), 'description');
+    // The same statement as the hub's items: the project's next number, in this step's transaction.
+    const task = await insertWorkItem(tx, taskOf(ctx.run.accountId, ctx.run.projectId, title, description));
     if (!task) return { kind: 'skipped', error: 'Skipped: project has no work management' };
     return { kind: 'ok', output: { key: `${task.prefix}-${task.number}` } };
   },

@@ -1,16 +1,19 @@
-// Work management in the hub, read-only: the projects that opened it, a project's items with /v1's
+// Work management in the hub, its reads: the projects that opened it, a project's items with /v1's
 // filters (and the project itself), an item by key with its history, and its sprints with totals. Every read is
 // /v1's (api/workmgmt), on the session's account; a project without the area is 404, as in /v1.
+// The writes are in write-routes.ts.
 import type { AppDeps } from '../../http/deps.js';
 import { listByNumber, listByTime } from '../../http/list.js';
 import type { App } from '../../http/route-kit.js';
 import { NoQuery } from '../../http/schemas.js';
-import { projectOr404, workItemDetail, workItemsPage } from '../../api/workmgmt/read.js';
+import { projectOr404, workItemsPage } from '../../api/workmgmt/read.js';
 import { renderProject, renderSprint } from '../../api/workmgmt/render.js';
-import { ItemParams, ListItemsQuery, ListOnlyQuery, ProjectParams, Sprint, WorkItemDetail, WorkProject } from '../../api/workmgmt/schemas.js';
+import { ItemParams, ListItemsQuery, ListOnlyQuery, ProjectParams, Sprint, WorkProject } from '../../api/workmgmt/schemas.js';
 import { listSprints, listWmProjects, type SprintRow, type WmItemRow, type WmProjectRow } from '../../services/workmgmt/read-store.js';
 import { hubAuthOf, hubList, hubRoute } from '../kit.js';
-import { ProjectItems } from './schemas.js';
+import { hubWorkItem } from './render.js';
+import { HubWorkItem, ProjectItems } from './schemas.js';
+import { registerHubWorkWriteRoutes } from './write-routes.js';
 
 export function registerHubWorkRoutes(hub: App, deps: AppDeps): void {
   const items = listByNumber(deps.cursors, (r: WmItemRow) => r.number);
@@ -48,11 +51,13 @@ export function registerHubWorkRoutes(hub: App, deps: AppDeps): void {
   hub.get('/workmgmt/projects/:project_id/items/:key', hubRoute('member', {
     operationId: 'hubGetWorkItem',
     summary: 'A work item',
-    description: 'The item by its key (a previous prefix finds it too), with linked documents and its whole history.',
+    description:
+      'The item by its key (a previous prefix finds it too), with linked documents and its whole history; each entry carries its seq ' +
+      '(a comment is edited by it). A deleted item is 404.',
     params: ItemParams,
     querystring: NoQuery,
-    response: { 200: WorkItemDetail },
-  }), async (request) => workItemDetail(deps, hubAuthOf(request).accountId, request.params.project_id, request.params.key));
+    response: { 200: HubWorkItem },
+  }), async (request) => hubWorkItem(deps, hubAuthOf(request).accountId, request.params.project_id, request.params.key));
 
   hubList(hub, '/workmgmt/projects/:project_id/sprints', 'member', {
     operationId: 'hubListSprints',
@@ -70,4 +75,6 @@ export function registerHubWorkRoutes(hub: App, deps: AppDeps): void {
     },
     render: renderSprint,
   });
+
+  registerHubWorkWriteRoutes(hub, deps);
 }

@@ -2,6 +2,8 @@
 // writes). Every query filters by account_id; a project "has the area" when wm_prefix is not null.
 // Dates are rendered by to_char: the two adapters parse SQL `date` differently (local vs UTC
 // midnight), and text in a fixed format sidesteps both.
+// A deleted item (deleted_at set) reads as unknown everywhere here, and counts in no sprint's
+// totals; a deleted comment is left out of the history (migration 0035 says why rows stay).
 // Its home is services/, below api/, hub/ and cli/: /v1 and the hub read the same rows through it.
 import type { Queryable } from '../../db/db.js';
 import type { ItemKind } from '../../domain/project.js';
@@ -32,12 +34,15 @@ export async function listWmProjects(db: Queryable, accountId: string, page: Key
   return db.query<WmProjectRow>(`${PROJECT} where ${w.sql} ${w.tail(PROJECT_ORDER, page)}`, w.params);
 }
 
-/** The project if it opened the area; null for an unknown project, another account's, or one without the area. */
-export async function getWmProject(db: Queryable, accountId: string, projectId: string): Promise<WmProjectRow | null> {
-  const rows = await db.query<WmProjectRow>(`${PROJECT} where p.account_id = $1 and p.id = $2 and p.wm_prefix is not null`, [
-    accountId,
-    projectId,
-  ]);
+/**
+ * The project if it opened the area; null for an unknown project, another account's, or one
+ * without the area. `lock`: the row is held until the transaction ends (a prefix rename).
+ */
+export async function getWmProject(db: Queryable, accountId: string, projectId: string, lock = false): Promise<WmProjectRow | null> {
+  const rows = await db.query<WmProjectRow>(
+    `${PROJECT} where p.account_id = $1 and p.id = $2 and p.wm_prefix is not null ${lock ? 'for no key update' : ''}`,
+    [accountId, projectId],
+  );
   return rows[0] ?? null;
 }
 
@@ -97,7 +102,7 @@ const hasLabel = (p: string) => `${p}::text = any (i.labels)`;
 
 /** A project's items in key order (number ascending), after the cursor's number. */
 export async function listWmItems(db: Queryable, accountId: string, projectId: string, f: WmItemFilters, page: KeysetPage): Promise<WmItemRow[]> {
-  const w = new ListSql([accountId, projectId], ['i.account_id = $1', 'i.project_id = $2'])
+  const w = new ListSql([accountId, projectId], ['i.account_id = $1', 'i.project_id = $2', 'i.deleted_at is null'])
     .eq('i.status', f.status || undefined)
     .eq('i.type', f.type || undefined)
     .eq('i.sprint_id', f.sprintId || undefined);
@@ -109,10 +114,15 @@ export async function listWmItems(db: Queryable, accountId: string, projectId: s
   return db.query<WmItemRow>(`select ${ITEM_COLUMNS} ${ITEM_FROM} where ${w.sql} ${w.tail(ITEM_ORDER, page)}`, w.params);
 }
 
-export async function getWmItem(db: Queryable, accountId: string, projectId: string, number: number): Promise<WmItemDetailRow | null> {
+/**
+ * A live item of the project by number. `lock`: the item's row is held until the transaction ends,
+ * so edits, comments and a delete of one item take their turns (and their history seqs) in order.
+ */
+export async function getWmItem(db: Queryable, accountId: string, projectId: string, number: number, lock = false): Promise<WmItemDetailRow | null> {
   const rows = await db.query<WmItemDetailRow>(
     `select ${ITEM_COLUMNS}, i.description, i.linked_documents ${ITEM_FROM}
-      where i.account_id = $1 and i.project_id = $2 and i.number = $3`,
+      where i.account_id = $1 and i.project_id = $2 and i.number = $3 and i.deleted_at is null
+      ${lock ? 'for no key update of i' : ''}`,
     [accountId, projectId, number],
   );
   return rows[0] ?? null;
@@ -137,7 +147,11 @@ export async function getLinkedDocuments(db: Queryable, accountId: string, ids: 
 }
 
 export interface HistoryRow {
+  /** The entry's place in the item's history: what the hub names a comment by. */
+  seq: number;
   at: Date;
+  /** When its author last edited a comment; null for a change, or a comment never edited. */
+  edited_at: Date | null;
   actor: string | null;
   actor_name: string | null;
   kind: HistoryKind;
@@ -150,10 +164,10 @@ export interface HistoryRow {
 /** The whole history of an item, oldest first (seq breaks ties between entries of one moment). */
 export async function getHistory(db: Queryable, accountId: string, itemId: string): Promise<HistoryRow[]> {
   return db.query<HistoryRow>(
-    `select h.at, u.id as actor, ${PERSON('u')} as actor_name, h.kind, h.text, h.field, h.from_value, h.to_value
+    `select h.seq, h.at, h.edited_at, u.id as actor, ${PERSON('u')} as actor_name, h.kind, h.text, h.field, h.from_value, h.to_value
        from wm_item_history h
        left join users u on u.account_id = h.account_id and u.id = h.actor
-      where h.account_id = $1 and h.item_id = $2
+      where h.account_id = $1 and h.item_id = $2 and h.deleted_at is null
       order by h.at, h.seq`,
     [accountId, itemId],
   );
@@ -193,9 +207,24 @@ export async function listSprints(db: Queryable, accountId: string, projectId: s
                 coalesce(sum(i.points), 0)::bigint as points,
                 coalesce(sum(i.points) filter (where i.status = 'done'), 0)::bigint as points_done
            from wm_items i
-          where i.account_id = s.account_id and i.sprint_id = s.id
+          where i.account_id = s.account_id and i.sprint_id = s.id and i.deleted_at is null
        ) t
       ${SPRINT_ORDER.orderClause}`,
     w.params,
   );
+}
+
+/** Whether the sprint is one of the project's (another project's or account's sprint is not). */
+export async function sprintInProject(db: Queryable, accountId: string, projectId: string, sprintId: string): Promise<boolean> {
+  const rows = await db.query('select 1 from wm_sprints where account_id = $1 and id = $2 and project_id = $3', [accountId, sprintId, projectId]);
+  return rows.length > 0;
+}
+
+/** Whether a live item of the project names this epic (by number): an epic with children keeps its type. */
+export async function epicHasChildren(db: Queryable, accountId: string, projectId: string, epicNumber: number): Promise<boolean> {
+  const rows = await db.query(
+    'select 1 from wm_items where account_id = $1 and project_id = $2 and epic_number = $3 and deleted_at is null limit 1',
+    [accountId, projectId, epicNumber],
+  );
+  return rows.length > 0;
 }

@@ -159,6 +159,9 @@ export const ERROR_WORDS: Record<ErrorCode, Wording> = {
   automation_status_conflict: (r) => ({ message: `This automation cannot make that move now: ${r.message}`, next: { text: 'Reload it to see its status.' } }),
   automation_not_publishable: (r) => (r.param ? { message: `Not ready to publish: ${fieldProblem(r, 'a setting').message}` } : { message: `Not ready to publish: ${r.message}` }),
   workflow_changed: () => ({ message: 'Someone else saved this workflow while you were editing it.', next: { text: 'Reload it to see their version.' } }),
+  work_area_open: () => ({ message: 'This project already uses work management.', next: { text: 'Rename its key prefix instead.' } }),
+  work_item_changed: () => ({ message: 'Someone else changed this item while you were editing it.', next: { text: 'Reload it to see their version, then make your change again.' } }),
+  not_your_comment: () => ({ message: 'Only the person who wrote a comment can edit or delete it.' }),
   automation_run_not_active: () => ({ message: 'This automation run has already ended.', next: { text: 'Reload it to see how it ended.' } }),
 };
 

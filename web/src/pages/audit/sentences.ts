@@ -131,6 +131,9 @@ export const AUDIT_WORDS: Record<AuditAction, { label: string; sentence: Sentenc
   'project.created': { label: 'Project created', sentence: (e, d) => ['created the project ', object(e, d.name, 'a project')] },
   'project.settings_changed': { label: 'Project settings changed', sentence: (e, d) => ['changed the settings of the project ', object(e, d.project, 'a project')] },
   'page.created': { label: 'Page created', sentence: (e, d) => ['created the page ', object(e, d.title, 'a page')] },
+  'work.opened': { label: 'Work management opened', sentence: (e, d) => ['opened work management in the project ', object(e, d.project, 'a project'), ` with the key prefix ${str(d.prefix)}`] },
+  'work.prefix_changed': { label: 'Key prefix changed', sentence: (e, d) => ['changed the key prefix of the project ', object(e, d.project, 'a project'), ` from ${str(d.from)} to ${str(d.to)}`] },
+  'work_item.deleted': { label: 'Work item deleted', sentence: (e, d) => ['deleted the work item ', object(e, d.key, 'a work item'), d.title ? ` (${str(d.title)})` : ''] },
 };
 
 /** A run is named by its workflow: "a run of Weekly digest", linked to the run. */
