@@ -30,7 +30,7 @@ const LAST = SYL.flatMap((a) => SYL.map((b) => a[0].toUpperCase() + a.slice(1) +
 const STAGES = ['subscriber', 'lead', 'marketing_qualified', 'sales_qualified', 'opportunity', 'customer', 'evangelist', 'other'];
 
 /** n contacts in one statement per 10k rows: names cycle through the lists, changes spread over a year. */
-async function bulkInsert(db: Db, accountId: string, n: number): Promise<void> {
+export async function bulkInsert(db: Db, accountId: string, n: number): Promise<void> {
   for (let from = 0; from < n; from += 10_000) {
     await db.query(
       `insert into contacts (account_id, id, email, email_normalized, first_name, last_name, lifecycle_stage, tags, created_at, updated_at)
@@ -46,7 +46,7 @@ async function bulkInsert(db: Db, accountId: string, n: number): Promise<void> {
   await db.query('analyze contacts');
 }
 
-async function account(db: Db, ref: string): Promise<{ id: string; key: string }> {
+export async function account(db: Db, ref: string): Promise<{ id: string; key: string }> {
   const res = await seedFixture(
     db,
     {

@@ -81,6 +81,7 @@ async function runCommand(argv: string[]): Promise<number> {
     const { runExport } = await import('./cli/export.js');
     return emit(await runExport(config, rest, (line) => process.stderr.write(line + '\n')));
   }
+  if (cmd === 'backup' || cmd === 'restore') return backupOrRestore(cmd, rest);
   if (!isOperatorCommand(cmd)) return usageError(`unknown command ${JSON.stringify(cmd)}`);
   if (rest.includes('--help') || rest.includes('-h')) return emitHelp(operatorUsage(cmd));
   // --create is the CLI's, not the command's: it lets this command make a new store (below).
@@ -95,6 +96,22 @@ async function runCommand(argv: string[]): Promise<number> {
   const config = configOrNull();
   if (!config) return 1;
   return emit(await operator(config, commandArgv, create));
+}
+
+/**
+ * backup packs, and restore unpacks, a backup file in this process (src/cli/backup.ts,
+ * restore.ts); backup's copy of the store is taken where the store is open, as operator commands run.
+ */
+async function backupOrRestore(cmd: 'backup' | 'restore', rest: string[]): Promise<number> {
+  if (rest.includes('--help') || rest.includes('-h')) return emitHelp(helpFor(cmd));
+  const config = configOrNull();
+  if (!config) return 1;
+  if (cmd === 'restore') {
+    const { restore } = await import('./cli/restore.js');
+    return emit(await restore(config, rest, process.cwd()));
+  }
+  const { backup } = await import('./cli/backup.js');
+  return emit(await backup(config, rest, { ask: (argv) => operator(config, argv, false), version: await packageVersion(), cwd: process.cwd() }));
 }
 
 /** Lets an operator command other than migrate make a new store where there is none. */
@@ -194,8 +211,9 @@ async function runLocally(config: Config, argv: string[], files: InputFiles, cre
           `or run \`switchboard migrate\` (or add ${CREATE_FLAG}) to make a new store there.`,
       );
     }
-    // An older schema is brought up as serve would (a new one too, with --create).
-    if (argv[0] !== 'migrate') {
+    // An older schema is brought up as serve would (a new one too, with --create). A backup copies
+    // the store as it is: one taken before an upgrade must hold the old schema.
+    if (argv[0] !== 'migrate' && argv[0] !== 'backup') {
       if (config.autoMigrate) await migrate(db);
       else if ((await appliedVersion(db)) < latestVersion()) {
         return failed('the database schema is older than this release; run `switchboard migrate` first');

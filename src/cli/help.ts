@@ -2,6 +2,7 @@
 // top-level help (`switchboard help`, `--help`, and the usage printed with no command) is made
 // from those texts, so an option added to a command can never be missing from it.
 import { OPERATOR_COMMAND_NAMES, isOperatorCommand, operatorUsage } from './operator.js';
+import { RESTORE_USAGE } from './restore.js';
 
 // serve's and worker's texts stand here, not in ./serve.ts: main.ts prints them without loading
 // the HTTP stack that module imports.
@@ -45,6 +46,7 @@ const OWN_COMMANDS: ReadonlyArray<readonly [form: string, what: string]> = [
   ...commandForms(SERVE_USAGE).map((f) => [form(f), 'serve the HTTP API and run the engine (role all, the default), or one of them'] as const),
   ...commandForms(WORKER_USAGE).map((f) => [form(f), 'the engine only, no HTTP (serve --role worker); PostgreSQL only'] as const),
   ...commandForms(EXPORT_USAGE).map((f) => [form(f), 'copy the embedded store into an empty PostgreSQL database (the move to PostgreSQL)'] as const),
+  ...commandForms(RESTORE_USAGE).map((f) => [form(f), 'make a new embedded store from a backup file (see backup)'] as const),
   ['help [COMMAND]', "this text, or a command's"],
   ['--version', "the release's version"],
 ];
@@ -112,5 +114,6 @@ export function helpFor(topic: string | undefined): string {
   if (topic === 'serve') return SERVE_USAGE;
   if (topic === 'worker') return WORKER_USAGE;
   if (topic === 'export') return EXPORT_USAGE;
+  if (topic === 'restore') return RESTORE_USAGE;
   return isOperatorCommand(topic) ? operatorUsage(topic) : topLevelUsage();
 }

@@ -4,6 +4,7 @@ import type { InputFiles } from '../admin/protocol.js';
 import type { Db } from '../db/db.js';
 import { ACCOUNT } from './account.js';
 import { withCreateList } from './account-create.js';
+import { BACKUP } from './backup.js';
 import { answerOffline, diskContext, execute, parseOnly, type OperatorCommand } from './command.js';
 import { CURSOR_SECRET_CMD } from './cursor-secret.js';
 import { KEYS } from './keys.js';
@@ -37,6 +38,8 @@ const COMMAND_TABLE = {
   projects: PROJECTS,
   users: USERS,
   workflows: WORKFLOWS,
+  // The store's half of `switchboard backup`; main.ts runs the CLI's half (backup.ts).
+  backup: BACKUP,
 } satisfies Record<string, AnyCommand>;
 
 /** An operator command's name: tables keyed by it are total. */

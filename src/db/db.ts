@@ -1,6 +1,8 @@
 // The one narrow storage interface. Both adapters (PGlite, PostgreSQL) implement it; the
 // differences between the stores are declared here once, as capabilities, never as
 // `if (pglite)` scattered through the code.
+import type { LockOwner } from './data-dir-lock.js';
+import type { Snapshot } from './pglite-snapshot.js';
 import type { PoolStats } from '../lib/metrics.js';
 
 export type Row = Record<string, unknown>;
@@ -134,6 +136,12 @@ export interface Db extends Queryable {
    * process, no pool, nothing to hold).
    */
   boundedPool?(opts: { max: number; timeoutMs: number }): Queryable & { close(): Promise<void> };
+  /**
+   * A consistent copy of the store's files in a staging dir inside its data dir, for `owner` (the
+   * process packing the backup) to pack and remove: the embedded store only (./pglite-snapshot.ts).
+   * PostgreSQL has pg_dump.
+   */
+  snapshot?(owner: LockOwner): Promise<Snapshot>;
 }
 
 /** Advisory lock keys used across the code base, declared once. */

@@ -18,3 +18,18 @@ export async function openDb(config: Config, opts: { retryLog?: TransactionRetry
   db.retryLog = opts.retryLog;
   return db;
 }
+
+/**
+ * Opens the embedded store in `dataDir` (a restored one, before it is put in place) so it is known
+ * to start, reads its schema version and closes it again.
+ */
+export async function embeddedSchemaVersion(dataDir: string): Promise<number> {
+  const { openPglite } = await import('./pglite.js');
+  const { appliedVersion } = await import('./migrate.js');
+  const db = await openPglite({ dataDir });
+  try {
+    return await appliedVersion(db);
+  } finally {
+    await db.close();
+  }
+}

@@ -5,6 +5,9 @@ import { PGlite, types } from '@electric-sql/pglite';
 import { PGLITE_CAPABILITIES, SCHEMA, type Db, type Transaction, type TransactionOptions, type TransactionRetryLog } from './db.js';
 import { runTransaction } from './tx-retry.js';
 import { pgliteDataPath } from './store-config.js';
+import { copyTree } from '../lib/file-tree.js';
+import { NOT_COPIED, intoStaging, newStagingDir, removeLeftoverStaging, type Snapshot } from './pglite-snapshot.js';
+import type { LockOwner } from './data-dir-lock.js';
 import { PreparedStatements } from './pglite-statements.js';
 import { parseUtcTimestamp, TIMESTAMPTZ_OID } from './timestamps.js';
 
@@ -68,7 +71,9 @@ export async function openPglite(opts: PgliteOptions): Promise<PgliteDb> {
     // connection option. A schema that does not exist yet (a new store) is skipped until the
     // migrator creates it.
     await pg.exec(`set search_path = ${SCHEMA}`);
-    return new PgliteDb(pg, release);
+    // A backup killed before it removed its staging copy left it here (pglite-snapshot.ts).
+    if (opts.dataDir) removeLeftoverStaging(opts.dataDir);
+    return new PgliteDb(pg, release, opts.dataDir);
   } catch (err) {
     release();
     throw err;
@@ -100,6 +105,8 @@ export class PgliteDb implements Db {
   constructor(
     readonly pg: PGlite,
     private readonly releaseLock: () => void,
+    /** The data dir (null in memory): a backup's staging copy goes inside it. */
+    private readonly dataDir: string | null = null,
   ) {
     this.statements = new PreparedStatements(pg, (n) => {
       for (const cb of this.listeners.get(n.channel) ?? []) cb(n.payload);
@@ -172,6 +179,29 @@ export class PgliteDb implements Db {
       if (set.size === 0 && this.listeners.get(name) === set) this.listeners.delete(name);
       if (!this.closed) await unsubscribe();
     };
+  }
+
+  /**
+   * A consistent copy of the store's files in a new staging dir inside the data dir, for `owner`
+   * to pack and remove (pglite-snapshot.ts). Both locks, as query() takes them, so no statement
+   * runs and no transaction is open while the files are copied; CHECKPOINT first, so the copy
+   * needs no WAL replay. Statements wait for the copy (blockedMs); the HTTP server does not.
+   */
+  async snapshot(owner: LockOwner): Promise<Snapshot> {
+    const dataDir = this.dataDir;
+    if (!dataDir) throw new Error('an in-memory store has no files to copy');
+    removeLeftoverStaging(dataDir);
+    await this.pg._checkReady();
+    return intoStaging(newStagingDir(dataDir, owner), (copyDir) =>
+      this.pg._runExclusiveTransaction(() =>
+        this.pg._runExclusiveQuery(async () => {
+          const locked = performance.now();
+          await this.statements.run('checkpoint', undefined, true);
+          const copied = await copyTree(pgliteDataPath(dataDir), copyDir, NOT_COPIED);
+          return { ...copied, blockedMs: Math.round(performance.now() - locked) };
+        }),
+      ),
+    );
   }
 
   /** A copy of the whole database (tests build a migrated template once and load it per file). */

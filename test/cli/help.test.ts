@@ -4,9 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { SERVE_USAGE, WORKER_USAGE, commandForms, form, helpFor, topLevelUsage } from '../../src/cli/help.js';
 import { OPERATOR_COMMAND_NAMES, operatorUsage } from '../../src/cli/operator.js';
+import { RESTORE_USAGE } from '../../src/cli/restore.js';
 
 const help = topLevelUsage();
-const usages = [SERVE_USAGE, WORKER_USAGE, ...OPERATOR_COMMAND_NAMES.map(operatorUsage)];
+const usages = [SERVE_USAGE, WORKER_USAGE, RESTORE_USAGE, ...OPERATOR_COMMAND_NAMES.map(operatorUsage)];
 /** The help's lines, each continuation joined to the line it continues. */
 const helpForms = help.split('\n').reduce<string[]>((out, line) => {
   if (/^ {4,}\S/.test(line) && out.length) out[out.length - 1] += ` ${line.trim()}`;
@@ -23,7 +24,7 @@ describe('switchboard help', () => {
   });
 
   it('lists every command and every form of it, each exactly once', () => {
-    for (const name of ['serve', 'worker', 'help', '--version', ...OPERATOR_COMMAND_NAMES]) {
+    for (const name of ['serve', 'worker', 'restore', 'help', '--version', ...OPERATOR_COMMAND_NAMES]) {
       expect(helpForms.some((l) => l === name || l.startsWith(`${name} `)), name).toBe(true);
     }
     const forms = usages.flatMap((u) => commandForms(u).map(form));
@@ -45,6 +46,8 @@ describe('switchboard help', () => {
     expect(helpFor('automations')).toContain('switchboard automations webhook');
     expect(helpFor('serve')).toBe(SERVE_USAGE);
     expect(helpFor('worker')).toBe(WORKER_USAGE);
+    expect(helpFor('restore')).toBe(RESTORE_USAGE);
+    expect(helpFor('backup')).toContain('switchboard backup FILE');
     expect(helpFor('nope')).toBe(help);
     expect(helpFor(undefined)).toBe(help);
   });
