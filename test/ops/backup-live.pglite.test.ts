@@ -4,9 +4,8 @@
 // restored server answers and takes writes. Then a backup with no server running (the CLI opens
 // the store itself), which also removes a staging dir a killed backup left behind.
 //
-// The store under test is always a PGlite data dir of this file's own: the processes get their
-// environment explicitly, without DATABASE_URL, so on the PostgreSQL leg of CI (TEST_DATABASE_URL
-// set) this file runs the same and means the same.
+// The store under test is a PGlite data dir of this file's own (the processes get their environment
+// explicitly, without DATABASE_URL): the embedded store's feature, run on the PGlite leg only.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

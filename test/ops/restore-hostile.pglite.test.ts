@@ -5,7 +5,7 @@
 // manifest does not know, more bytes than allowed; a genuine backup is damaged (a file changed
 // and packed again, cut short, a flipped byte) for the rest. The restore runs in this process:
 // nothing here needs a server, and the store made for the genuine backup is a PGlite data dir of
-// this file's own, so both legs of CI (PGlite, PostgreSQL) run it alike.
+// this file's own (the embedded store's feature: run on the PGlite leg only).
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
