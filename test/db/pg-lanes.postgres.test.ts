@@ -1,18 +1,19 @@
 // PostgreSQL's pipelined connections (src/db/pg-lanes.ts): statements outside a transaction run
 // on a lane, many at once and each with its own answer and its own error; a lane stuck behind a
 // slow statement takes no more (the pool answers); a lane whose connection dies is replaced;
-// transactions and bounded pools never use one. PostgreSQL only (PGlite has one session).
+// transactions and bounded pools never use one. PostgreSQL only (PGlite has one session), so this
+// file runs on the PostgreSQL leg only.
 import net from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresDb } from '../../src/db/postgres.js';
-import { freshDb, onPostgres, type TestDb } from '../helpers/db.js';
+import { freshDb, type TestDb } from '../helpers/db.js';
 
 let t: TestDb | null = null;
 const opened: PostgresDb[] = [];
 
 beforeAll(async () => {
-  if (onPostgres()) t = await freshDb();
+  t = await freshDb();
 });
 afterAll(async () => {
   await Promise.allSettled(opened.map((d) => d.close()));
@@ -28,7 +29,7 @@ function store(lanes: number): PostgresDb {
 const pidOf = async (q: { query<T>(sql: string, p?: readonly unknown[]): Promise<T[]> }): Promise<number> =>
   (await q.query<{ pid: number }>('select pg_backend_pid() as pid'))[0].pid;
 
-describe.runIf(onPostgres())('PostgreSQL pipelined lanes', () => {
+describe('PostgreSQL pipelined lanes', () => {
   it('runs a statement outside a transaction on a lane, and a transaction on the pool', async () => {
     const db = store(2);
     const pid = await pidOf(db);
