@@ -7,12 +7,14 @@ import { listByNumber, listByTime } from '../../http/list.js';
 import type { App } from '../../http/route-kit.js';
 import { NoQuery } from '../../http/schemas.js';
 import { projectOr404, workItemsPage } from '../../api/workmgmt/read.js';
-import { renderProject, renderSprint } from '../../api/workmgmt/render.js';
-import { ItemParams, ListItemsQuery, ListOnlyQuery, ProjectParams, Sprint, WorkProject } from '../../api/workmgmt/schemas.js';
+import { renderProject } from '../../api/workmgmt/render.js';
+import { ItemParams, ListItemsQuery, ListOnlyQuery, ProjectParams, WorkProject } from '../../api/workmgmt/schemas.js';
 import { listSprints, listWmProjects, type SprintRow, type WmItemRow, type WmProjectRow } from '../../services/workmgmt/read-store.js';
 import { hubAuthOf, hubList, hubRoute } from '../kit.js';
 import { hubWorkItem } from './render.js';
 import { HubWorkItem, ProjectItems } from './schemas.js';
+import { HubSprint } from './sprint-schemas.js';
+import { hubSprint, registerHubSprintRoutes } from './sprint-routes.js';
 import { registerHubWorkWriteRoutes } from './write-routes.js';
 
 export function registerHubWorkRoutes(hub: App, deps: AppDeps): void {
@@ -62,10 +64,10 @@ export function registerHubWorkRoutes(hub: App, deps: AppDeps): void {
   hubList(hub, '/workmgmt/projects/:project_id/sprints', 'member', {
     operationId: 'hubListSprints',
     summary: 'Sprints',
-    description: "A project's sprints, newest first, with their totals (items, done, points) and, once finished, their review.",
+    description: "A project's sprints, newest first, with their goals, their totals (items, done, points) and, once finished, their review.",
     params: ProjectParams,
     querystring: ListOnlyQuery,
-    item: Sprint,
+    item: HubSprint,
     title: 'HubSprintList',
     lister: listByTime(deps.cursors, (r: SprintRow) => r.created_at),
     filters: (_q, { project_id }) => ({ project_id }),
@@ -73,8 +75,9 @@ export function registerHubWorkRoutes(hub: App, deps: AppDeps): void {
       const project = await projectOr404(deps, page.accountId, project_id);
       return listSprints(deps.db, page.accountId, project.id, page);
     },
-    render: renderSprint,
+    render: hubSprint,
   });
 
   registerHubWorkWriteRoutes(hub, deps);
+  registerHubSprintRoutes(hub, deps);
 }

@@ -176,6 +176,7 @@ export async function getHistory(db: Queryable, accountId: string, itemId: strin
 export interface SprintRow {
   id: string;
   name: string;
+  goal: string;
   state: SprintState;
   start_date: string | null;
   end_date: string | null;
@@ -190,27 +191,65 @@ export interface SprintRow {
 const SPRINT_ORDER = new KeysetOrder('s.created_at', 's.id', 'desc');
 
 /**
- * A project's sprints, newest first, each with its totals. The totals come from the same query
- * (one aggregate per sprint of the page over the wm_items_sprint index), never a round trip per sprint.
+ * Sprints with their totals: the totals come from the same query (one aggregate per sprint over
+ * the wm_items_sprint index), never a round trip per sprint. `from` selects the sprints.
  */
+const sprintsWithTotals = (from: string) => `
+  select s.id, s.name, s.goal, s.state, to_char(s.start_date, 'YYYY-MM-DD') as start_date,
+         to_char(s.end_date, 'YYYY-MM-DD') as end_date, s.review, s.created_at,
+         t.items, t.done, t.points, t.points_done
+    from (${from}) s
+    cross join lateral (
+      select count(*)::int as items,
+             (count(*) filter (where i.status = 'done'))::int as done,
+             coalesce(sum(i.points), 0)::bigint as points,
+             coalesce(sum(i.points) filter (where i.status = 'done'), 0)::bigint as points_done
+        from wm_items i
+       where i.account_id = s.account_id and i.sprint_id = s.id and i.deleted_at is null
+    ) t`;
+
+/** A project's sprints, newest first, each with its totals. */
 export async function listSprints(db: Queryable, accountId: string, projectId: string, page: KeysetPage): Promise<SprintRow[]> {
   const w = new ListSql([accountId, projectId], ['s.account_id = $1', 's.project_id = $2']).after(SPRINT_ORDER, page);
   return db.query<SprintRow>(
-    `select s.id, s.name, s.state, to_char(s.start_date, 'YYYY-MM-DD') as start_date,
-            to_char(s.end_date, 'YYYY-MM-DD') as end_date, s.review, s.created_at,
-            t.items, t.done, t.points, t.points_done
-       from (select * from wm_sprints s where ${w.sql}
-              ${w.tail(SPRINT_ORDER, page)}) s
-       cross join lateral (
-         select count(*)::int as items,
-                (count(*) filter (where i.status = 'done'))::int as done,
-                coalesce(sum(i.points), 0)::bigint as points,
-                coalesce(sum(i.points) filter (where i.status = 'done'), 0)::bigint as points_done
-           from wm_items i
-          where i.account_id = s.account_id and i.sprint_id = s.id and i.deleted_at is null
-       ) t
-      ${SPRINT_ORDER.orderClause}`,
+    `${sprintsWithTotals(`select * from wm_sprints s where ${w.sql} ${w.tail(SPRINT_ORDER, page)}`)} ${SPRINT_ORDER.orderClause}`,
     w.params,
+  );
+}
+
+/** One sprint of the project with its totals; null for another project's or account's, or an unknown id. */
+export async function getSprint(db: Queryable, accountId: string, projectId: string, sprintId: string): Promise<SprintRow | null> {
+  const rows = await db.query<SprintRow>(
+    sprintsWithTotals('select * from wm_sprints s where s.account_id = $1 and s.project_id = $2 and s.id = $3'),
+    [accountId, projectId, sprintId],
+  );
+  return rows[0] ?? null;
+}
+
+/** The project's active sprint, if any (callers hold the project's row lock: see sprints.ts). */
+export async function activeSprintId(db: Queryable, accountId: string, projectId: string): Promise<string | null> {
+  const rows = await db.query<{ id: string }>(
+    "select id from wm_sprints where account_id = $1 and project_id = $2 and state = 'active' limit 1",
+    [accountId, projectId],
+  );
+  return rows[0]?.id ?? null;
+}
+
+export interface SprintItemRow {
+  id: string;
+  number: number;
+  status: WmStatus;
+  points: number | null;
+}
+
+/** The live items of a sprint in key order, their rows locked until the transaction ends (a finish moves them). */
+export async function lockSprintItems(db: Queryable, accountId: string, sprintId: string): Promise<SprintItemRow[]> {
+  return db.query<SprintItemRow>(
+    `select id, number, status, points from wm_items
+      where account_id = $1 and sprint_id = $2 and deleted_at is null
+      order by number
+      for no key update`,
+    [accountId, sprintId],
   );
 }
 
