@@ -73,14 +73,25 @@ export type CommentParams = Static<typeof CommentParams>;
 
 const Seq = Type.Integer({ minimum: 1, description: "The entry's place in the item's history; a comment is edited or deleted by it." });
 const HubComment = Type.Object(
-  { ...Comment.properties, seq: Seq, edited_at: Nullable({ ...DateTime, description: 'When its author last edited it; null: never.' }) },
+  {
+    ...Comment.properties,
+    seq: Seq,
+    edited_at: Nullable({ ...DateTime, description: 'When its author last edited it; null: never.' }),
+    html: Nullable(Type.String({ description: 'The text (Markdown) as sanitised HTML; null when it could not be converted (show the text).' })),
+  },
   { title: 'HubWorkItemComment' },
 );
 const HubChange = Type.Object({ ...Change.properties, seq: Seq }, { title: 'HubWorkItemChange' });
 
-/** /v1's item detail, with each history entry's seq (and a comment's edited_at). */
+/** /v1's item detail, with each history entry's seq (and a comment's edited_at), and Markdown as HTML beside its source. */
 export const HubWorkItem = Type.Object(
-  { ...WorkItemDetail.properties, history: Type.Array(Type.Union([HubComment, HubChange]), { description: 'The whole history, oldest first.' }) },
+  {
+    ...WorkItemDetail.properties,
+    description_html: Nullable(
+      Type.String({ description: 'The description (Markdown) as sanitised HTML; null when it could not be converted (show the description).' }),
+    ),
+    history: Type.Array(Type.Union([HubComment, HubChange]), { description: 'The whole history, oldest first.' }),
+  },
   { title: 'HubWorkItem' },
 );
 export type HubWorkItem = Static<typeof HubWorkItem>;
