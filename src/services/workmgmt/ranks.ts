@@ -6,11 +6,11 @@
 // A rank is the item's place, not one of its fields: it moves neither updated_at nor the history;
 // a change of sprint does both, as an edit of the field would.
 import type { Db, Queryable } from '../../db/db.js';
-import { ApiError, found } from '../../domain/errors.js';
+import { found } from '../../domain/errors.js';
 import { ownsPrefix, parseKey } from '../../domain/work-item.js';
 import { rankBetween } from '../../lib/rank.js';
 import type { Actor } from '../audit/service.js';
-import { checkedColumns } from './fields.js';
+import { checkedColumns, refuse } from './fields.js';
 import { actorId, lockedItem, REPLAYABLE } from './items.js';
 import { getWmItem, getWmProject, rankNeighbour, type WmItemDetailRow, type WmProjectRow } from './read-store.js';
 import { moveItemsToSprint, setRank } from './write-store.js';
@@ -21,8 +21,6 @@ export interface MoveInput {
   after?: string;
   sprint_id?: string | null;
 }
-
-const refuse = (param: string, message: string) => new ApiError('invalid_field', message, { param });
 
 /** The other item named by key, live and of this project; refused naming `param` otherwise. */
 async function anchorItem(tx: Queryable, accountId: string, project: WmProjectRow, key: string, param: string, moving: WmItemDetailRow): Promise<WmItemDetailRow> {

@@ -8,7 +8,7 @@ import { ApiError, found } from '../../domain/errors.js';
 import { sprintMove, type SprintAction } from '../../domain/sprint.js';
 import { WM_LIMITS } from '../../domain/work-item.js';
 import type { Actor } from '../audit/service.js';
-import { checkedText } from './fields.js';
+import { checkedText, refuse } from './fields.js';
 import { actorId, REPLAYABLE } from './items.js';
 import { activeSprintId, getSprint, getWmProject, lockSprintItems, type SprintItemRow, type SprintRow, type WmProjectRow } from './read-store.js';
 import { insertSprint, setSprintState, updateSprintPlan, type SprintPlan } from './sprint-store.js';
@@ -28,8 +28,6 @@ export interface FinishInput {
   sprint_id?: string;
   summary?: string;
 }
-
-const refuse = (param: string, message: string) => new ApiError('invalid_field', message, { param });
 
 function checkedPlan(before: SprintPlan, f: SprintInput): SprintPlan {
   const p = { ...before };
