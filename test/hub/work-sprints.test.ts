@@ -67,6 +67,11 @@ describe('planning a sprint', () => {
     expect(await v1Sprint(created.id)).toEqual(v1Shape);
   });
 
+  it('owners plan too (every role of the account may)', async () => {
+    const sprint = await plan(c.owner, { name: 'By the owner' });
+    expect((await c.owner.patch(`${sprints()}/${sprint.id}`, { goal: 'Set by the owner' })).json()).toMatchObject({ goal: 'Set by the owner' });
+  });
+
   it('refuses a bad plan, naming the field', async () => {
     expectError(await c.member.post(sprints(), {}), 400, 'invalid_request', 'missing_field', 'name');
     expectError(await c.member.post(sprints(), { name: '  ' }), 422, 'invalid_request', 'invalid_field', 'name');
@@ -158,6 +163,17 @@ describe('starting and finishing', () => {
     const backlog = (await v1('/items?status=todo')).json().data.find((i: { key: string }) => i.key === 'WEB-3');
     expect(backlog.sprint_id).toBeNull();
     expect((await v1('/items/WEB-3')).json().history.at(-1)).toMatchObject({ field: 'sprint', from: second.id, to: null });
+  });
+
+  it('a deleted item counts nowhere in the review and does not move', async () => {
+    const sprint = await plan(c.member, { name: 'With a deleted item' });
+    const made = (await c.member.post(items.replace('{p}', s.acme.projects.site), { type: 'task', title: 'Gone soon', sprint_id: sprint.id, points: 8 })).json();
+    expect((await c.owner.delete(item(made.key))).statusCode).toBe(204);
+    expect((await c.member.post(`${sprints()}/${sprint.id}/start`)).statusCode).toBe(200);
+    const res = await c.member.post(`${sprints()}/${sprint.id}/finish`, { unfinished_to: 'backlog' });
+    expect(res.json().review).toMatchObject({ done: { items: 0, points: 0, keys: [] }, not_done: { items: 0, points: 0, keys: [] } });
+    const [row] = await t.db.query<{ sprint_id: string }>('select sprint_id from wm_items where account_id = $1 and number = $2', [s.acme.id, Number(made.key.slice(4))]);
+    expect(row?.sprint_id).toBe(sprint.id);
   });
 
   it('an edit that started before a finish moved the item is refused as stale', async () => {
