@@ -8,14 +8,21 @@ import { PageHeader } from '../../components/PageHeader';
 import { workItemListQuery, type WorkItem } from '../../data/work';
 import { SprintTable } from './SprintTable';
 import { WM_STATUSES, WM_TYPES } from '@domain/work-item';
+import { statusWord } from './words';
 
-const label = (v: string) => v.replace(/_/g, ' ');
-const STATUS_OPTIONS = [['', 'Any status'], ...WM_STATUSES.map((s) => [s, label(s)] as const)] as const;
+const STATUS_OPTIONS = [['', 'Any status'], ...WM_STATUSES.map((s) => [s, statusWord(s)] as const)] as const;
 const TYPE_OPTIONS = [['', 'Any type'], ...WM_TYPES.map((t) => [t, t] as const)] as const;
 const none = <span className="muted">—</span>;
 
-const COLUMNS: Column<WorkItem>[] = [
-  { header: 'Key', cell: (i) => <code>{i.key}</code> },
+const columns = (projectId: string): Column<WorkItem>[] => [
+  {
+    header: 'Key',
+    cell: (i) => (
+      <Link to={`/work/${projectId}/items/${i.key}`}>
+        <code>{i.key}</code>
+      </Link>
+    ),
+  },
   {
     header: 'Title',
     cell: (i) => (
@@ -26,7 +33,7 @@ const COLUMNS: Column<WorkItem>[] = [
     ),
   },
   { header: 'Type', cell: (i) => i.type },
-  { header: 'Status', cell: (i) => <StatusBadge status={i.status} /> },
+  { header: 'Status', cell: (i) => <StatusBadge status={i.status} label={statusWord(i.status)} /> },
   { header: 'Assignee', cell: (i) => i.assignee?.name || none },
   { header: 'Points', cell: (i) => i.points ?? none },
   { header: 'Due', cell: (i) => i.due_date ?? none },
@@ -48,7 +55,11 @@ export default function WorkProject() {
       <p>
         <Link to="/work">← Work management</Link>
       </p>
-      <PageHeader title={project ? `${project.name} (${project.key_prefix})` : 'Project'} />
+      <PageHeader title={project ? `${project.name} (${project.key_prefix})` : 'Project'}>
+        <Link className="button" to={`/work/${projectId}/new`}>
+          New item
+        </Link>
+      </PageHeader>
       <h2>Items</h2>
       <form className="filters" onSubmit={search} role="search" aria-label="Filter items">
         <Select label="Status" value={list.filters.status} onChange={(v) => list.setFilter('status', v)} options={STATUS_OPTIONS} />
@@ -56,7 +67,7 @@ export default function WorkProject() {
         <Field label="Words" value={typed} onChange={(e) => setTyped(e.target.value)} maxLength={200} />
         <button type="submit">Search</button>
       </form>
-      <ListTable list={list} columns={COLUMNS} rowKey={(i) => i.key} caption="Items in key order" label="Items" empty="No items match." />
+      <ListTable list={list} columns={columns(projectId)} rowKey={(i) => i.key} caption="Items in key order" label="Items" empty="No items match. Make one with New item." />
       <h2>Sprints</h2>
       <SprintTable projectId={projectId} />
     </>
