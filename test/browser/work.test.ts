@@ -1,6 +1,6 @@
 // Work management made in the hub, in a real browser: an owner starts it in a project (choosing
 // the key prefix), makes an item, edits its fields and assigns it to herself, comments, edits and
-// deletes her comment; a member comments too and finds no Edit on the owner's comment. /v1 then
+// deletes her comment, moves it on the board; a member comments too and finds no Edit on the owner's comment. /v1 then
 // reads the item, its fields and its history as the hub wrote them. Every screen: a screenshot and
 // axe (the phone walk covers these screens at 390 px).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,6 +106,19 @@ describe('work management in the hub', { timeout: 300_000 }, () => {
     await page.getByText('Second thought: wait for legal.').waitFor({ state: 'detached' });
     expect(await hub.visit('work-item-edited')).toEqual([]);
 
+    // The board: columns by status; the card moves with its menu (the keyboard's way).
+    await page.getByRole('link', { name: '← Project' }).click();
+    await page.getByRole('link', { name: 'Board' }).click();
+    const inProgress = page.getByRole('region', { name: /^In progress/ });
+    await inProgress.getByRole('link', { name: /SITE-1/ }).waitFor();
+    expect(await hub.visit('work-board')).toEqual([]);
+    await inProgress.getByLabel('Move SITE-1 to').selectOption({ label: 'In review' });
+    await page.getByRole('region', { name: /^In review/ }).getByRole('link', { name: /SITE-1/ }).waitFor();
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await hub.visit('work-board-phone')).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.setViewportSize({ width: 1280, height: 860 });
+
     // /v1 reads what the hub wrote.
     const item = await v1<{ key: string; type: string; status: string; points: number; labels: string[]; due_date: string; assignee: { name: string }; description: string; history: Array<{ kind: string; text?: string; field?: string }> }>(
       `/workmgmt/projects/${ids.projects.site}/items/SITE-1`,
@@ -113,7 +126,7 @@ describe('work management in the hub', { timeout: 300_000 }, () => {
     expect(item).toMatchObject({
       key: 'SITE-1',
       type: 'story',
-      status: 'in_progress',
+      status: 'in_review',
       points: 3,
       labels: ['site', 'launch'],
       due_date: '2027-01-15',
