@@ -4,7 +4,7 @@
 // and admins, who may list the account's people.
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Select } from '../../components/controls';
+import { SaveBar, Select } from '../../components/controls';
 import { ErrorNotice } from '../../components/states';
 import { userListQuery } from '../../data/users';
 import { useEditWorkItem, type EditItemBody, type HubWorkItem } from '../../data/work';
@@ -52,18 +52,7 @@ export function ItemEditor({ projectId, item, onReload }: { projectId: string; i
           error={edit.error}
         />
         <ErrorNotice error={edit.error} />
-        {saved && !dirty && (
-          <p className="notice notice-ok" role="status">
-            Saved.
-          </p>
-        )}
-        <div className="actions">
-          <button type="submit" disabled={!dirty || edit.isPending}>
-            {edit.isPending ? 'Saving…' : 'Save changes'}
-          </button>
-          <button type="button" className="button-secondary" disabled={!dirty} onClick={() => setDraft(draftOfItem(item))}>
-            Discard changes
-          </button>
+        <SaveBar dirty={dirty} busy={edit.isPending} saved={saved} onDiscard={() => setDraft(draftOfItem(item))}>
           <button
             type="button"
             className="button-secondary"
@@ -78,7 +67,7 @@ export function ItemEditor({ projectId, item, onReload }: { projectId: string; i
           >
             Reload
           </button>
-        </div>
+        </SaveBar>
       </form>
     </>
   );
