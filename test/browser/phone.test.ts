@@ -40,6 +40,8 @@ function addressOf(screen: string): string | undefined {
     'automation-runs/:id': `automation-runs/${automationRunId}`,
     'messages/:id': `messages/${messageId}`,
     'work/:projectId': `work/${ids.projects.site}`,
+    'work/:projectId/new': `work/${ids.projects.site}/new`,
+    'work/:projectId/items/:itemKey': `work/${ids.projects.site}/items/WEB-1`,
   };
   return screen.includes(':') ? byPath[screen] : screen;
 }
@@ -65,6 +67,7 @@ beforeAll(async () => {
         users: [{ ref: 'olivia', email: OWNER.email, role: 'owner', name: 'Olivia Owner', password: OWNER.password }],
         keys: [{ ref: 'script', name: 'Phone walk', scopes: ['workflows:read', 'workflows:run', 'content:read', 'contacts:write', 'automations:read'] }],
         projects: [{ ref: 'site', name: 'Website', workmgmt_prefix: 'WEB', items: [{ ref: 'about', kind: 'page', title: 'About us', text: '# About us\n\nWe make things.' }] }],
+        workmgmt: { site: { items: [{ key: 'WEB-1', type: 'task', title: 'Write the pricing page', labels: ['site'] }] } },
         workflows: [
           {
             ref: 'digest',

@@ -16,7 +16,7 @@ import { expectError, seed } from '../http/fixtures.js';
 
 const PW = 'correct horse battery staple';
 let t: TestApp;
-let ids: { solo: string; a1: string; a2: string };
+let ids: { solo: string; a1: string; a2: string; sam: string };
 
 const user = (email: string, role = 'owner', password: string | null = PW) => ({ ref: email.split('@')[0], email, role, password, name: '' });
 const acct = (ref: string, users: unknown[]) => ({ ref, name: `Account ${ref}`, users, keys: [] });
@@ -41,7 +41,7 @@ beforeAll(async () => {
     acct('one', [user('multi@both.example', 'owner')]),
     acct('two', [user('multi@both.example', 'member')]),
   );
-  ids = { solo: s.solo.id, a1: s.one.id, a2: s.two.id };
+  ids = { solo: s.solo.id, a1: s.one.id, a2: s.two.id, sam: s.solo.users.sam };
 });
 afterAll(() => t?.close());
 
@@ -51,7 +51,7 @@ describe('sign-in', () => {
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     expect(body.email).toBe('sam@solo.example');
-    expect(body.accounts).toEqual([{ account_id: ids.solo, name: 'Account solo', role: 'owner', state: 'active', subscription: 'active' }]);
+    expect(body.accounts).toEqual([{ account_id: ids.solo, user_id: ids.sam, name: 'Account solo', role: 'owner', state: 'active', subscription: 'active' }]);
     expect(body.closed_account).toBeNull();
     expect(body.account).toEqual(body.accounts[0]);
     expect(body.csrf_token).toMatch(/^[A-Za-z0-9_-]{20,}$/);

@@ -39,7 +39,7 @@ async function render(deps: AppDeps, s: { email: string; csrfToken: string; user
   const rows = await sessionAccounts(deps.db, s.userIds);
   const accounts = rows
     .filter((r) => r.state !== 'closed')
-    .map((r) => ({ account_id: r.account_id, name: r.name, role: r.role, state: r.state, subscription: r.subscription }));
+    .map((r) => ({ account_id: r.account_id, user_id: r.user_id, name: r.name, role: r.role, state: r.state, subscription: r.subscription }));
   const closed = rows.find((r) => r.account_id === s.accountId && r.state === 'closed');
   return { email: s.email, csrf_token: s.csrfToken, accounts, account: accounts.find((a) => a.account_id === s.accountId) ?? null, closed_account: closed?.name ?? null };
 }

@@ -7,6 +7,7 @@ import { StringEnum, Uuid } from '../../http/schemas.js';
 export const SessionAccount = Type.Object(
   {
     account_id: Uuid,
+    user_id: { ...Uuid, description: 'You, as a user of this account: the id your own entries (comments) carry.' },
     name: Type.String(),
     role: StringEnum(USER_ROLES),
     state: StringEnum(ACCOUNT_STATES, { description: 'Set by the operator: a suspended account is read-only in the hub.' }),

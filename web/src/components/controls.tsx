@@ -57,6 +57,31 @@ export function FormButtons({ label, busyLabel, busy, disabled = false, onCancel
   );
 }
 
+/**
+ * An edit form's foot: "Saved." once what was changed is stored, then Save and Discard (enabled
+ * while something is changed) and any further buttons of the form.
+ */
+export function SaveBar({ dirty, busy, saved, onDiscard, children }: { dirty: boolean; busy: boolean; saved: boolean; onDiscard: () => void; children?: ReactNode }) {
+  return (
+    <>
+      {saved && !dirty && (
+        <p className="notice notice-ok" role="status">
+          Saved.
+        </p>
+      )}
+      <div className="actions">
+        <button type="submit" disabled={!dirty || busy}>
+          {busy ? 'Saving…' : 'Save changes'}
+        </button>
+        <button type="button" className="button-secondary" disabled={!dirty} onClick={onDiscard}>
+          Discard changes
+        </button>
+        {children}
+      </div>
+    </>
+  );
+}
+
 export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
   const [done, setDone] = useState(false);
   return (

@@ -1,6 +1,7 @@
 // A contact's fields as a form: only what changed is sent (PATCH), so an unchanged opt-out is never
 // re-sent; a refusal (opt_out_locked, contact_exists…) is shown with its request id.
 import { useState } from 'react';
+import { SaveBar } from '../../components/controls';
 import { ErrorNotice } from '../../components/states';
 import { useUpdateContact, type Contact } from '../../data/contacts';
 import { ContactFields, draftOf, toInput } from './ContactFields';
@@ -38,19 +39,7 @@ export function ContactEditor({ contact }: { contact: Contact }) {
         error={save.error}
       />
       <ErrorNotice error={save.error} />
-      {saved && !dirty && (
-        <p className="notice notice-ok" role="status">
-          Saved.
-        </p>
-      )}
-      <div className="actions">
-        <button type="submit" disabled={!dirty || save.isPending}>
-          {save.isPending ? 'Saving…' : 'Save changes'}
-        </button>
-        <button type="button" className="button-secondary" disabled={!dirty} onClick={() => setDraft(draftOf(contact))}>
-          Discard changes
-        </button>
-      </div>
+      <SaveBar dirty={dirty} busy={save.isPending} saved={saved} onDiscard={() => setDraft(draftOf(contact))} />
     </form>
   );
 }

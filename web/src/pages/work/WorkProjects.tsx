@@ -1,8 +1,12 @@
-// Work management: the projects that opened it, newest first, paged; each opens its board.
+// Work management: the projects that opened it, newest first, paged; each opens its board. Owners
+// and admins start it in another project here (OpenWorkArea.tsx).
 import { Link } from 'react-router';
 import { ListTable, useListQuery, type Column } from '../../components/list';
 import { PageHeader } from '../../components/PageHeader';
 import { workProjectListQuery, type WorkProject } from '../../data/work';
+import { isAdmin, useSession } from '../../lib/session';
+import { OpenWorkArea } from './OpenWorkArea';
+import './work.css';
 
 const COLUMNS: Column<WorkProject>[] = [
   { header: 'Project', cell: (p) => <Link to={`/work/${p.project_id}`}>{p.name}</Link> },
@@ -12,6 +16,8 @@ const COLUMNS: Column<WorkProject>[] = [
 
 export default function WorkProjects() {
   const list = useListQuery({ filters: [], query: workProjectListQuery });
+  const admin = isAdmin(useSession());
+  const usedBy = new Set((list.q.data?.data ?? []).map((p) => p.project_id));
   return (
     <>
       <PageHeader title="Work management" />
@@ -21,8 +27,9 @@ export default function WorkProjects() {
         rowKey={(p) => p.project_id}
         caption="Work-management projects, newest first"
         label="Projects"
-        empty="No project uses work management yet."
+        empty={admin ? 'No project uses work management yet: start it in one below.' : 'No project uses work management yet. An owner or admin of the account starts it in a project.'}
       />
+      {admin && <OpenWorkArea usedBy={usedBy} />}
     </>
   );
 }
