@@ -79,6 +79,7 @@ export const HUB_ERROR_CATALOGUE = {
   too_many_link_requests: { status: 429, type: 'rate_limit', condition: 'Too many forgot-password requests from this address or for this email; wait Retry-After seconds.' },
   work_area_open: { status: 409, type: 'conflict', condition: 'The project already opened work management; rename its key prefix instead.' },
   work_item_changed: { status: 409, type: 'conflict', condition: 'The work item was changed by someone else after the version being edited (expected_updated_at); reload it.' },
+  sprint_state_conflict: { status: 409, type: 'conflict', condition: 'The sprint\'s state forbids the move (edit or start one not planned, finish one not active), or another sprint of the project is active.' },
   not_your_comment: { status: 403, type: 'permission', condition: 'Only the person who wrote a comment may edit or delete it.' },
   block_tests_limited: { status: 429, type: 'rate_limit', condition: 'The account tested blocks as often as a minute allows (Test this block); wait Retry-After seconds.' },
 } as const;

@@ -54,4 +54,7 @@ export const WM_LIMITS = {
   label: 200,
   linkedDocuments: 50,
   points: 1_000,
+  sprintName: 200,
+  sprintGoal: 2_000,
+  reviewSummary: 20_000,
 } as const;

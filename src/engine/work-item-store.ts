@@ -5,6 +5,7 @@
 import type { Queryable } from '../db/db.js';
 import type { WmStatus, WmType } from '../domain/work-item.js';
 import { uuidv7 } from '../lib/ids.js';
+import { rankBetween } from '../lib/rank.js';
 
 export interface NewWorkItem {
   accountId: string;
@@ -42,6 +43,9 @@ export function taskOf(accountId: string, projectId: string, title: string, desc
  * (held to the end of the transaction) orders concurrent creates, and a rollback gives the number
  * back with the item, so numbers are never duplicated, never reused and leave no gap. Null when
  * the project is not the account's or never opened work management (nothing is written).
+ * The item then goes to the end of the backlog: a rank after the project's last one, read by a
+ * statement of its own once the project's row lock is held (one statement's snapshot would not
+ * see a rank committed while it waited for the lock), so two creates never share a rank.
  */
 export async function insertWorkItem(tx: Queryable, w: NewWorkItem): Promise<CreatedWorkItem | null> {
   const rows = await tx.query<CreatedWorkItem>(
@@ -59,5 +63,12 @@ export async function insertWorkItem(tx: Queryable, w: NewWorkItem): Promise<Cre
     [w.accountId, w.projectId, uuidv7(), w.type, w.title, w.description, w.status, w.sprintId, w.epicNumber,
       w.labels, w.assignee, w.startDate, w.dueDate, w.points, w.linkedDocuments],
   );
-  return rows[0] ?? null;
+  const created = rows[0];
+  if (created === undefined) return null;
+  const [last] = await tx.query<{ rank: string | null }>(
+    'select max(rank) as rank from wm_items where account_id = $1 and project_id = $2 and id <> $3',
+    [w.accountId, w.projectId, created.id],
+  );
+  await tx.query('update wm_items set rank = $3 where account_id = $1 and id = $2', [w.accountId, created.id, rankBetween(last?.rank ?? null, null)]);
+  return created;
 }

@@ -113,7 +113,8 @@ describe('creating items', () => {
       assignee: { id: s.acme.users.olivia, name: 'Olivia Lee' }, labels: ['web', 'launch'], start_date: '2026-11-02', due_date: '2026-11-13',
       epic_key: 'WEB-1', sprint_id: s.acme.sprints.acmes1, linked_documents: [{ id: s.acme.items.spec, kind: 'page', title: 'Spec' }], points: 5, history: [],
     });
-    const { history: _h, ...fields } = item;
+    expect(item.description_html).toBe('<h1>Build</h1>\n<p>The <em>page</em>.</p>\n');
+    const { history: _h, description_html: _html, ...fields } = item;
     const read = (await v1(`/projects/${s.acme.projects.site}/items/WEB-2`)).json();
     expect(read).toEqual({ ...fields, history: [] });
     const minimal = (await member.post(items(), { type: 'bug', title: 'Broken' })).json();

@@ -37,9 +37,9 @@ export function epicNumber(epicKey: string, project: WmProjectRow): number | nul
   return epic && ownsPrefix(project, epic.prefix) ? epic.number : null;
 }
 
-/** A page of a project's items with the query's filters: the one reading /v1 and the hub share. */
-export async function workItemsPage(deps: AppDeps, items: Lister<WmItemRow>, page: ListRequest, project: WmProjectRow, q: ListItemsQuery) {
-  const f = itemFilters(q);
+/** A page of a project's items with the query's filters: the one reading /v1 and the hub share (order: the hub's; /v1 lists by key). */
+export async function workItemsPage(deps: AppDeps, items: Lister<WmItemRow>, page: ListRequest, project: WmProjectRow, q: ListItemsQuery, order?: 'key' | 'rank') {
+  const f = { ...itemFilters(q), order };
   const epic = q.epic === undefined ? undefined : epicNumber(q.epic, project);
   // An epic key that names nothing here matches no item: answer the empty page without a query.
   const rows = epic === null ? [] : await listWmItems(deps.db, page.accountId, project.id, { ...f, epicNumber: epic }, page);

@@ -7,12 +7,14 @@ import { listByNumber, listByTime } from '../../http/list.js';
 import type { App } from '../../http/route-kit.js';
 import { NoQuery } from '../../http/schemas.js';
 import { projectOr404, workItemsPage } from '../../api/workmgmt/read.js';
-import { renderProject, renderSprint } from '../../api/workmgmt/render.js';
-import { ItemParams, ListItemsQuery, ListOnlyQuery, ProjectParams, Sprint, WorkProject } from '../../api/workmgmt/schemas.js';
+import { renderProject } from '../../api/workmgmt/render.js';
+import { ItemParams, ListOnlyQuery, ProjectParams, WorkProject } from '../../api/workmgmt/schemas.js';
 import { listSprints, listWmProjects, type SprintRow, type WmItemRow, type WmProjectRow } from '../../services/workmgmt/read-store.js';
 import { hubAuthOf, hubList, hubRoute } from '../kit.js';
 import { hubWorkItem } from './render.js';
-import { HubWorkItem, ProjectItems } from './schemas.js';
+import { HubListItemsQuery, HubWorkItem, ProjectItems } from './schemas.js';
+import { HubSprint } from './sprint-schemas.js';
+import { hubSprint, registerHubSprintRoutes } from './sprint-routes.js';
 import { registerHubWorkWriteRoutes } from './write-routes.js';
 
 export function registerHubWorkRoutes(hub: App, deps: AppDeps): void {
@@ -35,17 +37,17 @@ export function registerHubWorkRoutes(hub: App, deps: AppDeps): void {
     operationId: 'hubListWorkItems',
     summary: 'Work items',
     description:
-      "A project's items in key order, with /v1's filters (status, type, sprint, assignee, epic, label, words, changed since), " +
-      'and the project itself.',
+      "A project's items in key order (order=rank: the backlog's order), with /v1's filters (status, type, sprint, assignee, epic, " +
+      'label, words, changed since), and the project itself.',
     params: ProjectParams,
-    querystring: ListItemsQuery,
+    querystring: HubListItemsQuery,
     response: { 200: ProjectItems },
   }), async (request) => {
-    const q = request.query;
+    const { order, ...q } = request.query;
     const { limit: _l, cursor: _c, ...filters } = q;
-    const page = items.start(request, q, { project_id: request.params.project_id, ...filters }, hubAuthOf(request).accountId);
+    const page = items.start(request, q, { project_id: request.params.project_id, ...filters, order }, hubAuthOf(request).accountId);
     const project = await projectOr404(deps, page.accountId, request.params.project_id);
-    return { project: renderProject(project), ...(await workItemsPage(deps, items, page, project, q)) };
+    return { project: renderProject(project), ...(await workItemsPage(deps, items, page, project, q, order)) };
   });
 
   hub.get('/workmgmt/projects/:project_id/items/:key', hubRoute('member', {
@@ -62,10 +64,10 @@ export function registerHubWorkRoutes(hub: App, deps: AppDeps): void {
   hubList(hub, '/workmgmt/projects/:project_id/sprints', 'member', {
     operationId: 'hubListSprints',
     summary: 'Sprints',
-    description: "A project's sprints, newest first, with their totals (items, done, points) and, once finished, their review.",
+    description: "A project's sprints, newest first, with their goals, their totals (items, done, points) and, once finished, their review.",
     params: ProjectParams,
     querystring: ListOnlyQuery,
-    item: Sprint,
+    item: HubSprint,
     title: 'HubSprintList',
     lister: listByTime(deps.cursors, (r: SprintRow) => r.created_at),
     filters: (_q, { project_id }) => ({ project_id }),
@@ -73,8 +75,9 @@ export function registerHubWorkRoutes(hub: App, deps: AppDeps): void {
       const project = await projectOr404(deps, page.accountId, project_id);
       return listSprints(deps.db, page.accountId, project.id, page);
     },
-    render: renderSprint,
+    render: hubSprint,
   });
 
   registerHubWorkWriteRoutes(hub, deps);
+  registerHubSprintRoutes(hub, deps);
 }

@@ -4,7 +4,7 @@
 // TypeBox and schema modules only.
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Line, ListEnvelope, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
-import { Change, Comment, KEY_PATTERN, WorkItem, WorkItemDetail, WorkProject } from '../../api/workmgmt/schemas.js';
+import { Change, Comment, KEY_PATTERN, ListItemsQuery, WorkItem, WorkItemDetail, WorkProject } from '../../api/workmgmt/schemas.js';
 import { WM_LIMITS, WM_STATUSES, WM_TYPES } from '../../domain/work-item.js';
 
 /** A page of a project's items with the project itself: the project's screen needs no second read of it. */
@@ -73,14 +73,46 @@ export type CommentParams = Static<typeof CommentParams>;
 
 const Seq = Type.Integer({ minimum: 1, description: "The entry's place in the item's history; a comment is edited or deleted by it." });
 const HubComment = Type.Object(
-  { ...Comment.properties, seq: Seq, edited_at: Nullable({ ...DateTime, description: 'When its author last edited it; null: never.' }) },
+  {
+    ...Comment.properties,
+    seq: Seq,
+    edited_at: Nullable({ ...DateTime, description: 'When its author last edited it; null: never.' }),
+    html: Nullable(Type.String({ description: 'The text (Markdown) as sanitised HTML; null when it could not be converted (show the text).' })),
+  },
   { title: 'HubWorkItemComment' },
 );
 const HubChange = Type.Object({ ...Change.properties, seq: Seq }, { title: 'HubWorkItemChange' });
 
-/** /v1's item detail, with each history entry's seq (and a comment's edited_at). */
+/** /v1's item detail, with each history entry's seq (and a comment's edited_at), and Markdown as HTML beside its source. */
 export const HubWorkItem = Type.Object(
-  { ...WorkItemDetail.properties, history: Type.Array(Type.Union([HubComment, HubChange]), { description: 'The whole history, oldest first.' }) },
+  {
+    ...WorkItemDetail.properties,
+    description_html: Nullable(
+      Type.String({ description: 'The description (Markdown) as sanitised HTML; null when it could not be converted (show the description).' }),
+    ),
+    history: Type.Array(Type.Union([HubComment, HubChange]), { description: 'The whole history, oldest first.' }),
+  },
   { title: 'HubWorkItem' },
 );
 export type HubWorkItem = Static<typeof HubWorkItem>;
+
+/** /v1's item filters, and the order: key (as /v1 lists) or rank (the backlog's order). */
+export const HubListItemsQuery = Type.Object(
+  {
+    ...ListItemsQuery.properties,
+    order: Type.Optional(StringEnum(['key', 'rank'] as const, { description: 'key (the default, as /v1 lists) or rank: the backlog order.' })),
+  },
+  { additionalProperties: false },
+);
+export type HubListItemsQuery = Static<typeof HubListItemsQuery>;
+
+const OtherKey = (description: string) => Type.Optional(Type.String({ pattern: KEY_PATTERN, description }));
+export const MoveItemBody = Type.Object(
+  {
+    before: OtherKey('Place the item right before this item of the project.'),
+    after: OtherKey('Place the item right after this item of the project (not with before).'),
+    sprint_id: Type.Optional(Nullable({ ...Uuid, description: 'Into this sprint of the project; null: into the backlog; absent: it stays.' })),
+  },
+  { additionalProperties: false, title: 'HubWorkItemMoveBody' },
+);
+export type MoveItemBody = Static<typeof MoveItemBody>;

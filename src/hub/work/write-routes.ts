@@ -11,9 +11,10 @@ import { renderProject } from '../../api/workmgmt/render.js';
 import { openWorkArea, renameWorkPrefix } from '../../services/workmgmt/area.js';
 import { addComment, deleteOwnComment, editOwnComment } from '../../services/workmgmt/comments.js';
 import { createWorkItem, deleteWorkItem, editWorkItem } from '../../services/workmgmt/items.js';
+import { moveWorkItem } from '../../services/workmgmt/ranks.js';
 import { actorOf, hubAuthOf, hubRoute } from '../kit.js';
 import { hubWorkItem } from './render.js';
-import { CommentBody, CommentParams, CreateItemBody, EditItemBody, HubWorkItem, PrefixBody } from './schemas.js';
+import { CommentBody, CommentParams, CreateItemBody, EditItemBody, HubWorkItem, MoveItemBody, PrefixBody } from './schemas.js';
 
 const ITEMS = '/workmgmt/projects/:project_id/items';
 
@@ -68,6 +69,21 @@ export function registerHubWorkWriteRoutes(hub: App, deps: AppDeps): void {
     const auth = hubAuthOf(request);
     const { expected_updated_at, ...fields } = request.body;
     const key = await editWorkItem(deps.db, auth.accountId, request.params.project_id, request.params.key, fields, expected_updated_at, actorOf(auth));
+    return hubWorkItem(deps, auth.accountId, request.params.project_id, key);
+  });
+
+  hub.post(`${ITEMS}/:key/move`, hubRoute('member', {
+    operationId: 'hubMoveWorkItem',
+    summary: 'Move a work item in the backlog',
+    description:
+      'Right before or after another item of the project (one rank written, nothing renumbered), and into a sprint or the ' +
+      'backlog in the same call (that change gets a history entry). New items start at the end of the backlog.',
+    params: ItemParams,
+    body: MoveItemBody,
+    response: { 200: HubWorkItem },
+  }), async (request) => {
+    const auth = hubAuthOf(request);
+    const key = await moveWorkItem(deps.db, auth.accountId, request.params.project_id, request.params.key, request.body, actorOf(auth));
     return hubWorkItem(deps, auth.accountId, request.params.project_id, key);
   });
 

@@ -45,13 +45,14 @@ export const SEED_TABLES = {
     ['attrs', 'jsonb'],
   ],
   wm_sprints: [
-    ['account_id', 'uuid'], ['id', 'uuid'], ['project_id', 'uuid'], ['name', 'text'], ['state', 'text'], ['start_date', 'date'],
-    ['end_date', 'date'], ['review', 'jsonb'],
+    ['account_id', 'uuid'], ['id', 'uuid'], ['project_id', 'uuid'], ['name', 'text'], ['goal', 'text'], ['state', 'text'],
+    ['start_date', 'date'], ['end_date', 'date'], ['review', 'jsonb'],
   ],
   wm_items: [
     ['account_id', 'uuid'], ['id', 'uuid'], ['project_id', 'uuid'], ['number', 'int4'], ['type', 'text'], ['title', 'text'],
     ['status', 'text'], ['sprint_id', 'uuid'], ['epic_number', 'int4'], ['labels', 'text[]'], ['assignee', 'uuid'],
     ['start_date', 'date'], ['due_date', 'date'], ['points', 'int4'], ['description', 'text'], ['linked_documents', 'uuid[]'],
+    ['rank', 'text'],
   ],
   wm_item_history: [
     ['account_id', 'uuid'], ['item_id', 'uuid'], ['seq', 'int4'], ['at', 'timestamptz'], ['actor', 'uuid'], ['kind', 'text'],

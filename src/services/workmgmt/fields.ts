@@ -27,7 +27,8 @@ export interface ItemInput {
   points?: number | null;
 }
 
-const refuse = (param: string, message: string) => new ApiError('invalid_field', message, { param });
+/** 422 invalid_field naming the field: how every work-management refusal of a value reads. */
+export const refuse = (param: string, message: string) => new ApiError('invalid_field', message, { param });
 
 /** Text held to the house rules: one line or several, within a length; `blank` whether '' may stand. */
 export function checkedText(raw: string, param: string, kind: TextKind, max: number, blank: boolean): string {

@@ -60,6 +60,8 @@ export interface WmItemRow {
   start_date: string | null;
   due_date: string | null;
   points: number | null;
+  /** The item's place in the backlog (src/lib/rank.ts); the hub's order=rank. */
+  rank: string;
   created_at: Date;
   updated_at: Date;
 }
@@ -76,7 +78,7 @@ const ITEM_COLUMNS = `
   i.id, i.number, i.type, i.title, i.status, i.sprint_id, i.epic_number, i.labels,
   i.assignee, ${PERSON('u')} as assignee_name,
   to_char(i.start_date, 'YYYY-MM-DD') as start_date, to_char(i.due_date, 'YYYY-MM-DD') as due_date,
-  i.points, i.created_at, i.updated_at`;
+  i.points, i.rank, i.created_at, i.updated_at`;
 const ITEM_FROM = `
   from wm_items i
   left join users u on u.account_id = i.account_id and u.id = i.assignee`;
@@ -93,14 +95,20 @@ export interface WmItemFilters {
   /** Lower-cased words; every one must appear in the title or the description. */
   words?: string[];
   changedSince?: Date;
+  /** key (number; /v1's only order) or rank (the hub's backlog). */
+  order?: 'key' | 'rank';
 }
 
 const ITEM_ORDER = new KeysetOrder('i.number', null, 'asc');
+const RANK_ORDER = new KeysetOrder('i.rank', null, 'asc');
+// A rank page's cursor is its last item's number (the cursor codec carries numbers): the next page
+// starts after that item's rank, wherever it stands now (ranks are unique in a project).
+const afterRankOf = (p: string) => `i.rank > (select r.rank from wm_items r where r.account_id = $1 and r.project_id = $2 and r.number = ${p})`;
 // strpos, not ilike: a word's % or _ is matched as itself, with no escaping to get wrong.
 const containsWord = (p: string) => `strpos(${FOLD("i.title || ' ' || i.description")}, ${FOLD(`${p}::text`)}) > 0`;
 const hasLabel = (p: string) => `${p}::text = any (i.labels)`;
 
-/** A project's items in key order (number ascending), after the cursor's number. */
+/** A project's items in key order (number ascending) or rank order, after the cursor's item. */
 export async function listWmItems(db: Queryable, accountId: string, projectId: string, f: WmItemFilters, page: KeysetPage): Promise<WmItemRow[]> {
   const w = new ListSql([accountId, projectId], ['i.account_id = $1', 'i.project_id = $2', 'i.deleted_at is null'])
     .eq('i.status', f.status || undefined)
@@ -110,8 +118,11 @@ export async function listWmItems(db: Queryable, accountId: string, projectId: s
   else w.eq('i.assignee', f.assignee || undefined);
   w.eq('i.epic_number', f.epicNumber).where(f.label, hasLabel);
   for (const word of f.words ?? []) w.where(word, containsWord);
-  w.atLeast('i.updated_at', f.changedSince || undefined).after(ITEM_ORDER, page);
-  return db.query<WmItemRow>(`select ${ITEM_COLUMNS} ${ITEM_FROM} where ${w.sql} ${w.tail(ITEM_ORDER, page)}`, w.params);
+  w.atLeast('i.updated_at', f.changedSince || undefined);
+  if (f.order === 'rank') w.where(page.after?.sort, afterRankOf);
+  else w.after(ITEM_ORDER, page);
+  const order = f.order === 'rank' ? RANK_ORDER : ITEM_ORDER;
+  return db.query<WmItemRow>(`select ${ITEM_COLUMNS} ${ITEM_FROM} where ${w.sql} ${w.tail(order, page)}`, w.params);
 }
 
 /**
@@ -126,6 +137,19 @@ export async function getWmItem(db: Queryable, accountId: string, projectId: str
     [accountId, projectId, number],
   );
   return rows[0] ?? null;
+}
+
+/**
+ * The rank next to `rank` in the project on one side, `except` one item (the one moving); null at
+ * the end. Deleted items count: they keep their ranks, and the unique index with them.
+ */
+export async function rankNeighbour(db: Queryable, accountId: string, projectId: string, rank: string, side: 'below' | 'above', except: string): Promise<string | null> {
+  const [cmp, dir] = side === 'below' ? ['<', 'desc'] : ['>', 'asc'];
+  const rows = await db.query<{ rank: string }>(
+    `select rank from wm_items where account_id = $1 and project_id = $2 and rank ${cmp} $3 and id <> $4 order by rank ${dir} limit 1`,
+    [accountId, projectId, rank, except],
+  );
+  return rows[0]?.rank ?? null;
 }
 
 export interface LinkedDocumentRow {
@@ -176,6 +200,7 @@ export async function getHistory(db: Queryable, accountId: string, itemId: strin
 export interface SprintRow {
   id: string;
   name: string;
+  goal: string;
   state: SprintState;
   start_date: string | null;
   end_date: string | null;
@@ -190,27 +215,65 @@ export interface SprintRow {
 const SPRINT_ORDER = new KeysetOrder('s.created_at', 's.id', 'desc');
 
 /**
- * A project's sprints, newest first, each with its totals. The totals come from the same query
- * (one aggregate per sprint of the page over the wm_items_sprint index), never a round trip per sprint.
+ * Sprints with their totals: the totals come from the same query (one aggregate per sprint over
+ * the wm_items_sprint index), never a round trip per sprint. `from` selects the sprints.
  */
+const sprintsWithTotals = (from: string) => `
+  select s.id, s.name, s.goal, s.state, to_char(s.start_date, 'YYYY-MM-DD') as start_date,
+         to_char(s.end_date, 'YYYY-MM-DD') as end_date, s.review, s.created_at,
+         t.items, t.done, t.points, t.points_done
+    from (${from}) s
+    cross join lateral (
+      select count(*)::int as items,
+             (count(*) filter (where i.status = 'done'))::int as done,
+             coalesce(sum(i.points), 0)::bigint as points,
+             coalesce(sum(i.points) filter (where i.status = 'done'), 0)::bigint as points_done
+        from wm_items i
+       where i.account_id = s.account_id and i.sprint_id = s.id and i.deleted_at is null
+    ) t`;
+
+/** A project's sprints, newest first, each with its totals. */
 export async function listSprints(db: Queryable, accountId: string, projectId: string, page: KeysetPage): Promise<SprintRow[]> {
   const w = new ListSql([accountId, projectId], ['s.account_id = $1', 's.project_id = $2']).after(SPRINT_ORDER, page);
   return db.query<SprintRow>(
-    `select s.id, s.name, s.state, to_char(s.start_date, 'YYYY-MM-DD') as start_date,
-            to_char(s.end_date, 'YYYY-MM-DD') as end_date, s.review, s.created_at,
-            t.items, t.done, t.points, t.points_done
-       from (select * from wm_sprints s where ${w.sql}
-              ${w.tail(SPRINT_ORDER, page)}) s
-       cross join lateral (
-         select count(*)::int as items,
-                (count(*) filter (where i.status = 'done'))::int as done,
-                coalesce(sum(i.points), 0)::bigint as points,
-                coalesce(sum(i.points) filter (where i.status = 'done'), 0)::bigint as points_done
-           from wm_items i
-          where i.account_id = s.account_id and i.sprint_id = s.id and i.deleted_at is null
-       ) t
-      ${SPRINT_ORDER.orderClause}`,
+    `${sprintsWithTotals(`select * from wm_sprints s where ${w.sql} ${w.tail(SPRINT_ORDER, page)}`)} ${SPRINT_ORDER.orderClause}`,
     w.params,
+  );
+}
+
+/** One sprint of the project with its totals; null for another project's or account's, or an unknown id. */
+export async function getSprint(db: Queryable, accountId: string, projectId: string, sprintId: string): Promise<SprintRow | null> {
+  const rows = await db.query<SprintRow>(
+    sprintsWithTotals('select * from wm_sprints s where s.account_id = $1 and s.project_id = $2 and s.id = $3'),
+    [accountId, projectId, sprintId],
+  );
+  return rows[0] ?? null;
+}
+
+/** The project's active sprint, if any (callers hold the project's row lock: see sprints.ts). */
+export async function activeSprintId(db: Queryable, accountId: string, projectId: string): Promise<string | null> {
+  const rows = await db.query<{ id: string }>(
+    "select id from wm_sprints where account_id = $1 and project_id = $2 and state = 'active' limit 1",
+    [accountId, projectId],
+  );
+  return rows[0]?.id ?? null;
+}
+
+export interface SprintItemRow {
+  id: string;
+  number: number;
+  status: WmStatus;
+  points: number | null;
+}
+
+/** The live items of a sprint in key order, their rows locked until the transaction ends (a finish moves them). */
+export async function lockSprintItems(db: Queryable, accountId: string, sprintId: string): Promise<SprintItemRow[]> {
+  return db.query<SprintItemRow>(
+    `select id, number, status, points from wm_items
+      where account_id = $1 and sprint_id = $2 and deleted_at is null
+      order by number
+      for no key update`,
+    [accountId, sprintId],
   );
 }
 

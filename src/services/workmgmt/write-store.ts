@@ -95,6 +95,29 @@ export async function detachFromEpic(tx: Queryable, accountId: string, projectId
   return rows.length;
 }
 
+/**
+ * Items leave one sprint for another (null: the backlog), each with its 'change' row (sprint: the
+ * old id → the new one) and a new updated_at, as an edit of the field would write them.
+ */
+export async function moveItemsToSprint(tx: Queryable, accountId: string, itemIds: string[], from: string | null, to: string | null, actor: string | null): Promise<void> {
+  if (itemIds.length === 0) return;
+  await tx.query(
+    `with c as (
+       update wm_items set sprint_id = $3, ${TOUCH}
+        where account_id = $1 and id = any ($2::uuid[])
+        returning id
+     )
+     insert into wm_item_history (account_id, item_id, seq, at, actor, kind, field, from_value, to_value)
+     select $1, c.id, ${NEXT_SEQ('c.id')} + 1, now(), $4, 'change', 'sprint', $5::text, $3::text from c`,
+    [accountId, itemIds, to, actor, from],
+  );
+}
+
+/** The item's new place in the backlog (the caller holds the project's row lock: moves take turns). */
+export async function setRank(tx: Queryable, accountId: string, itemId: string, rank: string): Promise<void> {
+  await tx.query('update wm_items set rank = $3 where account_id = $1 and id = $2', [accountId, itemId, rank]);
+}
+
 export async function insertComment(tx: Queryable, accountId: string, itemId: string, actor: string | null, text: string): Promise<number> {
   const [row] = await tx.query<{ seq: number }>(
     `insert into wm_item_history (account_id, item_id, seq, at, actor, kind, text)

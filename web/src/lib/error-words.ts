@@ -161,6 +161,7 @@ export const ERROR_WORDS: Record<ErrorCode, Wording> = {
   workflow_changed: () => ({ message: 'Someone else saved this workflow while you were editing it.', next: { text: 'Reload it to see their version.' } }),
   work_area_open: () => ({ message: 'This project already uses work management.', next: { text: 'Rename its key prefix instead.' } }),
   work_item_changed: () => ({ message: 'Someone else changed this item while you were editing it.', next: { text: 'Reload it to see their version, then make your change again.' } }),
+  sprint_state_conflict: () => ({ message: 'This sprint cannot make that move in its state now.', next: { text: 'Reload the sprints to see where each one stands.' } }),
   not_your_comment: () => ({ message: 'Only the person who wrote a comment can edit or delete it.' }),
   automation_run_not_active: () => ({ message: 'This automation run has already ended.', next: { text: 'Reload it to see how it ended.' } }),
 };
