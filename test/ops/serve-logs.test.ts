@@ -20,8 +20,11 @@ const dataDir = () => path.join(file.tmp, 'data');
 const storeEnv = (): Record<string, string> => ({ SWITCHBOARD_DATA_DIR: dataDir(), ...(onPostgres() ? { DATABASE_URL: file.t.url! } : {}) });
 const tokenFile = () => path.join(dataDir(), 'setup-token');
 
-/** serve with stdout and stderr apart; resolves once it has logged where it listens. */
-async function serveToPipe() {
+/**
+ * serve with stdout and stderr apart; resolves once it has logged where it listens, and with
+ * `setup`, its first-run set-up line too (logged just after the banner: possibly in a later chunk).
+ */
+async function serveToPipe(opts: { setup?: boolean } = {}) {
   const child = runCli(['serve', '--role', 'api'], { ...storeEnv(), HOST: '127.0.0.1', PORT: '0' });
   let stdout = '';
   let stderr = '';
@@ -30,6 +33,7 @@ async function serveToPipe() {
   const output = () => stdout + stderr;
   await untilReady(child, () => stdout.includes('first-run set-up') || /"msg":"switchboard listening on [^"]*"}\n/.test(stdout), { what: 'serve to log its banner', output });
   await untilReady(child, () => stdout.endsWith('\n'), { what: 'the line to end', output });
+  if (opts.setup) await untilReady(child, () => /"msg":"first-run set-up[^\n]*\n/.test(stdout), { what: 'serve to log its set-up line', output });
   const stop = async () => {
     child.kill('SIGTERM');
     expect((await untilExit(child, { what: 'serve to stop', output })).code).toBe(0);
@@ -39,7 +43,7 @@ async function serveToPipe() {
 
 describe('serve, started to a pipe', () => {
   it('logs JSON lines only, the banner among them even at LOG_LEVEL=warn, and names the set-up token file but never the token', async () => {
-    const s = await serveToPipe();
+    const s = await serveToPipe({ setup: true });
     try {
       const lines = s.stdout().trimEnd().split('\n');
       const parsed = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
